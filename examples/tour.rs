@@ -1,0 +1,56 @@
+//! A tour of the library: one generator, every interpretation.
+//!
+//! Run with `cargo run --release --example tour`.
+
+use reflect::prelude::*;
+use reflect::reflect_core::examples::{bin_tree, is_bst, ref_bst, Tree};
+
+fn main() {
+    println!("== one generator, every interpretation ==");
+    // papers/001's refBST: binary search trees with keys in 0..=9.
+    let g = ref_bst(0, 9);
+
+    // Generate: a seeded RNG answers the choices.
+    let (t, tree) = generate_recorded(&g, 3);
+    let t = t.expect("refBST always gives a value");
+    println!("generate(seed 3)        = {t:?}");
+    println!("  its choice tree       = {tree}");
+    println!("  flat choices          = {:?}", tree.choices());
+
+    // Parse: the same choices, replayed strictly, give the same value.
+    println!("parse(choices)          = {:?}", parse(&g, &tree.choices()).unwrap());
+
+    // Reflect: the value back into the choices that make it.
+    let reflected = reflect(&g, &t);
+    println!("reflect(value)          = {} tree(s), first = {}", reflected.len(), reflected[0]);
+    println!("check(value)            = {}", check(&g, &t));
+    let not_bst = Tree::node(Tree::node(Tree::Leaf, 5, Tree::Leaf), 3, Tree::Leaf);
+    println!("check({not_bst:?}) = {} (is_bst = {})", check(&g, &not_bst), is_bst(&not_bst));
+    println!("probability(value)      = {:.3e}", probability(&g, &t));
+
+    // Derivatives: fix the first choice ("node") and look at what comes next.
+    let d = derivative(&g, 1);
+    println!("next pick of refBST     = {:?}", next_pick(&g).map(|p| p.site));
+    println!("next pick after `node`  = {:?}", next_pick(&d).map(|p| p.site));
+    println!("nullable(refBST)        = {:?}", nullable(&g));
+
+    // Lenient replay: break the tree (reroll the root's first choice) and replay.
+    let mut broken = reflected[0].clone();
+    if let Some(first) = broken.children.first_mut() {
+        first.reroll = true;
+    }
+    let (mutant, _) = replay_lenient(&g, &broken, 1);
+    let mutant = mutant.unwrap();
+    println!("lenient replay (reroll) = {mutant:?}  still a BST: {}", is_bst(&mutant));
+
+    // Tuned generation: weights from examples (papers/001's tunedLike).
+    let small = bin_tree(4);
+    let examples = [Tree::Leaf, Tree::node(Tree::Leaf, 1, Tree::Leaf)];
+    let w = Weights::like(&small, &examples);
+    let tuned: Vec<usize> = (0..8).map(|s| generate_weighted(&small, &w, s).unwrap().size()).collect();
+    println!("sizes tuned like {{Leaf, Node(Leaf,1,Leaf)}} = {tuned:?}");
+
+    // Language: every choice sequence of a small generator.
+    let lang = language(&ref_bst(0, 2), 10_000, 64);
+    println!("language(refBST(0,2))   = {} sequences, complete = {}", lang.members.len(), lang.complete);
+}

@@ -1,0 +1,339 @@
+//! The choice model: sites, labelled weighted options, requests, and the choice trees that record them.
+//!
+//! A generator asks one question at each *choice point* (a [`Site`]): pick one
+//! of these labelled, weighted options ([`Request::Pick`]), or pick an integer
+//! offset in `0..=span` ([`Request::Int`]). The answer is a [`Choice`], a plain
+//! `u64`. A run of a generator records its answers in a [`ChoiceTree`] that
+//! keeps which sub-generator made which choice; [`ChoiceTree::choices`] gives
+//! the flat sequence view.
+
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The answer to one choice point: the index of a picked option, or the
+/// offset of an integer from the low end of its range.
+pub type Choice = u64;
+
+/// The stable identity of a choice point, such as `"Tree::Node"` or
+/// `"Person.age"`. Guides keep one learner per site; tuning keeps weights per
+/// site and label; reports name sites.
+pub type Site = &'static str;
+
+/// One labelled, weighted option of a pick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Opt {
+    /// The option's label, used by weighted generation and reports.
+    pub label: &'static str,
+    /// The option's relative weight; always at least 1.
+    pub weight: u32,
+}
+
+/// What a generator asks at one choice point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request<'a> {
+    /// Pick one of these options; the choice is the option's index.
+    Pick {
+        /// The options, in order; the first is the non-recursive one.
+        options: &'a [Opt],
+        /// The sum of the options' weights.
+        total: u64,
+    },
+    /// Pick an offset in `0..=span`, each with the same weight.
+    Int {
+        /// The largest offset.
+        span: u64,
+    },
+}
+
+/// How many equal-width buckets [`Request::bucket`] splits a large integer range into.
+pub const BUCKETS: u64 = 8;
+
+/// Integer ranges with at most this many values are shown to guides value by value.
+pub const SMALL_DOMAIN: u64 = 16;
+
+impl Request<'_> {
+    /// Whether `choice` is an answer this request accepts.
+    pub fn accepts(&self, choice: Choice) -> bool {
+        match *self {
+            Request::Pick { options, .. } => choice < options.len() as u64,
+            Request::Int { span } => choice <= span,
+        }
+    }
+
+    /// The number of possible answers, saturating at `u64::MAX` for a full 64-bit range.
+    pub fn arity(&self) -> u64 {
+        match *self {
+            Request::Pick { options, .. } => options.len() as u64,
+            Request::Int { span } => span.saturating_add(1),
+        }
+    }
+
+    /// The probability that generation gives `choice`.
+    pub fn probability(&self, choice: Choice) -> f64 {
+        match *self {
+            Request::Pick { options, total } => match options.get(choice as usize) {
+                Some(o) => o.weight as f64 / total as f64,
+                None => 0.0,
+            },
+            Request::Int { span } => {
+                if choice <= span {
+                    1.0 / (span as f64 + 1.0)
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    /// The label of `choice`: the option's label for a pick, the decimal
+    /// offset for an integer.
+    pub fn label(&self, choice: Choice) -> Cow<'static, str> {
+        match *self {
+            Request::Pick { options, .. } => match options.get(choice as usize) {
+                Some(o) => Cow::Borrowed(o.label),
+                None => Cow::Owned(format!("#{choice}")),
+            },
+            Request::Int { .. } => Cow::Owned(choice.to_string()),
+        }
+    }
+
+    /// The bucket a choice falls in, for guides that need small domains: a
+    /// pick's option index; an integer's own offset when the range has at most
+    /// [`SMALL_DOMAIN`] values; otherwise one of [`BUCKETS`] equal-width
+    /// buckets of the range.
+    pub fn bucket(&self, choice: Choice) -> u64 {
+        match *self {
+            Request::Pick { .. } => choice,
+            Request::Int { span } => {
+                if span < SMALL_DOMAIN {
+                    choice
+                } else {
+                    let width = span / BUCKETS + 1;
+                    (choice / width).min(BUCKETS - 1)
+                }
+            }
+        }
+    }
+
+    /// The number of buckets [`Request::bucket`] uses for this request.
+    pub fn buckets(&self) -> u64 {
+        match *self {
+            Request::Pick { options, .. } => options.len() as u64,
+            Request::Int { span } => {
+                if span < SMALL_DOMAIN {
+                    span + 1
+                } else {
+                    BUCKETS
+                }
+            }
+        }
+    }
+
+    /// The inclusive range of choices in `bucket` (see [`Request::bucket`]),
+    /// or `None` when there is no such bucket.
+    pub fn bucket_range(&self, bucket: u64) -> Option<(Choice, Choice)> {
+        if bucket >= self.buckets() {
+            return None;
+        }
+        match *self {
+            Request::Pick { .. } => Some((bucket, bucket)),
+            Request::Int { span } => {
+                if span < SMALL_DOMAIN {
+                    Some((bucket, bucket))
+                } else {
+                    let width = span / BUCKETS + 1;
+                    let lo = bucket * width;
+                    let hi = if bucket == BUCKETS - 1 { span } else { (lo + width - 1).min(span) };
+                    Some((lo, hi))
+                }
+            }
+        }
+    }
+
+    /// An owned copy of this request, for keeping after the generator moved on.
+    pub fn to_owned_request(&self) -> OwnedRequest {
+        match *self {
+            Request::Pick { options, total } => OwnedRequest::Pick { options: options.to_vec(), total },
+            Request::Int { span } => OwnedRequest::Int { span },
+        }
+    }
+}
+
+/// An owned [`Request`], as returned by [`crate::next_pick`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnedRequest {
+    /// See [`Request::Pick`].
+    Pick {
+        /// The options, in order.
+        options: Vec<Opt>,
+        /// The sum of the weights.
+        total: u64,
+    },
+    /// See [`Request::Int`].
+    Int {
+        /// The largest offset.
+        span: u64,
+    },
+}
+
+impl OwnedRequest {
+    /// Borrow as a [`Request`].
+    pub fn as_request(&self) -> Request<'_> {
+        match self {
+            OwnedRequest::Pick { options, total } => Request::Pick { options, total: *total },
+            OwnedRequest::Int { span } => Request::Int { span: *span },
+        }
+    }
+}
+
+/// A record of the choices one run of a generator made, keeping which
+/// sub-generator made which choice.
+///
+/// A node with `choice: Some(c)` is a choice point answered with `c`; its
+/// `children` are the choices made by what that answer selected (the picked
+/// option's sub-generator). A node with `choice: None` is a group: the
+/// choices of one part of the value (a field, a tuple component, a list
+/// element). The root is a group named [`ROOT`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChoiceTree {
+    /// The site of the choice point or group.
+    pub site: Cow<'static, str>,
+    /// The answer, for a choice point; `None` for a group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<Choice>,
+    /// Set by mutators: lenient replay answers this choice point with any
+    /// choice but `choice` (papers/001's `Reroll`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reroll: bool,
+    /// What was chosen beneath this node, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ChoiceTree>,
+}
+
+/// The site name of the root group of every recorded tree.
+pub const ROOT: &str = "<root>";
+
+impl ChoiceTree {
+    /// A group node.
+    pub fn group(site: impl Into<Cow<'static, str>>, children: Vec<ChoiceTree>) -> Self {
+        ChoiceTree { site: site.into(), choice: None, reroll: false, children }
+    }
+
+    /// A choice node.
+    pub fn choice(site: impl Into<Cow<'static, str>>, choice: Choice, children: Vec<ChoiceTree>) -> Self {
+        ChoiceTree { site: site.into(), choice: Some(choice), reroll: false, children }
+    }
+
+    /// The root group holding `children`.
+    pub fn root(children: Vec<ChoiceTree>) -> Self {
+        ChoiceTree::group(ROOT, children)
+    }
+
+    /// The flat sequence view: every choice in the tree, in the order it was made.
+    pub fn choices(&self) -> Vec<Choice> {
+        let mut out = Vec::new();
+        self.walk(&mut |t| {
+            if let Some(c) = t.choice {
+                out.push(c)
+            }
+        });
+        out
+    }
+
+    /// The flat sequence view with each choice's site.
+    pub fn sited_choices(&self) -> Vec<(&str, Choice)> {
+        let mut out = Vec::new();
+        self.walk(&mut |t| {
+            if let Some(c) = t.choice {
+                out.push((&*t.site, c))
+            }
+        });
+        out
+    }
+
+    /// Visit every node in pre-order (the order choices were made).
+    pub fn walk<'t>(&'t self, f: &mut impl FnMut(&'t ChoiceTree)) {
+        f(self);
+        for c in &self.children {
+            c.walk(f);
+        }
+    }
+
+    /// The number of nodes in the tree, this one included.
+    pub fn size(&self) -> usize {
+        1 + self.children.iter().map(ChoiceTree::size).sum::<usize>()
+    }
+
+    /// The number of choice nodes in the tree.
+    pub fn choice_count(&self) -> usize {
+        usize::from(self.choice.is_some()) + self.children.iter().map(ChoiceTree::choice_count).sum::<usize>()
+    }
+
+    /// The node at `path` (child indices from this node), if any.
+    pub fn get(&self, path: &[usize]) -> Option<&ChoiceTree> {
+        path.iter().try_fold(self, |t, &i| t.children.get(i))
+    }
+
+    /// The node at `path`, mutably.
+    pub fn get_mut(&mut self, path: &[usize]) -> Option<&mut ChoiceTree> {
+        path.iter().try_fold(self, |t, &i| t.children.get_mut(i))
+    }
+
+    /// The paths of all nodes, in pre-order.
+    pub fn paths(&self) -> Vec<Vec<usize>> {
+        fn go(t: &ChoiceTree, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            out.push(path.clone());
+            for (i, c) in t.children.iter().enumerate() {
+                path.push(i);
+                go(c, path, out);
+                path.pop();
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Turns the first `n` choices (in pre-order) into groups, keeping the
+    /// structure; returns how many were turned. Used to take a prefix off a
+    /// reflected tree.
+    pub(crate) fn forget_prefix(&mut self, n: usize) -> usize {
+        let mut left = n;
+        fn go(t: &mut ChoiceTree, left: &mut usize) {
+            if *left == 0 {
+                return;
+            }
+            if t.choice.is_some() {
+                t.choice = None;
+                *left -= 1;
+            }
+            for c in &mut t.children {
+                go(c, left);
+            }
+        }
+        go(self, &mut left);
+        n - left
+    }
+}
+
+impl fmt::Display for ChoiceTree {
+    /// A compact one-line rendering: `site=choice` for choice points, `site(...)` for groups.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.choice {
+            Some(c) => write!(f, "{}={}{}", self.site, if self.reroll { "~" } else { "" }, c)?,
+            None => write!(f, "{}", self.site)?,
+        }
+        if !self.children.is_empty() {
+            f.write_str("(")?;
+            for (i, c) in self.children.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}

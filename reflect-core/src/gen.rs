@@ -1,0 +1,152 @@
+//! The reflective generator trait: one definition, run forward by a source or backward from a value.
+
+use crate::choice::ChoiceTree;
+use crate::source::{Source, Stop};
+use std::rc::Rc;
+
+/// One way a generator can produce a given value: the choices it makes
+/// (as a forest, the children of the node that holds them) and the
+/// probability that generation makes exactly those choices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Way {
+    /// The choices, as the children of the enclosing node.
+    pub forest: Vec<ChoiceTree>,
+    /// The probability that generation makes these choices.
+    pub prob: f64,
+}
+
+impl Way {
+    /// The way that makes no choice.
+    pub fn empty() -> Self {
+        Way { forest: Vec::new(), prob: 1.0 }
+    }
+}
+
+/// Every way of making one part followed by every way of making the next:
+/// the pairwise concatenation of the two lists.
+pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
+    if then.len() == 1 {
+        let t = &then[0];
+        return first
+            .into_iter()
+            .map(|mut w| {
+                w.forest.extend(t.forest.iter().cloned());
+                w.prob *= t.prob;
+                w
+            })
+            .collect();
+    }
+    let mut out = Vec::with_capacity(first.len() * then.len());
+    for w in &first {
+        for t in then {
+            let mut forest = w.forest.clone();
+            forest.extend(t.forest.iter().cloned());
+            out.push(Way { forest, prob: w.prob * t.prob });
+        }
+    }
+    out
+}
+
+/// A reflective generator of `Self::Value`.
+///
+/// It is written once and interpreted many ways (see the crate root):
+/// [`Gen::run`] is the forward direction, in which a [`Source`] answers each
+/// choice point; [`Gen::back`] is the backward direction, which takes a value
+/// and finds every way the generator could have produced it.
+///
+/// Build generators from the combinators in [`crate::combinators`] or with
+/// `#[derive(Reflective)]`; implement this trait by hand only for a new kind
+/// of building block.
+pub trait Gen {
+    /// The type of the values generated.
+    type Value;
+
+    /// The forward direction: produce a value, asking `src` at each choice point.
+    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop>;
+
+    /// The backward direction: every way this generator can produce exactly
+    /// `target` (an empty list when it cannot).
+    fn back(&self, target: &Self::Value) -> Vec<Way>;
+
+    /// Transform generated values with `forward`; `backward` maps a value
+    /// back to the one `forward` was given (a partial inverse: `None` where
+    /// the value is not in `forward`'s image).
+    fn map<U, F, B>(self, forward: F, backward: B) -> crate::combinators::Map<Self, F, B>
+    where
+        Self: Sized,
+        F: Fn(Self::Value) -> U,
+        B: Fn(&U) -> Option<Self::Value>,
+    {
+        crate::combinators::Map { gen: self, forward, backward }
+    }
+
+    /// Focus this generator on a part of a larger value of type `T` for the
+    /// backward direction (papers/001's `at`): `project` extracts the part
+    /// from the whole, or `None` when the whole cannot contain it. Continue
+    /// with [`At::bind`](crate::combinators::At::bind).
+    fn at<T, P>(self, project: P) -> crate::combinators::At<Self, P, T>
+    where
+        Self: Sized,
+        P: Fn(&T) -> Option<Self::Value>,
+    {
+        crate::combinators::At { gen: self, project, _whole: std::marker::PhantomData }
+    }
+
+    /// Keep only values that satisfy `valid`; others stop the run with [`Stop::Invalid`].
+    fn filter<P>(self, valid: P) -> crate::combinators::Filter<Self, P>
+    where
+        Self: Sized,
+        P: Fn(&Self::Value) -> bool,
+    {
+        crate::combinators::Filter { gen: self, valid }
+    }
+
+    /// Record this generator's choices as a part named `site` (a group in the choice tree).
+    fn part(self, site: crate::choice::Site) -> crate::combinators::Part<Self>
+    where
+        Self: Sized,
+    {
+        crate::combinators::Part { gen: self, site }
+    }
+
+    /// Put this generator behind a shared pointer, erasing its type.
+    fn boxed(self) -> BoxGen<Self::Value>
+    where
+        Self: Sized + 'static,
+    {
+        Rc::new(self)
+    }
+}
+
+/// A type-erased, shareable generator.
+pub type BoxGen<T> = Rc<dyn Gen<Value = T>>;
+
+impl<G: Gen + ?Sized> Gen for &G {
+    type Value = G::Value;
+    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+        (**self).run(src)
+    }
+    fn back(&self, target: &Self::Value) -> Vec<Way> {
+        (**self).back(target)
+    }
+}
+
+impl<G: Gen + ?Sized> Gen for Rc<G> {
+    type Value = G::Value;
+    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+        (**self).run(src)
+    }
+    fn back(&self, target: &Self::Value) -> Vec<Way> {
+        (**self).back(target)
+    }
+}
+
+impl<G: Gen + ?Sized> Gen for Box<G> {
+    type Value = G::Value;
+    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+        (**self).run(src)
+    }
+    fn back(&self, target: &Self::Value) -> Vec<Way> {
+        (**self).back(target)
+    }
+}

@@ -1,0 +1,88 @@
+//! Reflective generators: one definition of a generator, interpreted many ways.
+//!
+//! A generator is a parser of choices. At each *choice point* (a [`Site`])
+//! it asks one question, pick one of these labelled, weighted options or pick
+//! an integer in a range, and builds its value from the answers. Everything
+//! this crate does is a different way of answering those questions, or of
+//! running the same definition backward:
+//!
+//! | interpretation | function | what answers the choices |
+//! |---|---|---|
+//! | generate | [`generate`], [`generate_recorded`] | a seeded RNG ([`RandomSource`]), honouring weights |
+//! | parse | [`parse`], [`parse_tree`] | a choice sequence; a choice the generator cannot make is an error |
+//! | replay leniently | [`replay_lenient`] | a possibly broken [`ChoiceTree`]; unfit choices are replaced, missing ones take the first option |
+//! | weighted | [`generate_weighted`], [`Weights`] | weights looked up by site and label (tuning by examples) |
+//! | guided | [`Gen::run`] with any [`Source`] | a guide (see the runtime crate) |
+//! | language | [`language`], [`enumerate`] | every option in turn, up to a bound |
+//! | derivative | [`derivative`], [`nullable`], [`next_pick`] | a fixed prefix, then whatever comes next |
+//! | reflect | [`reflect`] | the value itself: which choice trees produce it? |
+//! | check | [`check`] | is the value in the generator's range? |
+//! | probability | [`probability`] | weights: how likely is the value? |
+//!
+//! # Writing a generator
+//!
+//! Papers/001's running example, a binary search tree with keys in
+//! `lo..=hi`, with its backward annotations ([`Gen::at`]):
+//!
+//! ```
+//! use reflect_core::prelude::*;
+//!
+//! #[derive(Debug, Clone, PartialEq)]
+//! enum Tree { Leaf, Node(Box<Tree>, i64, Box<Tree>) }
+//!
+//! fn bst(lo: i64, hi: i64) -> BoxGen<Tree> {
+//!     if lo > hi {
+//!         return just(Tree::Leaf).boxed();
+//!     }
+//!     pick("bst", [
+//!         ("leaf", 1, just(Tree::Leaf).boxed()),
+//!         ("node", 5, int(lo..=hi).site("key")
+//!             .at(|t: &Tree| match t { Tree::Node(_, x, _) => Some(*x), _ => None })
+//!             .bind(move |x| bst(lo, x - 1)
+//!                 .at(|t: &Tree| match t { Tree::Node(l, _, _) => Some((**l).clone()), _ => None })
+//!                 .bind(move |l| bst(x + 1, hi)
+//!                     .at(|t: &Tree| match t { Tree::Node(_, _, r) => Some((**r).clone()), _ => None })
+//!                     .bind(move |r| pure(Tree::Node(Box::new(l.clone()), x, Box::new(r)))))).boxed()),
+//!     ]).boxed()
+//! }
+//!
+//! let g = bst(0, 9);
+//! let t = generate(&g, 7).unwrap();                 // forward
+//! let trees = reflect(&g, &t);                      // backward
+//! assert_eq!(parse_tree(&g, &trees[0]).unwrap(), t); // and forward again
+//! assert!(check(&g, &t));
+//! ```
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod choice;
+pub mod combinators;
+pub mod examples;
+pub mod gen;
+pub mod interpret;
+pub mod reflective;
+pub mod source;
+
+pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, ROOT};
+pub use gen::{BoxGen, Gen, Way};
+pub use interpret::{
+    check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
+    nullable, parse, parse_tree, probability, reflect, replay_lenient, run_recorded, sequence_probability, Derivative,
+    Language, NextPick, ParseError, Weights,
+};
+pub use reflective::Reflective;
+pub use source::{rng_from_seed, DetRng, RandomSource, Recorder, Source, Stop};
+
+/// Everything needed to write and use generators, in one `use`.
+pub mod prelude {
+    pub use crate::combinators::{
+        any_char, any_int, bool, char_class, from_fns, int, just, lazy, option, pick, pure, recursive, string, vec,
+        void,
+    };
+    pub use crate::{
+        check, derivative, enumerate, generate, generate_recorded, generate_weighted, language, next_pick, nullable,
+        parse, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree, Gen, Reflective, Source,
+        Stop, Weights,
+    };
+}

@@ -1,0 +1,89 @@
+//! The `Reflective` trait: a type's own generator, with implementations for standard types.
+
+use crate::combinators::{any_char, any_int, bool as bool_gen, option, pure, string, vec};
+use crate::gen::{BoxGen, Gen};
+
+/// The longest collection the standard implementations generate.
+pub const DEFAULT_MAX_LEN: usize = 8;
+
+/// A type with its own reflective generator, written once and used by every
+/// interpretation. Derive it with `#[derive(Reflective)]`, or implement it
+/// by returning a generator built from [`crate::combinators`].
+pub trait Reflective: Sized + 'static {
+    /// The type's generator.
+    fn generator() -> BoxGen<Self>;
+}
+
+macro_rules! reflective_int {
+    ($($t:ty),*) => {$(
+        impl Reflective for $t {
+            fn generator() -> BoxGen<Self> {
+                any_int::<$t>().site(stringify!($t)).boxed()
+            }
+        }
+    )*};
+}
+reflective_int!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl Reflective for bool {
+    fn generator() -> BoxGen<Self> {
+        bool_gen().boxed()
+    }
+}
+
+impl Reflective for char {
+    fn generator() -> BoxGen<Self> {
+        any_char().boxed()
+    }
+}
+
+impl Reflective for () {
+    fn generator() -> BoxGen<Self> {
+        pure(()).boxed()
+    }
+}
+
+impl Reflective for String {
+    fn generator() -> BoxGen<Self> {
+        string(any_char(), 0..=DEFAULT_MAX_LEN).boxed()
+    }
+}
+
+impl<T: Reflective> Reflective for Vec<T>
+where
+    T: Clone,
+{
+    fn generator() -> BoxGen<Self> {
+        vec(T::generator(), 0..=DEFAULT_MAX_LEN).boxed()
+    }
+}
+
+impl<T: Reflective> Reflective for Option<T> {
+    fn generator() -> BoxGen<Self> {
+        option(T::generator()).boxed()
+    }
+}
+
+impl<T: Reflective + Clone> Reflective for Box<T> {
+    fn generator() -> BoxGen<Self> {
+        T::generator().map(Box::new, |b: &Box<T>| Some((**b).clone())).boxed()
+    }
+}
+
+macro_rules! reflective_tuple {
+    ($($t:ident),+) => {
+        impl<$($t: Reflective + Clone),+> Reflective for ($($t,)+) {
+            fn generator() -> BoxGen<Self> {
+                ($($t::generator(),)+).boxed()
+            }
+        }
+    };
+}
+reflective_tuple!(A);
+reflective_tuple!(A, B);
+reflective_tuple!(A, B, C);
+reflective_tuple!(A, B, C, D);
+reflective_tuple!(A, B, C, D, E);
+reflective_tuple!(A, B, C, D, E, F);
+reflective_tuple!(A, B, C, D, E, F, G);
+reflective_tuple!(A, B, C, D, E, F, G, H);

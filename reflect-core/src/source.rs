@@ -1,0 +1,178 @@
+//! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide), and the recorder of choice trees.
+
+use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt;
+
+/// The random number generator the project uses everywhere: Xoshiro256++,
+/// a named, portable algorithm, so a seed gives the same values on every run
+/// and platform.
+pub type DetRng = Xoshiro256PlusPlus;
+
+/// A [`DetRng`] seeded from a `u64`.
+pub fn rng_from_seed(seed: u64) -> DetRng {
+    DetRng::seed_from_u64(seed)
+}
+
+/// Why a run of a generator produced no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// The generator has no value to give (`void`, or a pick whose options are all gone).
+    Void,
+    /// A validity filter or `assume` rejected the value.
+    Invalid,
+    /// The source had no answer the generator could use (a strict parse met
+    /// a choice the generator cannot make, or ran out of choices).
+    Rejected,
+    /// The source stopped the run on purpose (a probe reached the choice it
+    /// wanted to see, or a guide ran out of budget).
+    Halt,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Void => "the generator has no value to give",
+            Stop::Invalid => "the value failed its validity condition",
+            Stop::Rejected => "the choices do not fit the generator",
+            Stop::Halt => "the source stopped the run",
+        })
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// What answers a generator's choice points.
+///
+/// A generator calls [`Source::choose`] at each choice point and, once what
+/// that choice selected is done, [`Source::leave`]. Around each part of a
+/// value (a field, a list element) it calls [`Source::enter`] and then
+/// [`Source::leave`]. Sources that care about structure (recorders, lenient
+/// replay, guides reading the path from the root) follow these calls; the
+/// others ignore them.
+pub trait Source {
+    /// Answer the choice point `site` asking `request`. Every successful call
+    /// is matched by one later [`Source::leave`].
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
+
+    /// A part of the value named `site` begins. Matched by one later [`Source::leave`].
+    fn enter(&mut self, site: Site) {
+        let _ = site;
+    }
+
+    /// The innermost open choice point or part ends.
+    fn leave(&mut self) {}
+}
+
+impl<S: Source + ?Sized> Source for &mut S {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        (**self).choose(site, request)
+    }
+    fn enter(&mut self, site: Site) {
+        (**self).enter(site)
+    }
+    fn leave(&mut self) {
+        (**self).leave()
+    }
+}
+
+/// Draws a choice for `request` from `rng`, honouring weights.
+pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
+    match request {
+        Request::Pick { options, total } => {
+            let mut x = rng.random_range(0..total);
+            for (i, o) in options.iter().enumerate() {
+                let w = o.weight as u64;
+                if x < w {
+                    return i as Choice;
+                }
+                x -= w;
+            }
+            options.len() as Choice - 1
+        }
+        Request::Int { span } => {
+            if span == u64::MAX {
+                rng.random()
+            } else {
+                rng.random_range(0..=span)
+            }
+        }
+    }
+}
+
+/// Draws a choice for `request` uniformly among its answers, ignoring weights.
+pub fn sample_uniform(rng: &mut DetRng, request: Request<'_>) -> Choice {
+    match request {
+        Request::Pick { options, .. } => rng.random_range(0..options.len() as u64),
+        Request::Int { .. } => sample(rng, request),
+    }
+}
+
+/// The generate interpretation's source: a seeded RNG, honouring weights.
+#[derive(Debug, Clone)]
+pub struct RandomSource {
+    /// The RNG the choices are drawn from.
+    pub rng: DetRng,
+}
+
+impl RandomSource {
+    /// A source seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomSource { rng: rng_from_seed(seed) }
+    }
+}
+
+impl Source for RandomSource {
+    #[inline]
+    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(&mut self.rng, request))
+    }
+}
+
+/// Wraps a source and records the choice tree of the run it answers.
+#[derive(Debug)]
+pub struct Recorder<S> {
+    /// The source answering the choices.
+    pub inner: S,
+    stack: Vec<ChoiceTree>,
+}
+
+impl<S: Source> Recorder<S> {
+    /// Record the choices `inner` makes.
+    pub fn new(inner: S) -> Self {
+        Recorder { inner, stack: vec![ChoiceTree::group(ROOT, Vec::new())] }
+    }
+
+    /// The tree recorded so far. Nodes still open (after a failed run) are
+    /// closed and kept.
+    pub fn finish(mut self) -> (ChoiceTree, S) {
+        while self.stack.len() > 1 {
+            self.close();
+        }
+        (self.stack.pop().expect("root"), self.inner)
+    }
+
+    fn close(&mut self) {
+        if self.stack.len() > 1 {
+            let node = self.stack.pop().expect("non-empty");
+            self.stack.last_mut().expect("root").children.push(node);
+        }
+    }
+}
+
+impl<S: Source> Source for Recorder<S> {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = self.inner.choose(site, request)?;
+        self.stack.push(ChoiceTree::choice(site, c, Vec::new()));
+        Ok(c)
+    }
+    fn enter(&mut self, site: Site) {
+        self.inner.enter(site);
+        self.stack.push(ChoiceTree::group(site, Vec::new()));
+    }
+    fn leave(&mut self) {
+        self.inner.leave();
+        self.close();
+    }
+}
