@@ -2,7 +2,7 @@
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
 use crate::gen::{product, BoxGen, Gen, Way};
-use crate::source::{Source, Stop};
+use crate::source::{sample, DetRng, Source, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
@@ -23,6 +23,10 @@ pub fn just<T: Clone + PartialEq>(value: T) -> Just<T> {
 impl<T: Clone + PartialEq> Gen for Just<T> {
     type Value = T;
     fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    #[inline]
+    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
     fn back(&self, target: &T) -> Vec<Way> {
@@ -48,6 +52,10 @@ pub fn pure<T: Clone>(value: T) -> Pure<T> {
 impl<T: Clone> Gen for Pure<T> {
     type Value = T;
     fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    #[inline]
+    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
     fn back(&self, _target: &T) -> Vec<Way> {
@@ -131,6 +139,11 @@ impl<T> Gen for Pick<T> {
         };
         src.leave();
         r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        let c = sample(rng, Request::Pick { options: &self.options, total: self.total });
+        self.gens[c as usize].run_rng(rng)
     }
     fn back(&self, target: &T) -> Vec<Way> {
         let mut out = Vec::new();
@@ -239,18 +252,23 @@ impl<T: IntValue> Int<T> {
 impl<T: IntValue> Gen for Int<T> {
     type Value = T;
     #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        if self.span <= u64::MAX as u128 {
+            let c = sample(rng, Request::Int { span: self.span as u64 });
+            return Ok(T::from_bits(self.lo.to_bits().wrapping_add(c as u128)));
+        }
+        self.run(&mut crate::source::RngSource(rng))
+    }
+    #[inline]
     fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
         let off = if self.span <= u64::MAX as u128 {
-            let c = src.choose(self.site, Request::Int { span: self.span as u64 })?;
-            src.leave();
+            let c = src.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
             c as u128
         } else {
             let hi_span = (self.span >> 64) as u64;
-            let hi = src.choose(self.site, Request::Int { span: hi_span })?;
-            src.leave();
+            let hi = src.choose_leaf(self.site, Request::Int { span: hi_span })?;
             let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
-            let lo = src.choose(self.site, Request::Int { span: lo_span })?;
-            src.leave();
+            let lo = src.choose_leaf(self.site, Request::Int { span: lo_span })?;
             ((hi as u128) << 64) | lo as u128
         };
         if off > self.span {
@@ -307,13 +325,16 @@ impl Gen for Bool {
     type Value = bool;
     #[inline]
     fn run(&self, src: &mut dyn Source) -> Result<bool, Stop> {
-        let c = src.choose(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })?;
-        src.leave();
+        let c = src.choose_leaf(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })?;
         match c {
             0 => Ok(false),
             1 => Ok(true),
             _ => Err(Stop::Rejected),
         }
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<bool, Stop> {
+        Ok(sample(rng, Request::Pick { options: &BOOL_OPTIONS, total: 2 }) == 1)
     }
     fn back(&self, target: &bool) -> Vec<Way> {
         vec![Way { forest: vec![ChoiceTree::choice(self.site, *target as Choice, Vec::new())], prob: 0.5 }]
@@ -409,8 +430,12 @@ impl Gen for CharClass {
     type Value = char;
     #[inline]
     fn run(&self, src: &mut dyn Source) -> Result<char, Stop> {
-        let c = src.choose(self.site, Request::Int { span: self.count - 1 })?;
-        src.leave();
+        let c = src.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
+        self.nth(c).ok_or(Stop::Rejected)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<char, Stop> {
+        let c = sample(rng, Request::Int { span: self.count - 1 });
         self.nth(c).ok_or(Stop::Rejected)
     }
     fn back(&self, target: &char) -> Vec<Way> {
@@ -473,6 +498,13 @@ impl<G: Gen> Gen for OptionGen<G> {
         };
         src.leave();
         r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        match sample(rng, Request::Pick { options: &self.options, total: self.total() }) {
+            0 => Ok(None),
+            _ => self.gen.run_rng(rng).map(Some),
+        }
     }
     fn back(&self, target: &Self::Value) -> Vec<Way> {
         let p = |i: usize| self.options[i].weight as f64 / self.total() as f64;
@@ -559,11 +591,26 @@ impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
     fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
         let n = self.len.run(src)?;
         let mut out = C::with_capacity(n);
+        if src.tracks_parts() {
+            for _ in 0..n {
+                src.enter(self.elem_site);
+                let r = self.gen.run(src);
+                src.leave();
+                out.push_elem(r?);
+            }
+        } else {
+            for _ in 0..n {
+                out.push_elem(self.gen.run(src)?);
+            }
+        }
+        Ok(out)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<C, Stop> {
+        let n = self.len.run_rng(rng)?;
+        let mut out = C::with_capacity(n);
         for _ in 0..n {
-            src.enter(self.elem_site);
-            let r = self.gen.run(src);
-            src.leave();
-            out.push_elem(r?);
+            out.push_elem(self.gen.run_rng(rng)?);
         }
         Ok(out)
     }
@@ -599,6 +646,9 @@ macro_rules! tuple_gen {
         {
             type Value = ($($g::Value,)+);
             fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+                if !src.tracks_parts() {
+                    return Ok(($(self.$i.run(src)?,)+));
+                }
                 $(
                     src.enter(POSITIONS[$i]);
                     let $v = self.$i.run(src);
@@ -606,6 +656,10 @@ macro_rules! tuple_gen {
                     let $v = $v?;
                 )+
                 Ok(($($v,)+))
+            }
+            #[inline]
+            fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+                Ok(($(self.$i.run_rng(rng)?,)+))
             }
             fn back(&self, target: &Self::Value) -> Vec<Way> {
                 let mut ways = vec![Way::empty()];
@@ -654,6 +708,10 @@ where
     fn run(&self, src: &mut dyn Source) -> Result<U, Stop> {
         self.gen.run(src).map(&self.forward)
     }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<U, Stop> {
+        self.gen.run_rng(rng).map(&self.forward)
+    }
     fn back(&self, target: &U) -> Vec<Way> {
         match (self.backward)(target) {
             Some(v) => self.gen.back(&v),
@@ -672,10 +730,17 @@ pub struct Part<G> {
 impl<G: Gen> Gen for Part<G> {
     type Value = G::Value;
     fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
+        if !src.tracks_parts() {
+            return self.gen.run(src);
+        }
         src.enter(self.site);
         let r = self.gen.run(src);
         src.leave();
         r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
+        self.gen.run_rng(rng)
     }
     fn back(&self, target: &G::Value) -> Vec<Way> {
         self.gen
@@ -697,6 +762,15 @@ impl<G: Gen, P: Fn(&G::Value) -> bool> Gen for Filter<G, P> {
     type Value = G::Value;
     fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
         let v = self.gen.run(src)?;
+        if (self.valid)(&v) {
+            Ok(v)
+        } else {
+            Err(Stop::Invalid)
+        }
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
+        let v = self.gen.run_rng(rng)?;
         if (self.valid)(&v) {
             Ok(v)
         } else {
@@ -758,6 +832,11 @@ where
         let a = self.gen.run(src)?;
         (self.next)(a).run(src)
     }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        let a = self.gen.run_rng(rng)?;
+        (self.next)(a).run_rng(rng)
+    }
     fn back(&self, target: &T) -> Vec<Way> {
         let Some(a) = (self.project)(target) else { return Vec::new() };
         let first = self.gen.back(&a);
@@ -811,6 +890,9 @@ impl<T> Gen for Lazy<T> {
     type Value = T;
     fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
         self.get().run(src)
+    }
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        self.get().run_rng(rng)
     }
     fn back(&self, target: &T) -> Vec<Way> {
         self.get().back(target)

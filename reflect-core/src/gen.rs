@@ -1,7 +1,7 @@
 //! The reflective generator trait: one definition, run forward by a source or backward from a value.
 
 use crate::choice::ChoiceTree;
-use crate::source::{Source, Stop};
+use crate::source::{DetRng, RngSource, Source, Stop};
 use std::rc::Rc;
 
 /// One way a generator can produce a given value: the choices it makes
@@ -68,6 +68,15 @@ pub trait Gen {
     /// `target` (an empty list when it cannot).
     fn back(&self, target: &Self::Value) -> Vec<Way>;
 
+    /// Plain generation from `rng`: exactly what [`Gen::run`] gives with an
+    /// [`RngSource`] over the same RNG (the same draws in the same order),
+    /// without a dynamic call per choice. Combinators override it for speed;
+    /// the default runs [`Gen::run`].
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        self.run(&mut RngSource(rng))
+    }
+
     /// Transform generated values with `forward`; `backward` maps a value
     /// back to the one `forward` was given (a partial inverse: `None` where
     /// the value is not in `forward`'s image).
@@ -126,6 +135,10 @@ impl<G: Gen + ?Sized> Gen for &G {
     fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
         (**self).run(src)
     }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        (**self).run_rng(rng)
+    }
     fn back(&self, target: &Self::Value) -> Vec<Way> {
         (**self).back(target)
     }
@@ -136,6 +149,10 @@ impl<G: Gen + ?Sized> Gen for Rc<G> {
     fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
         (**self).run(src)
     }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        (**self).run_rng(rng)
+    }
     fn back(&self, target: &Self::Value) -> Vec<Way> {
         (**self).back(target)
     }
@@ -145,6 +162,10 @@ impl<G: Gen + ?Sized> Gen for Box<G> {
     type Value = G::Value;
     fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
         (**self).run(src)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        (**self).run_rng(rng)
     }
     fn back(&self, target: &Self::Value) -> Vec<Way> {
         (**self).back(target)

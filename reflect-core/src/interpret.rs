@@ -10,15 +10,12 @@ use std::fmt;
 
 /// Generate one value from `seed` (papers/001's `G[.]`).
 pub fn generate<G: Gen + ?Sized>(g: &G, seed: u64) -> Result<G::Value, Stop> {
-    g.run(&mut RandomSource::new(seed))
+    g.run_rng(&mut rng_from_seed(seed))
 }
 
 /// Generate one value with choices drawn from `rng`.
 pub fn generate_with<G: Gen + ?Sized>(g: &G, rng: &mut DetRng) -> Result<G::Value, Stop> {
-    let mut src = RandomSource { rng: rng.clone() };
-    let r = g.run(&mut src);
-    *rng = src.rng;
-    r
+    g.run_rng(rng)
 }
 
 /// Generate one value from `seed` and record the choice tree that made it

@@ -72,7 +72,7 @@ pub use interpret::{
     Language, NextPick, ParseError, Weights,
 };
 pub use reflective::Reflective;
-pub use source::{rng_from_seed, DetRng, RandomSource, Recorder, Source, Stop};
+pub use source::{rng_from_seed, DetRng, RandomSource, Recorder, RngSource, Source, Stop};
 
 /// Everything needed to write and use generators, in one `use`.
 pub mod prelude {
@@ -82,7 +82,7 @@ pub mod prelude {
     };
     pub use crate::{
         check, derivative, enumerate, generate, generate_recorded, generate_weighted, language, next_pick, nullable,
-        parse, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree, Gen, Reflective, Source,
-        Stop, Weights,
+        parse, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree, Gen, ParseError,
+        Reflective, Source, Stop, Weights,
     };
 }

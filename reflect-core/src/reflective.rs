@@ -66,7 +66,9 @@ impl<T: Reflective> Reflective for Option<T> {
 
 impl<T: Reflective + Clone> Reflective for Box<T> {
     fn generator() -> BoxGen<Self> {
-        T::generator().map(Box::new, |b: &Box<T>| Some((**b).clone())).boxed()
+        #[allow(clippy::borrowed_box)] // the backward function takes the value as generated: a `Box<T>`
+        let unbox = |b: &Box<T>| Some((**b).clone());
+        T::generator().map(Box::new, unbox).boxed()
     }
 }
 

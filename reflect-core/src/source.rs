@@ -63,6 +63,21 @@ pub trait Source {
 
     /// The innermost open choice point or part ends.
     fn leave(&mut self) {}
+
+    /// Answer a choice point that selects nothing beneath it (an integer, a
+    /// bool): [`Source::choose`] and [`Source::leave`] in one call.
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = self.choose(site, request)?;
+        self.leave();
+        Ok(c)
+    }
+
+    /// Whether this source follows [`Source::enter`] and [`Source::leave`]
+    /// for parts. Generators may skip those calls when it does not; choice
+    /// points must still be matched by `leave` (or use [`Source::choose_leaf`]).
+    fn tracks_parts(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
@@ -75,9 +90,16 @@ impl<S: Source + ?Sized> Source for &mut S {
     fn leave(&mut self) {
         (**self).leave()
     }
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        (**self).choose_leaf(site, request)
+    }
+    fn tracks_parts(&self) -> bool {
+        (**self).tracks_parts()
+    }
 }
 
 /// Draws a choice for `request` from `rng`, honouring weights.
+#[inline(always)]
 pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
     match request {
         Request::Pick { options, total } => {
@@ -128,6 +150,31 @@ impl Source for RandomSource {
     fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         Ok(sample(&mut self.rng, request))
     }
+    #[inline]
+    fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(&mut self.rng, request))
+    }
+    fn tracks_parts(&self) -> bool {
+        false
+    }
+}
+
+/// The generate interpretation's source over a borrowed RNG.
+#[derive(Debug)]
+pub struct RngSource<'a>(pub &'a mut DetRng);
+
+impl Source for RngSource<'_> {
+    #[inline]
+    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(self.0, request))
+    }
+    #[inline]
+    fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(self.0, request))
+    }
+    fn tracks_parts(&self) -> bool {
+        false
+    }
 }
 
 /// Wraps a source and records the choice tree of the run it answers.
@@ -165,6 +212,11 @@ impl<S: Source> Source for Recorder<S> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         let c = self.inner.choose(site, request)?;
         self.stack.push(ChoiceTree::choice(site, c, Vec::new()));
+        Ok(c)
+    }
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = self.inner.choose_leaf(site, request)?;
+        self.stack.last_mut().expect("root").children.push(ChoiceTree::choice(site, c, Vec::new()));
         Ok(c)
     }
     fn enter(&mut self, site: Site) {
