@@ -100,8 +100,8 @@ impl Request<'_> {
 
     /// The bucket a choice falls in, for guides that need small domains: a
     /// pick's option index; an integer's own offset when the range has at most
-    /// [`SMALL_DOMAIN`] values; otherwise one of [`BUCKETS`] equal-width
-    /// buckets of the range.
+    /// [`SMALL_DOMAIN`] values; otherwise one of [`BUCKETS`] contiguous
+    /// buckets of the range whose widths differ by at most one.
     pub fn bucket(&self, choice: Choice) -> u64 {
         match *self {
             Request::Pick { .. } => choice,
@@ -109,8 +109,8 @@ impl Request<'_> {
                 if span < SMALL_DOMAIN {
                     choice
                 } else {
-                    let width = span / BUCKETS + 1;
-                    (choice / width).min(BUCKETS - 1)
+                    // Bucket b holds the choices c with floor(c * BUCKETS / (span + 1)) = b.
+                    ((choice as u128 * BUCKETS as u128) / (span as u128 + 1)).min(BUCKETS as u128 - 1) as u64
                 }
             }
         }
@@ -142,10 +142,12 @@ impl Request<'_> {
                 if span < SMALL_DOMAIN {
                     Some((bucket, bucket))
                 } else {
-                    let width = span / BUCKETS + 1;
-                    let lo = bucket * width;
-                    let hi = if bucket == BUCKETS - 1 { span } else { (lo + width - 1).min(span) };
-                    Some((lo, hi))
+                    let n = span as u128 + 1;
+                    let b = BUCKETS as u128;
+                    let start = |k: u128| (k * n).div_ceil(b);
+                    let lo = start(bucket as u128);
+                    let hi = start(bucket as u128 + 1) - 1;
+                    Some((lo as u64, hi as u64))
                 }
             }
         }
@@ -335,5 +337,62 @@ impl fmt::Display for ChoiceTree {
             f.write_str(")")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_partition_every_range() {
+        for span in [0u64, 1, 5, 15, 16, 17, 100, 1000, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
+            let r = Request::Int { span };
+            let n = r.buckets();
+            assert!(n <= SMALL_DOMAIN.max(BUCKETS));
+            let mut next = 0u64;
+            for b in 0..n {
+                let (lo, hi) = r.bucket_range(b).unwrap();
+                assert_eq!(lo, next, "span {span} bucket {b}");
+                assert!(lo <= hi);
+                assert_eq!(r.bucket(lo), b);
+                assert_eq!(r.bucket(hi), b);
+                next = hi.wrapping_add(1);
+            }
+            assert_eq!(next, span.wrapping_add(1), "the buckets of span {span} end at the span");
+            assert!(r.bucket_range(n).is_none());
+        }
+    }
+
+    #[test]
+    fn tree_views() {
+        let t = ChoiceTree::root(vec![
+            ChoiceTree::choice("a", 1, vec![ChoiceTree::group("g", vec![ChoiceTree::choice("b", 2, vec![])])]),
+            ChoiceTree::choice("c", 3, vec![]),
+        ]);
+        assert_eq!(t.choices(), vec![1, 2, 3]);
+        assert_eq!(t.sited_choices(), vec![("a", 1), ("b", 2), ("c", 3)]);
+        assert_eq!(t.size(), 5);
+        assert_eq!(t.choice_count(), 3);
+        assert_eq!(t.get(&[0, 0, 0]).unwrap().site, "b");
+        assert_eq!(t.paths().len(), 5);
+        assert_eq!(t.to_string(), "<root>(a=1(g(b=2)) c=3)");
+        let mut u = t.clone();
+        assert_eq!(u.forget_prefix(2), 2);
+        assert_eq!(u.choices(), vec![3]);
+    }
+
+    #[test]
+    fn requests() {
+        let opts = [Opt { label: "x", weight: 1 }, Opt { label: "y", weight: 3 }];
+        let r = Request::Pick { options: &opts, total: 4 };
+        assert!(r.accepts(1) && !r.accepts(2));
+        assert_eq!(r.probability(1), 0.75);
+        assert_eq!(r.label(0), "x");
+        let i = Request::Int { span: 9 };
+        assert_eq!(i.arity(), 10);
+        assert_eq!(i.label(4), "4");
+        assert_eq!(Request::Int { span: u64::MAX }.arity(), u64::MAX);
+        assert_eq!(r.to_owned_request().as_request(), r);
     }
 }
