@@ -130,44 +130,22 @@ pub trait Gen {
 /// A type-erased, shareable generator.
 pub type BoxGen<T> = Rc<dyn Gen<Value = T>>;
 
-impl<G: Gen + ?Sized> Gen for &G {
-    type Value = G::Value;
-    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
-        (**self).run(src)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-        (**self).run_rng(rng)
-    }
-    fn back(&self, target: &Self::Value) -> Vec<Way> {
-        (**self).back(target)
-    }
+/// Pointers to generators are generators.
+macro_rules! forward_gen {
+    ($($ptr:ty),*) => {$(
+        impl<G: Gen + ?Sized> Gen for $ptr {
+            type Value = G::Value;
+            fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+                (**self).run(src)
+            }
+            #[inline]
+            fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+                (**self).run_rng(rng)
+            }
+            fn back(&self, target: &Self::Value) -> Vec<Way> {
+                (**self).back(target)
+            }
+        }
+    )*};
 }
-
-impl<G: Gen + ?Sized> Gen for Rc<G> {
-    type Value = G::Value;
-    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
-        (**self).run(src)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-        (**self).run_rng(rng)
-    }
-    fn back(&self, target: &Self::Value) -> Vec<Way> {
-        (**self).back(target)
-    }
-}
-
-impl<G: Gen + ?Sized> Gen for Box<G> {
-    type Value = G::Value;
-    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
-        (**self).run(src)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-        (**self).run_rng(rng)
-    }
-    fn back(&self, target: &Self::Value) -> Vec<Way> {
-        (**self).back(target)
-    }
-}
+forward_gen!(&G, Rc<G>, Box<G>);
