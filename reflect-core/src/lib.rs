@@ -58,10 +58,12 @@
 
 pub mod choice;
 pub mod combinators;
+pub mod derived;
 pub mod examples;
 pub mod gen;
 pub mod interpret;
 pub mod reflective;
+pub mod regex;
 pub mod source;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, ROOT};
@@ -80,6 +82,7 @@ pub mod prelude {
         any_char, any_int, bool, char_class, from_fns, int, just, lazy, option, pick, pure, recursive, string, vec,
         void,
     };
+    pub use crate::regex::regex;
     pub use crate::{
         check, derivative, enumerate, generate, generate_recorded, generate_weighted, language, next_pick, nullable,
         parse, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree, Gen, ParseError,

@@ -1,13 +1,184 @@
 //! Procedural macros for reflective generators: `#[derive(Reflective)]` and `#[property]`.
 //!
-//! (Documentation of every attribute is written with the derive.)
+//! # `#[derive(Reflective)]`
+//!
+//! Derives `reflect::reflect_core::Reflective` for a struct or an enum: one
+//! generator, built from the type's own shape, that every interpretation
+//! accepts, forward (generate, parse, replay, guides, language, derivatives)
+//! and backward (reflect, check, probability). Nothing is written twice.
+//!
+//! ```ignore
+//! use reflect::prelude::*;
+//!
+//! #[derive(Debug, Clone, PartialEq, Reflective)]
+//! #[assume(is_bst(self))]
+//! enum Tree {
+//!     #[choice(weight = 1)]
+//!     Leaf,
+//!     #[choice(weight = 3)]
+//!     Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
+//! }
+//!
+//! let g = Tree::generator();
+//! let (t, tree) = generate_recorded(&g, 7);
+//! ```
+//!
+//! (The examples on this page are compiled and run by the `reflect`
+//! crate's `tests/derive_laws.rs`; this crate cannot depend on `reflect`.)
+//!
+//! ## What the generator does
+//!
+//! - **A struct** generates its fields in declaration order, each as a part
+//!   of the choice tree named **`Type.field`** (`Type.0`, `Type.1`, ... for
+//!   positional fields), then builds the value.
+//! - **An enum** makes one pick at the site **`Type`**, whose options are the
+//!   variants, labelled by the variant's name (or its `label`), weighted by
+//!   its `weight` (default 1). The fields of variant `V` are parts named
+//!   **`Type::V.field`** (`Type::V.0`, ...). These site names are stable:
+//!   guides keep one learner per site, weights are tuned per site and label,
+//!   and reports name them.
+//! - **Option order.** The options of a pick are the variants **sorted by how
+//!   recursive they are**, declaration order kept within a group: first the
+//!   variants whose fields are built only from primitives and standard
+//!   containers of them, then those that mention other types or type
+//!   parameters, then those that mention the type itself. So the first option
+//!   is always a base case, which lenient replay takes when choices run out.
+//! - **Termination.** Generation of a recursive type always terminates, with
+//!   no size guard written by the user: every derived generator counts how
+//!   many derived generators run around it (one count shared by all derived
+//!   types, so mutual recursion is covered). At the type's depth budget
+//!   (`#[reflect(depth = N)]`, default `reflect_core::derived::DEFAULT_DEPTH`)
+//!   an enum offers only its first group of options, and `Vec` and `Option`
+//!   fields of possibly recursive elements offer only their shortest length
+//!   or `None`. Backward runs count the same way, so a value deeper than the
+//!   budget is outside the generator's range (`check` is false on it).
+//! - **Fields** without attributes use the field type's own
+//!   `Reflective::generator()`; `Vec<T>` fields have a length in
+//!   `0..=reflect_core::reflective::DEFAULT_MAX_LEN` at the field's site, and
+//!   `Option<T>` fields a `None`/`Some` pick (weights 1 and 3) at the field's site.
+//! - **Generics**: each type parameter used by a generated field gets the
+//!   bound `T: Reflective + Clone`, and every type parameter `T: 'static`.
+//!   Replace the inferred bounds with `#[reflect(bound = "...")]`.
+//! - A type reached through `Box<T>` must be `Clone` (as the standard
+//!   `Reflective` implementation for `Box` requires).
+//!
+//! ## Container attributes
+//!
+//! - **`#[assume(expr)]`**: the validity condition of a value, with `self`
+//!   the value (a reference). Generation stops with `Stop::Invalid` on a
+//!   value for which it is false; `check`, `reflect` and `parse` reject it;
+//!   every guide is rewarded by it.
+//!
+//!   ```ignore
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[assume(self.lo <= self.hi)]
+//!   struct Interval { lo: u8, hi: u8 }
+//!   ```
+//!
+//! - **`#[reflect(depth = N)]`**: the recursion depth budget (at least 1).
+//!
+//!   ```ignore
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[reflect(depth = 3)]
+//!   enum Expr { Num(u8), Add(Box<Expr>, Box<Expr>) }
+//!   ```
+//!
+//! - **`#[reflect(bound = "...")]`**: where-clause predicates that replace
+//!   the inferred `T: Reflective + Clone` bounds (`T: 'static` is kept).
+//!
+//!   ```ignore
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[reflect(bound = "T: Reflective + Clone + Default")]
+//!   struct Pair<T> { a: T, b: T }
+//!   ```
+//!
+//! ## Variant attributes
+//!
+//! - **`#[choice(weight = N)]`**: the option's relative weight, at least 1
+//!   (default 1).
+//! - **`#[choice(label = "...")]`**: the option's label (default: the
+//!   variant's name). Labels of one enum must differ.
+//! - **`#[choice(skip)]`**: never generate this variant; a value of it is
+//!   outside the generator's range. At least one variant must remain.
+//!
+//!   ```ignore
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   enum Op {
+//!       #[choice(weight = 5, label = "plus")] Add,
+//!       Sub,
+//!       #[choice(skip)] Reserved,
+//!   }
+//!   ```
+//!
+//! ## Field attributes
+//!
+//! - **`#[choice(range = a..=b)]`**: an integer field uniform in the
+//!   inclusive range `a..=b`, one integer choice point at the field's site.
+//! - **`#[choice(len = a..=b)]`**: the length range of a `Vec<T>` or a
+//!   `String` field (a string's chars are any char).
+//! - **`#[choice(regex = "...")]`**: a `String` field matching the pattern
+//!   (see `reflect_core::regex`: classes, alternations and repetitions
+//!   become choice points; `*` and `+` repeat at most 8 times more than their
+//!   minimum). The pattern is checked when the derive runs.
+//! - **`#[choice(with = expr)]`**: a custom reflective generator, any
+//!   `Gen<Value = FieldType>`. The fields declared *before* this one are in
+//!   scope by name (as references; positional fields as `_0`, `_1`, ...),
+//!   so a generator may depend on them. The expression is evaluated each time
+//!   a value is generated or reflected.
+//! - **`#[at(project)]`**, with `with`: for a generator whose values are not
+//!   the field's own (a generator of `U` for a field of type `F`): forward,
+//!   the value becomes the field with `F: From<U>`; backward, `project`,
+//!   a `Fn(&F) -> Option<U>`, takes the field back to the generator's value
+//!   (`None` when the field cannot come from it). It is papers/001's `at`.
+//! - **`#[assume(expr)]`**: the validity condition of the field, with `self`
+//!   the field (a reference); checked right after the field is generated.
+//!
+//! ```ignore
+//! #[derive(Debug, Clone, PartialEq)]
+//! struct Celsius(i16);
+//! impl From<i16> for Celsius { fn from(c: i16) -> Self { Celsius(c) } }
+//!
+//! #[derive(Debug, Clone, PartialEq, Reflective)]
+//! struct Reading {
+//!     #[choice(range = 1..=12)]
+//!     month: u8,
+//!     #[choice(regex = "[A-Z]{2}-[0-9]{3}")]
+//!     station: String,
+//!     #[choice(len = 1..=4)]
+//!     samples: Vec<u8>,
+//!     #[choice(with = int(-40i16..=50))]
+//!     #[at(|c: &Celsius| Some(c.0))]
+//!     temperature: Celsius,
+//!     #[choice(with = int(*month..=12))]   // depends on an earlier field
+//!     #[assume(*self % 2 == 0)]
+//!     until: u8,
+//! }
+//! ```
+//!
+//! ## Errors
+//!
+//! Every misuse is reported at the tokens that cause it, all of one input
+//! together, and says what to write instead: unknown keys, keys in the wrong
+//! place, weight 0, duplicate labels, every variant skipped, ranges on
+//! non-integers, empty or reversed ranges, regexes that do not parse or are
+//! not on a `String`, `#[at]` without `with`, projections of the wrong
+//! type, `#[assume]` that is not a `bool`, unions, borrowed types, and
+//! types with no finite value.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
 
+mod derive;
 mod property;
+
+/// Derives `Reflective`: see the crate documentation for every attribute.
+#[proc_macro_derive(Reflective, attributes(choice, at, assume, reflect))]
+pub fn derive_reflective(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    derive::expand(&input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
 
 /// Turns a function into a property test; see the `property` module docs.
 #[proc_macro_attribute]

@@ -1,0 +1,312 @@
+//! Runtime support for `#[derive(Reflective)]`: the recursion depth budget, the per-type generator cache, and depth-aware collections.
+//!
+//! Code written by the derive calls into this module; users do not need it
+//! directly. It is public (and documented) so that expansions can be read.
+//!
+//! # The depth budget
+//!
+//! Every derived generator counts how many derived generators are running
+//! around it (its *level*; 0 for the outermost), in one counter per thread
+//! shared by all derived types, so mutually recursive types share it too. A
+//! derived enum whose level is at least its type's depth budget (default
+//! [`DEFAULT_DEPTH`], set with `#[reflect(depth = N)]`) offers only its base
+//! options, which the derive puts first; a depth-aware collection
+//! ([`SeqField`], [`OptionField`]) of a possibly recursive element offers only
+//! its shortest length (or `None`). Both directions count the same way, so
+//! generation, parsing and reflection agree on which choices exist. As a last
+//! resort against types whose base options still recurse, a derived
+//! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
+
+use crate::choice::{ChoiceTree, Opt, Request, Site};
+use crate::combinators::int;
+use crate::gen::{product, BoxGen, Gen, Way};
+use crate::source::{Source, Stop};
+use std::any::{Any, TypeId};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+/// The depth budget of a derived type without `#[reflect(depth = N)]`.
+pub const DEFAULT_DEPTH: usize = 6;
+
+/// The level at which every derived generator stops with [`Stop::Void`].
+pub const HARD_DEPTH: usize = 128;
+
+thread_local! {
+    static LEVEL: Cell<usize> = const { Cell::new(0) };
+    static CACHE: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
+}
+
+/// One derived generator running: raises the level while alive.
+#[derive(Debug)]
+pub struct Frame {
+    level: usize,
+}
+
+impl Frame {
+    /// Enter a derived generator; the level drops back when the frame is dropped.
+    pub fn enter() -> Frame {
+        let level = LEVEL.with(|l| {
+            let v = l.get();
+            l.set(v + 1);
+            v
+        });
+        Frame { level }
+    }
+
+    /// The level of this frame: how many derived generators run around it.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// Whether this frame is at or past the depth budget `depth`.
+    pub fn at_limit(&self, depth: usize) -> bool {
+        self.level >= depth
+    }
+
+    /// Whether this frame is past the hard limit [`HARD_DEPTH`].
+    pub fn too_deep(&self) -> bool {
+        self.level >= HARD_DEPTH
+    }
+}
+
+impl Drop for Frame {
+    fn drop(&mut self) {
+        LEVEL.with(|l| l.set(self.level));
+    }
+}
+
+/// The level of the innermost running derived generator (0 when none runs).
+pub fn current_level() -> usize {
+    LEVEL.with(|l| l.get()).saturating_sub(1)
+}
+
+/// The generator of `T`, made by `make` once per thread and shared after.
+pub fn cached<T: 'static>(make: fn() -> BoxGen<T>) -> BoxGen<T> {
+    let key = TypeId::of::<T>();
+    let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<BoxGen<T>>()).cloned());
+    if let Some(g) = hit {
+        return g;
+    }
+    let g = make();
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| Box::new(g.clone()))
+            .downcast_ref::<BoxGen<T>>()
+            .cloned()
+            .unwrap_or(g)
+    })
+}
+
+/// The sum of the weights of `options`.
+pub const fn total(options: &[Opt]) -> u64 {
+    let mut t = 0u64;
+    let mut i = 0;
+    while i < options.len() {
+        t += options[i].weight as u64;
+        i += 1;
+    }
+    t
+}
+
+/// Answers the pick of a derived enum at `site` among `options`, of which
+/// only the first `base` remain when `limited`. Returns the index.
+pub fn choose_variant(
+    src: &mut dyn Source,
+    site: Site,
+    options: &'static [Opt],
+    base: usize,
+    limited: bool,
+) -> Result<u64, Stop> {
+    let opts = if limited { &options[..base] } else { options };
+    src.choose(site, Request::Pick { options: opts, total: total(opts) })
+}
+
+/// Wraps the ways of one variant's fields in its pick node (the backward
+/// counterpart of [`choose_variant`]); no way when the variant is not
+/// offered at this level.
+pub fn variant_ways(
+    site: Site,
+    options: &'static [Opt],
+    base: usize,
+    limited: bool,
+    index: usize,
+    fields: Vec<Way>,
+) -> Vec<Way> {
+    let opts = if limited { &options[..base] } else { options };
+    let Some(opt) = opts.get(index) else { return Vec::new() };
+    let p = opt.weight as f64 / total(opts) as f64;
+    fields
+        .into_iter()
+        .map(|w| Way { forest: vec![ChoiceTree::choice(site, index as u64, w.forest)], prob: w.prob * p })
+        .collect()
+}
+
+/// Runs one field's generator as the part `site` (a group in the choice tree).
+pub fn run_part<G: Gen + ?Sized>(g: &G, site: Site, src: &mut dyn Source) -> Result<G::Value, Stop> {
+    src.enter(site);
+    let r = g.run(src);
+    src.leave();
+    r
+}
+
+/// The ways of one field's generator as the part `site`, appended to `ways`.
+/// An empty result means the value cannot be made.
+pub fn back_part(ways: Vec<Way>, site: Site, field: Vec<Way>) -> Vec<Way> {
+    if ways.is_empty() || field.is_empty() {
+        return Vec::new();
+    }
+    let part: Vec<Way> =
+        field.into_iter().map(|w| Way { forest: vec![ChoiceTree::group(site, w.forest)], prob: w.prob }).collect();
+    product(ways, &part)
+}
+
+/// A `Vec` or `String` field: a length in `lo..=hi` (an integer choice point
+/// at `site`), then that many elements, each the part `"elem"`. When
+/// `limited` (the element may recurse) and the enclosing derived generator
+/// is at its depth budget, only the length `lo` is offered.
+pub struct SeqField<E, C> {
+    site: Site,
+    lo: usize,
+    hi: usize,
+    depth: usize,
+    limited: bool,
+    elem: BoxGen<E>,
+    _c: std::marker::PhantomData<fn() -> C>,
+}
+
+impl<E, C> SeqField<E, C> {
+    /// See [`SeqField`].
+    ///
+    /// # Panics
+    /// When `lo > hi`.
+    pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: BoxGen<E>) -> Self {
+        assert!(lo <= hi, "the length range {lo}..={hi} of `{site}` is empty; write it low..=high");
+        SeqField { site, lo, hi, depth, limited, elem, _c: std::marker::PhantomData }
+    }
+
+    fn hi_now(&self) -> usize {
+        if self.limited && current_level() >= self.depth {
+            self.lo
+        } else {
+            self.hi
+        }
+    }
+}
+
+impl<E, C: crate::combinators::Sequence<E>> Gen for SeqField<E, C> {
+    type Value = C;
+    fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
+        let n = int(self.lo..=self.hi_now()).site(self.site).run(src)?;
+        let mut out = C::with_capacity(n);
+        for _ in 0..n {
+            out.push_elem(run_part(&*self.elem, "elem", src)?);
+        }
+        Ok(out)
+    }
+    fn back(&self, target: &C) -> Vec<Way> {
+        let elems = target.elems();
+        let mut ways = int(self.lo..=self.hi_now()).site(self.site).back(&elems.len());
+        for e in &elems {
+            ways = back_part(ways, "elem", self.elem.back(e));
+        }
+        ways
+    }
+}
+
+/// An `Option` field: a pick at `site` between `"None"` (weight 1, first)
+/// and `"Some"` (weight 3). When `limited` and the enclosing derived
+/// generator is at its depth budget, only `"None"` is offered.
+pub struct OptionField<T> {
+    site: Site,
+    depth: usize,
+    limited: bool,
+    inner: BoxGen<T>,
+}
+
+const OPTION_OPTIONS: [Opt; 2] = [Opt { label: "None", weight: 1 }, Opt { label: "Some", weight: 3 }];
+
+impl<T> OptionField<T> {
+    /// See [`OptionField`].
+    pub fn new(site: Site, depth: usize, limited: bool, inner: BoxGen<T>) -> Self {
+        OptionField { site, depth, limited, inner }
+    }
+
+    fn options(&self) -> &'static [Opt] {
+        if self.limited && current_level() >= self.depth {
+            &OPTION_OPTIONS[..1]
+        } else {
+            &OPTION_OPTIONS
+        }
+    }
+}
+
+impl<T> Gen for OptionField<T> {
+    type Value = Option<T>;
+    fn run(&self, src: &mut dyn Source) -> Result<Option<T>, Stop> {
+        let opts = self.options();
+        let c = src.choose(self.site, Request::Pick { options: opts, total: total(opts) })?;
+        let r = match c {
+            0 => Ok(None),
+            1 if opts.len() > 1 => self.inner.run(src).map(Some),
+            _ => Err(Stop::Rejected),
+        };
+        src.leave();
+        r
+    }
+    fn back(&self, target: &Option<T>) -> Vec<Way> {
+        let opts = self.options();
+        let t = total(opts) as f64;
+        match target {
+            None => vec![Way { forest: vec![ChoiceTree::choice(self.site, 0, Vec::new())], prob: 1.0 / t }],
+            Some(_) if opts.len() == 1 => Vec::new(),
+            Some(v) => self
+                .inner
+                .back(v)
+                .into_iter()
+                .map(|w| Way { forest: vec![ChoiceTree::choice(self.site, 1, w.forest)], prob: w.prob * 3.0 / t })
+                .collect(),
+        }
+    }
+}
+
+/// Type-checks a `#[choice(with = ...)]` generator against its field's type
+/// (errors point at the expression).
+#[inline]
+pub fn with_gen<T, G: Gen<Value = T>>(g: G) -> impl Gen<Value = T> {
+    g
+}
+
+/// The backward direction of a field made by `#[choice(with = gen)]` with
+/// `#[at(project)]`: `project` takes the field's value to the value `gen`
+/// made (`None` where it cannot come from `gen`), and `gen` is reflected on it.
+pub fn back_at<T, G: Gen, F: Fn(&T) -> Option<G::Value>>(gen: &G, field: &T, project: F) -> Vec<Way> {
+    match project(field) {
+        Some(v) => gen.back(&v),
+        None => Vec::new(),
+    }
+}
+
+/// The type of an `#[assume(...)]` condition: only `bool`.
+#[diagnostic::on_unimplemented(
+    message = "an `#[assume(...)]` condition must be a `bool`, but this one is `{Self}`",
+    label = "not a `bool`",
+    note = "write a condition over `self`, such as `#[assume(self.lo <= self.hi)]` or `#[assume(is_valid(self))]`"
+)]
+pub trait Condition {
+    /// The condition's truth.
+    fn holds(self) -> bool;
+}
+
+impl Condition for bool {
+    #[inline]
+    fn holds(self) -> bool {
+        self
+    }
+}
+
+/// Type-checks the value of an `#[assume(...)]` condition.
+#[inline]
+pub fn assume_bool<C: Condition>(c: C) -> bool {
+    c.holds()
+}

@@ -1,0 +1,312 @@
+//! A reflective generator of the strings a regular expression matches: classes, alternations and repetitions become choice points.
+//!
+//! [`regex`] parses a pattern with `regex-syntax` and turns its syntax tree
+//! into a generator:
+//!
+//! - a literal makes no choice;
+//! - a character class is one integer choice point (site `"regex.class"`)
+//!   over the chars of the class;
+//! - an alternation `a|b|c` is a pick (site `"regex.alt"`) whose options are
+//!   labelled by position (`"0"`, `"1"`, ...), each of weight 1;
+//! - a repetition is a length choice point (site `"regex.repeat"`) in
+//!   `min..=max`, then that many runs of its body. An unbounded repetition
+//!   (`*`, `+`, `{n,}`) is bounded to `min..=min + 8`
+//!   ([`UNBOUNDED_EXTRA`]);
+//! - groups are transparent; anchors and word boundaries (`^`, `$`, `\b`)
+//!   are ignored: the generator produces whole strings.
+//!
+//! Backward, a string is matched against the same tree, every way it
+//! matches becomes a choice tree, so [`crate::reflect`] gives every
+//! derivation and a string the pattern does not match gives none.
+//!
+//! ```
+//! use reflect_core::prelude::*;
+//!
+//! let g = regex("[a-c]{2}(x|yz)?");
+//! let s = generate(&g, 3).unwrap();
+//! assert!(check(&g, &s));
+//! assert!(check(&g, &"abyz".to_string()));
+//! assert!(!check(&g, &"abz".to_string()));
+//! ```
+
+use crate::choice::{Choice, ChoiceTree, Opt, Request};
+use crate::combinators::{char_class, CharClass, POSITIONS};
+use crate::gen::{Gen, Way};
+use crate::source::{Source, Stop};
+use regex_syntax::hir::{Class, Hir, HirKind};
+use std::fmt;
+use std::rc::Rc;
+
+/// How many repetitions past its minimum an unbounded repetition may make.
+pub const UNBOUNDED_EXTRA: u32 = 8;
+
+/// The site of a character class's choice point.
+pub const CLASS_SITE: &str = "regex.class";
+/// The site of an alternation's pick.
+pub const ALT_SITE: &str = "regex.alt";
+/// The site of a repetition's length choice point.
+pub const REPEAT_SITE: &str = "regex.repeat";
+
+/// A pattern that does not parse, or uses a feature the generator does not support.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegexError(pub String);
+
+impl fmt::Display for RegexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RegexError {}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Lit(Vec<char>),
+    Class(CharClass),
+    Alt(Vec<Opt>, Vec<Node>),
+    Repeat { min: u32, max: u32, sub: Box<Node> },
+    Concat(Vec<Node>),
+}
+
+/// The generator of the strings a pattern matches; see the module docs.
+#[derive(Debug, Clone)]
+pub struct Regex {
+    pattern: Rc<str>,
+    node: Rc<Node>,
+}
+
+/// The generator of the strings `pattern` matches (see the module docs).
+///
+/// # Panics
+/// When the pattern does not parse or matches no string; use
+/// [`Regex::new`] to handle that as an error.
+pub fn regex(pattern: &str) -> Regex {
+    match Regex::new(pattern) {
+        Ok(g) => g,
+        Err(e) => panic!("regex {pattern:?}: {e}"),
+    }
+}
+
+impl Regex {
+    /// The generator of the strings `pattern` matches, or why there is none.
+    pub fn new(pattern: &str) -> Result<Regex, RegexError> {
+        let hir = regex_syntax::Parser::new().parse(pattern).map_err(|e| RegexError(e.to_string()))?;
+        let node = lower(&hir)?;
+        Ok(Regex { pattern: pattern.into(), node: Rc::new(node) })
+    }
+
+    /// The pattern this generator was built from.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+}
+
+fn lower(hir: &Hir) -> Result<Node, RegexError> {
+    Ok(match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Node::Concat(Vec::new()),
+        HirKind::Literal(lit) => match std::str::from_utf8(&lit.0) {
+            Ok(s) => Node::Lit(s.chars().collect()),
+            Err(_) => return Err(RegexError("the pattern matches bytes that are not UTF-8".into())),
+        },
+        HirKind::Class(Class::Unicode(c)) => {
+            let ranges: Vec<(char, char)> = c.ranges().iter().map(|r| (r.start(), r.end())).collect();
+            if ranges.is_empty() {
+                return Err(RegexError("the pattern has a character class that matches no char".into()));
+            }
+            Node::Class(char_class(&ranges).site(CLASS_SITE))
+        }
+        HirKind::Class(Class::Bytes(c)) => {
+            let ranges: Vec<(char, char)> = c
+                .ranges()
+                .iter()
+                .filter(|r| r.start() < 0x80)
+                .map(|r| (r.start() as char, r.end().min(0x7F) as char))
+                .collect();
+            if ranges.is_empty() {
+                return Err(RegexError("the pattern has a byte class with no ASCII byte".into()));
+            }
+            Node::Class(char_class(&ranges).site(CLASS_SITE))
+        }
+        HirKind::Repetition(r) => {
+            let max = r.max.unwrap_or(r.min.saturating_add(UNBOUNDED_EXTRA));
+            Node::Repeat { min: r.min, max, sub: Box::new(lower(&r.sub)?) }
+        }
+        HirKind::Capture(c) => lower(&c.sub)?,
+        HirKind::Concat(hs) => Node::Concat(hs.iter().map(lower).collect::<Result<_, _>>()?),
+        HirKind::Alternation(hs) => {
+            let opts = (0..hs.len())
+                .map(|i| Opt {
+                    label: match POSITIONS.get(i) {
+                        Some(l) => l,
+                        None => Box::leak(i.to_string().into_boxed_str()),
+                    },
+                    weight: 1,
+                })
+                .collect();
+            Node::Alt(opts, hs.iter().map(lower).collect::<Result<_, _>>()?)
+        }
+    })
+}
+
+fn run_node(node: &Node, src: &mut dyn Source, out: &mut String) -> Result<(), Stop> {
+    match node {
+        Node::Lit(cs) => out.extend(cs.iter()),
+        Node::Class(c) => out.push(c.run(src)?),
+        Node::Alt(opts, subs) => {
+            let c = src.choose(ALT_SITE, Request::Pick { options: opts, total: opts.len() as u64 })?;
+            let r = match subs.get(c as usize) {
+                Some(s) => run_node(s, src, out),
+                None => Err(Stop::Rejected),
+            };
+            src.leave();
+            r?
+        }
+        Node::Repeat { min, max, sub } => {
+            let n = src.choose(REPEAT_SITE, Request::Int { span: (max - min) as u64 })?;
+            src.leave();
+            if n > (max - min) as u64 {
+                return Err(Stop::Rejected);
+            }
+            for _ in 0..(*min as u64 + n) {
+                run_node(sub, src, out)?;
+            }
+        }
+        Node::Concat(ns) => {
+            for n in ns {
+                run_node(n, src, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every way `node` matches a prefix of `s[at..]`: the end position and the way.
+fn back_node(node: &Node, s: &[char], at: usize) -> Vec<(usize, Way)> {
+    match node {
+        Node::Lit(cs) => {
+            if s[at..].starts_with(cs) {
+                vec![(at + cs.len(), Way::empty())]
+            } else {
+                Vec::new()
+            }
+        }
+        Node::Class(c) => match s.get(at) {
+            Some(ch) => c.back(ch).into_iter().map(|w| (at + 1, w)).collect(),
+            None => Vec::new(),
+        },
+        Node::Alt(opts, subs) => {
+            let p = 1.0 / opts.len() as f64;
+            let mut out = Vec::new();
+            for (i, sub) in subs.iter().enumerate() {
+                for (end, w) in back_node(sub, s, at) {
+                    let forest = vec![ChoiceTree::choice(ALT_SITE, i as Choice, w.forest)];
+                    out.push((end, Way { forest, prob: w.prob * p }));
+                }
+            }
+            out
+        }
+        Node::Repeat { min, max, sub } => {
+            let p = 1.0 / ((max - min) as f64 + 1.0);
+            let mut out = Vec::new();
+            // States after `k` runs of the body: (position, way).
+            let mut states = vec![(at, Way::empty())];
+            for k in 0..=*max {
+                if k >= *min {
+                    for (end, w) in &states {
+                        let mut forest = vec![ChoiceTree::choice(REPEAT_SITE, (k - min) as Choice, Vec::new())];
+                        forest.extend(w.forest.iter().cloned());
+                        out.push((*end, Way { forest, prob: w.prob * p }));
+                    }
+                }
+                if k == *max || states.is_empty() {
+                    break;
+                }
+                states = seq_step(states, sub, s);
+            }
+            out
+        }
+        Node::Concat(ns) => {
+            let mut states = vec![(at, Way::empty())];
+            for n in ns {
+                if states.is_empty() {
+                    break;
+                }
+                states = seq_step(states, n, s);
+            }
+            states
+        }
+    }
+}
+
+/// Extend each state by every way `node` matches next.
+fn seq_step(states: Vec<(usize, Way)>, node: &Node, s: &[char]) -> Vec<(usize, Way)> {
+    let mut next = Vec::new();
+    for (pos, w) in states {
+        for (end, w2) in back_node(node, s, pos) {
+            let mut forest = w.forest.clone();
+            forest.extend(w2.forest);
+            next.push((end, Way { forest, prob: w.prob * w2.prob }));
+        }
+    }
+    next
+}
+
+impl Gen for Regex {
+    type Value = String;
+    fn run(&self, src: &mut dyn Source) -> Result<String, Stop> {
+        let mut out = String::new();
+        run_node(&self.node, src, &mut out)?;
+        Ok(out)
+    }
+    fn back(&self, target: &String) -> Vec<Way> {
+        let s: Vec<char> = target.chars().collect();
+        back_node(&self.node, &s, 0).into_iter().filter(|(end, _)| *end == s.len()).map(|(_, w)| w).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interpret::{check, generate, generate_recorded, parse_tree, reflect};
+
+    #[test]
+    fn generated_strings_match_and_round_trip() {
+        for pat in ["[a-z]{1,3}", "(ab|c)*d", "x?y+", "[0-9]{2}-[A-F]", "a|b|c|dd", "\\d{3}"] {
+            let g = regex(pat);
+            for seed in 0..200 {
+                let (v, tree) = generate_recorded(&g, seed);
+                let v = v.unwrap();
+                assert_eq!(parse_tree(&g, &tree).unwrap(), v, "{pat}");
+                let trees = reflect(&g, &v);
+                assert!(!trees.is_empty(), "{pat}: {v:?}");
+                for t in trees {
+                    assert_eq!(parse_tree(&g, &t).unwrap(), v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn non_matching_strings_have_no_ways() {
+        let g = regex("[a-c]{2}(x|yz)?");
+        for s in ["", "a", "abc", "abx1", "ABx", "abyzz"] {
+            assert!(!check(&g, &s.to_string()), "{s}");
+        }
+        assert!(check(&g, &"cax".to_string()));
+    }
+
+    #[test]
+    fn unbounded_repetition_is_bounded() {
+        let g = regex("a*");
+        for seed in 0..100 {
+            assert!(generate(&g, seed).unwrap().len() <= UNBOUNDED_EXTRA as usize);
+        }
+        assert!(!check(&g, &"a".repeat(UNBOUNDED_EXTRA as usize + 1)));
+    }
+
+    #[test]
+    fn bad_patterns_are_errors() {
+        assert!(Regex::new("(").is_err());
+        assert!(Regex::new("[a").is_err());
+    }
+}

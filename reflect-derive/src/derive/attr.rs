@@ -1,0 +1,304 @@
+//! Attribute parsing: `#[reflect(...)]`, `#[choice(...)]`, `#[at(...)]` and `#[assume(...)]` into typed structs, with errors spanned at the offending tokens.
+
+use super::Ctxt;
+use proc_macro2::Span;
+use syn::parse::Parser;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprRange, LitInt, LitStr, Token, WherePredicate};
+
+/// Where an attribute was written; decides which keys it may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// On the struct or enum itself.
+    Container,
+    /// On an enum variant.
+    Variant,
+    /// On a field.
+    Field,
+}
+
+impl Place {
+    fn name(self) -> &'static str {
+        match self {
+            Place::Container => "the type",
+            Place::Variant => "a variant",
+            Place::Field => "a field",
+        }
+    }
+}
+
+/// The attributes of the type itself.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `#[assume(expr)]`: the validity condition of the whole value.
+    pub assume: Option<Expr>,
+    /// `#[reflect(bound = "...")]`: replaces the inferred bounds.
+    pub bound: Option<(Vec<WherePredicate>, Span)>,
+    /// `#[reflect(depth = N)]`: the recursion depth budget.
+    pub depth: Option<(usize, LitInt)>,
+}
+
+/// The attributes of an enum variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `#[choice(weight = N)]`.
+    pub weight: Option<(u32, LitInt)>,
+    /// `#[choice(label = "...")]`.
+    pub label: Option<LitStr>,
+    /// `#[choice(skip)]`: the span of `skip`.
+    pub skip: Option<Span>,
+}
+
+/// The attributes of a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `#[choice(range = a..=b)]`.
+    pub range: Option<ExprRange>,
+    /// `#[choice(len = a..=b)]`.
+    pub len: Option<ExprRange>,
+    /// `#[choice(regex = "...")]`.
+    pub regex: Option<LitStr>,
+    /// `#[choice(with = expr)]`.
+    pub with: Option<Expr>,
+    /// `#[at(expr)]`.
+    pub at: Option<Expr>,
+    /// `#[assume(expr)]` on the field.
+    pub assume: Option<Expr>,
+}
+
+const CONTAINER_KEYS: &str = "`bound = \"...\"` or `depth = N`";
+const VARIANT_KEYS: &str = "`weight = N`, `label = \"...\"` or `skip`";
+const FIELD_KEYS: &str = "`range = a..=b`, `len = a..=b`, `regex = \"...\"` or `with = expr`";
+
+fn set<T>(cx: &mut Ctxt, slot: &mut Option<T>, value: T, span: Span, what: &str) {
+    if slot.is_some() {
+        cx.error(span, format!("`{what}` is given twice; keep one"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Which attribute a misplaced one should become.
+fn misplaced(cx: &mut Ctxt, attr: &Attribute, name: &str, place: Place) {
+    let hint = match (name, place) {
+        ("choice", Place::Container) => {
+            "`#[choice(...)]` goes on variants and fields; for the whole type write `#[reflect(depth = N)]` or `#[reflect(bound = \"...\")]`"
+        }
+        ("reflect", _) => "`#[reflect(...)]` goes on the struct or enum itself; on variants and fields write `#[choice(...)]`",
+        ("at", _) => "`#[at(...)]` goes on a field with `#[choice(with = ...)]`",
+        ("assume", Place::Variant) => {
+            "`#[assume(...)]` goes on the type or on a field; for a variant, state the condition on the type with a `match`"
+        }
+        _ => "this attribute does not apply here",
+    };
+    cx.error_spanned(attr, format!("`#[{name}]` cannot be used on {}: {hint}", place.name()));
+}
+
+/// Parse the attributes of the type itself.
+pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs {
+        let Some(name) = ours(attr) else { continue };
+        match name {
+            "assume" => {
+                if let Some(e) = assume_expr(cx, attr) {
+                    set(cx, &mut out.assume, e, attr.span(), "assume");
+                }
+            }
+            "reflect" => {
+                let r = attr.parse_nested_meta(|meta| {
+                    let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                    match key.as_str() {
+                        "bound" => {
+                            let s: LitStr = meta.value()?.parse()?;
+                            let preds = syn::punctuated::Punctuated::<WherePredicate, Token![,]>::parse_terminated
+                                .parse_str(&s.value())
+                                .map_err(|e| {
+                                    syn::Error::new(
+                                        s.span(),
+                                        format!(
+                                            "`bound` must hold where-clause predicates such as \"T: Reflective\": {e}"
+                                        ),
+                                    )
+                                })?;
+                            set(cx, &mut out.bound, (preds.into_iter().collect(), s.span()), s.span(), "bound");
+                        }
+                        "depth" => {
+                            let n: LitInt = meta.value()?.parse()?;
+                            let v: usize = n.base10_parse()?;
+                            if v == 0 {
+                                cx.error(
+                                    n.span(),
+                                    "`depth = 0` leaves no room for any value; write `depth = 1` or more",
+                                );
+                            }
+                            let span = n.span();
+                            set(cx, &mut out.depth, (v, n), span, "depth");
+                        }
+                        "weight" | "label" | "skip" | "range" | "len" | "regex" | "with" => {
+                            return Err(meta.error(format!(
+                                "`{key}` does not apply to the type; `#[reflect]` takes {CONTAINER_KEYS}"
+                            )));
+                        }
+                        _ => {
+                            return Err(meta.error(format!(
+                                "unknown key `{}` in `#[reflect(...)]`; expected {CONTAINER_KEYS}",
+                                path_str(&meta.path)
+                            )))
+                        }
+                    }
+                    Ok(())
+                });
+                if let Err(e) = r {
+                    cx.push(e);
+                }
+            }
+            other => misplaced(cx, attr, other, Place::Container),
+        }
+    }
+    out
+}
+
+/// Parse the attributes of one enum variant.
+pub fn variant(cx: &mut Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    for attr in attrs {
+        let Some(name) = ours(attr) else { continue };
+        if name != "choice" {
+            misplaced(cx, attr, name, Place::Variant);
+            continue;
+        }
+        let r = attr.parse_nested_meta(|meta| {
+            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            match key.as_str() {
+                "weight" => {
+                    let n: LitInt = meta.value()?.parse()?;
+                    let v: u32 = n.base10_parse().map_err(|_| {
+                        syn::Error::new(n.span(), "`weight` must be a whole number from 1 to 4294967295")
+                    })?;
+                    let span = n.span();
+                    set(cx, &mut out.weight, (v, n), span, "weight");
+                }
+                "label" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    let span = s.span();
+                    set(cx, &mut out.label, s, span, "label");
+                }
+                "skip" => {
+                    if meta.input.peek(Token![=]) {
+                        return Err(meta.error("`skip` takes no value; write `#[choice(skip)]`"));
+                    }
+                    let span = meta.path.span();
+                    set(cx, &mut out.skip, span, span, "skip");
+                }
+                "range" | "len" | "regex" | "with" => {
+                    return Err(meta.error(format!(
+                        "`{key}` applies to a field, not to a variant; on a variant `#[choice]` takes {VARIANT_KEYS}"
+                    )));
+                }
+                _ => {
+                    return Err(meta.error(format!(
+                        "unknown key `{}` in `#[choice(...)]` on a variant; expected {VARIANT_KEYS}",
+                        path_str(&meta.path)
+                    )))
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            cx.push(e);
+        }
+    }
+    out
+}
+
+/// Parse the attributes of one field.
+pub fn field(cx: &mut Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        let Some(name) = ours(attr) else { continue };
+        match name {
+            "assume" => {
+                if let Some(e) = assume_expr(cx, attr) {
+                    set(cx, &mut out.assume, e, attr.span(), "assume");
+                }
+            }
+            "at" => match attr.parse_args::<Expr>() {
+                Ok(e) => set(cx, &mut out.at, e, attr.span(), "at"),
+                Err(e) => cx.push(syn::Error::new(
+                    e.span(),
+                    format!("`#[at(...)]` takes one projection, such as `#[at(|c: &Celsius| Some(c.0))]`: {e}"),
+                )),
+            },
+            "choice" => {
+                let r = attr.parse_nested_meta(|meta| {
+                    let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                    match key.as_str() {
+                        "range" | "len" => {
+                            let e: Expr = meta.value()?.parse()?;
+                            let Expr::Range(r) = e else {
+                                return Err(syn::Error::new_spanned(
+                                    e,
+                                    format!("`{key}` takes an inclusive range such as `0..=10`"),
+                                ));
+                            };
+                            let span = r.span();
+                            let slot = if key == "range" { &mut out.range } else { &mut out.len };
+                            set(cx, slot, r, span, &key);
+                        }
+                        "regex" => {
+                            let s: LitStr = meta.value()?.parse()?;
+                            let span = s.span();
+                            set(cx, &mut out.regex, s, span, "regex");
+                        }
+                        "with" => {
+                            let e: Expr = meta.value()?.parse()?;
+                            let span = e.span();
+                            set(cx, &mut out.with, e, span, "with");
+                        }
+                        "weight" | "label" | "skip" => {
+                            return Err(meta.error(format!(
+                                "`{key}` applies to an enum variant, not to a field; on a field `#[choice]` takes {FIELD_KEYS}"
+                            )));
+                        }
+                        _ => {
+                            return Err(meta.error(format!(
+                                "unknown key `{}` in `#[choice(...)]` on a field; expected {FIELD_KEYS}",
+                                path_str(&meta.path)
+                            )))
+                        }
+                    }
+                    Ok(())
+                });
+                if let Err(e) = r {
+                    cx.push(e);
+                }
+            }
+            other => misplaced(cx, attr, other, Place::Field),
+        }
+    }
+    out
+}
+
+/// The name of one of our attributes, or `None` for anyone else's.
+fn ours(attr: &Attribute) -> Option<&'static str> {
+    let id = attr.path().get_ident()?;
+    ["choice", "at", "assume", "reflect"].into_iter().find(|n| id == n)
+}
+
+fn assume_expr(cx: &mut Ctxt, attr: &Attribute) -> Option<Expr> {
+    match attr.parse_args::<Expr>() {
+        Ok(e) => Some(e),
+        Err(e) => {
+            cx.push(syn::Error::new(
+                e.span(),
+                format!("`#[assume(...)]` takes one `bool` expression over `self`, such as `#[assume(self.lo <= self.hi)]`: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+fn path_str(p: &syn::Path) -> String {
+    p.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::")
+}

@@ -1,0 +1,274 @@
+//! The check pass: every misuse of the derive's attributes that can be seen before code generation, each reported at its tokens.
+
+use super::shape::{self, Tier};
+use super::{Body, Ctxt, Field, Input};
+use syn::{Expr, ExprRange, GenericParam, Lit, RangeLimits, UnOp};
+
+/// Check `input`, recording every problem in `cx`.
+pub fn check(cx: &mut Ctxt, input: &Input) {
+    for p in &input.generics.params {
+        if let GenericParam::Lifetime(l) = p {
+            cx.error_spanned(
+                l,
+                "`#[derive(Reflective)]` needs a type that owns its data (`Reflective: 'static`); \
+                 replace the borrowed fields by owned ones (`String` for `&str`, `Vec<T>` for `&[T]`)",
+            );
+        }
+    }
+    let params = type_params(input);
+    match &input.body {
+        Body::Struct(_, fields) => {
+            for f in fields {
+                field(cx, f);
+                if f.attrs.with.is_none() && shape::tier(f.ty, input.ident, &params) == Tier::Recursive {
+                    let through_collection =
+                        shape::generic_arg(f.ty, "Vec").is_some() || shape::generic_arg(f.ty, "Option").is_some();
+                    if !through_collection {
+                        cx.error_spanned(
+                            f.ty,
+                            format!(
+                                "the field `{}` holds a `{}` in every value, so no value is finite; \
+                                 make it `Option<Box<...>>` or `Vec<...>`, or make the type an enum with a base variant",
+                                f.name, input.ident
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Body::Enum(variants) => {
+            if variants.is_empty() {
+                cx.error(
+                    input.ident.span(),
+                    format!(
+                        "the enum `{}` has no variants, so it has no value to generate; add a variant",
+                        input.ident
+                    ),
+                );
+            }
+            let mut labels: Vec<(String, proc_macro2::Span)> = Vec::new();
+            let mut live = 0;
+            let mut base = 0;
+            for v in variants {
+                for f in &v.fields {
+                    field(cx, f);
+                }
+                if let Some(skip) = v.attrs.skip {
+                    if v.attrs.weight.is_some() || v.attrs.label.is_some() {
+                        cx.error(
+                            skip,
+                            format!(
+                                "the variant `{}` is skipped, so its `weight` and `label` have no effect; remove them or remove `skip`",
+                                v.ident
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                live += 1;
+                if let Some((0, lit)) = &v.attrs.weight {
+                    cx.error_spanned(
+                        lit,
+                        format!(
+                            "the weight of `{}` is 0, so it would never be generated; give it a weight of at least 1, \
+                             or write `#[choice(skip)]` to leave it out",
+                            v.ident
+                        ),
+                    );
+                }
+                let (label, span) = match &v.attrs.label {
+                    Some(l) => (l.value(), l.span()),
+                    None => (v.ident.to_string(), v.ident.span()),
+                };
+                if label.is_empty() {
+                    cx.error(span, "a label cannot be empty; write a name such as `#[choice(label = \"leaf\")]`");
+                }
+                if labels.iter().any(|(l, _)| *l == label) {
+                    cx.error(
+                        span,
+                        format!(
+                            "the label \"{label}\" is used by two variants; labels name the options of the pick \
+                             and must differ, so choose another one with `#[choice(label = \"...\")]`"
+                        ),
+                    );
+                }
+                labels.push((label, span));
+                let tier = v.fields.iter().map(|f| field_tier(f, input, &params)).max().unwrap_or(Tier::Closed);
+                if tier < Tier::Recursive {
+                    base += 1;
+                }
+            }
+            if !variants.is_empty() && live == 0 {
+                cx.error(
+                    input.ident.span(),
+                    format!(
+                        "every variant of `{}` is skipped, so there is nothing to generate; remove `#[choice(skip)]` from at least one variant",
+                        input.ident
+                    ),
+                );
+            } else if live > 0 && base == 0 {
+                cx.error(
+                    input.ident.span(),
+                    format!(
+                        "every generated variant of `{}` contains a `{}`, so no value is finite; \
+                         add a variant without one (such as `Leaf`), or un-skip one",
+                        input.ident, input.ident
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The type parameters of the input.
+pub fn type_params<'a>(input: &Input<'a>) -> Vec<&'a syn::Ident> {
+    input.generics.type_params().map(|p| &p.ident).collect()
+}
+
+/// How far the field may recurse.
+pub fn field_tier(f: &Field, input: &Input, params: &[&syn::Ident]) -> Tier {
+    if f.attrs.range.is_some() || f.attrs.regex.is_some() {
+        return Tier::Closed;
+    }
+    let t = shape::tier(f.ty, input.ident, params);
+    if f.attrs.with.is_some() {
+        return t.max(Tier::Open);
+    }
+    t
+}
+
+fn field(cx: &mut Ctxt, f: &Field) {
+    let a = &f.attrs;
+    if let Some(with) = &a.with {
+        for (name, present) in [("range", a.range.is_some()), ("len", a.len.is_some()), ("regex", a.regex.is_some())] {
+            if present {
+                cx.error_spanned(
+                    with,
+                    format!(
+                        "the field `{}` has both `with` and `{name}`; `with` gives the whole generator, \
+                         so put the {name} into it and keep one of the two",
+                        f.name
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(at) = &a.at {
+        if a.with.is_none() {
+            cx.error_spanned(
+                at,
+                format!(
+                    "`#[at(...)]` gives the backward projection of a `#[choice(with = ...)]` generator, and the field `{}` has none; \
+                     add `#[choice(with = ...)]` or remove `#[at(...)]`",
+                    f.name
+                ),
+            );
+        }
+    }
+    if let Some(r) = &a.range {
+        if !shape::is_integer(f.ty) {
+            cx.error_spanned(
+                r,
+                format!(
+                    "`range` needs an integer field (u8, u16, u32, u64, u128, usize, i8, ..., isize), but `{}` is `{}`; \
+                     for other types write `#[choice(with = ...)]`",
+                    f.name,
+                    type_str(f.ty)
+                ),
+            );
+        }
+        range_bounds(cx, r, "range");
+    }
+    if let Some(r) = &a.len {
+        if !shape::is_string(f.ty) && shape::generic_arg(f.ty, "Vec").is_none() {
+            cx.error_spanned(
+                r,
+                format!(
+                    "`len` bounds the length of a `Vec` or `String`, but `{}` is `{}`; for other types write `#[choice(with = ...)]`",
+                    f.name,
+                    type_str(f.ty)
+                ),
+            );
+        }
+        if let Some((lo, _)) = range_bounds(cx, r, "len") {
+            if lo < 0 {
+                cx.error_spanned(r, "a length cannot be negative; start the range at 0 or more");
+            }
+        }
+    }
+    if let Some(re) = &a.regex {
+        if !shape::is_string(f.ty) {
+            cx.error_spanned(
+                re,
+                format!(
+                    "`regex` makes a `String`, but `{}` is `{}`; make the field a `String`, or write `#[choice(with = ...)]`",
+                    f.name,
+                    type_str(f.ty)
+                ),
+            );
+        }
+        if a.len.is_some() {
+            cx.error(
+                re.span(),
+                "`regex` and `len` both decide the length of the string; bound the length inside the pattern (`{1,8}`) and remove `len`",
+            );
+        }
+        match regex_syntax::Parser::new().parse(&re.value()) {
+            Err(e) => {
+                cx.error(re.span(), format!("this regex does not parse:\n{e}\nwrite a pattern `regex-syntax` accepts"))
+            }
+            Ok(h) => {
+                if h.properties().minimum_len().is_none() {
+                    cx.error(re.span(), "this regex matches no string; write a pattern that matches at least one")
+                }
+            }
+        }
+    }
+}
+
+fn type_str(ty: &syn::Type) -> String {
+    quote::quote!(#ty).to_string().replace(' ', "")
+}
+
+/// An integer literal, possibly negated.
+fn int_lit(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => i.base10_parse::<i128>().ok(),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => int_lit(&u.expr).map(|v| -v),
+        Expr::Paren(p) => int_lit(&p.expr),
+        Expr::Group(g) => int_lit(&g.expr),
+        _ => None,
+    }
+}
+
+/// Checks that `r` is `a..=b` with `a <= b` where both are literals; returns them when known.
+fn range_bounds(cx: &mut Ctxt, r: &ExprRange, key: &str) -> Option<(i128, i128)> {
+    let (Some(start), Some(end)) = (&r.start, &r.end) else {
+        cx.error_spanned(r, format!("`{key}` needs both ends; write an inclusive range such as `0..=10`"));
+        return None;
+    };
+    if let RangeLimits::HalfOpen(_) = r.limits {
+        cx.error_spanned(
+            r,
+            format!("`{key}` takes an inclusive range; write `{}..={}`", quote::quote!(#start), {
+                match int_lit(end) {
+                    Some(v) => (v - 1).to_string(),
+                    None => format!("{} - 1", quote::quote!(#end)),
+                }
+            }),
+        );
+        return None;
+    }
+    let (lo, hi) = (int_lit(start)?, int_lit(end)?);
+    if lo > hi {
+        cx.error_spanned(
+            r,
+            format!("the range {lo}..={hi} is empty (its start is above its end); write it low..=high, such as `{hi}..={lo}`"),
+        );
+        return None;
+    }
+    Some((lo, hi))
+}

@@ -1,0 +1,440 @@
+//! Code generation: a hidden generator struct implementing `Gen` forward (`run`) and backward (`back`) from one description of the type, and the `Reflective` impl returning it.
+
+use super::check::{field_tier, type_params};
+use super::shape::{self, Tier};
+use super::{Body, Field, Input, Style};
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{parse_quote, Expr, Type};
+
+/// The path of reflect-core as users see it (through the `reflect` crate).
+fn rc() -> TokenStream {
+    quote!(::reflect::reflect_core)
+}
+
+/// The name `self` becomes inside `#[assume]` conditions.
+fn self_ident() -> Ident {
+    Ident::new("__reflect_self", Span::call_site())
+}
+
+/// `tokens` with every `self` (not followed by `::`) renamed to [`self_ident`].
+fn replace_self(tokens: TokenStream) -> TokenStream {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tts.len());
+    for (i, t) in tts.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) if id == "self" => {
+                let path = matches!(tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                if path {
+                    out.push(t.clone());
+                } else {
+                    out.push(TokenTree::Ident(Ident::new("__reflect_self", id.span())));
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream()));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `assume_bool(expr)` with `self` bound to `value` (a reference).
+fn assume_check(expr: &Expr, value: TokenStream) -> TokenStream {
+    let rc = rc();
+    let me = self_ident();
+    let body = replace_self(quote!(#expr));
+    let call = quote_spanned!(expr.span()=> #rc::derived::assume_bool(#body));
+    quote!({ let #me = #value; #call })
+}
+
+/// What generated code needs to know about the type as a whole.
+struct Cx<'a> {
+    input: &'a Input<'a>,
+    params: Vec<&'a Ident>,
+    type_name: String,
+    depth: TokenStream,
+}
+
+/// One field's generator: an optional stored member, and how to run it
+/// forward and backward.
+struct FieldGen {
+    member: Option<(Ident, TokenStream, TokenStream)>,
+    run: TokenStream,
+    back: TokenStream,
+}
+
+impl Cx<'_> {
+    fn field_gen(&self, f: &Field, site: &str, member: Ident, earlier: &[&Field]) -> FieldGen {
+        let rc = rc();
+        let ty = f.ty;
+        let a = &f.attrs;
+        let depth = &self.depth;
+        let local = f.local();
+        let stored = |init: TokenStream| FieldGen {
+            member: Some((member.clone(), quote!(#rc::combinators::Lazy<#ty>), init)),
+            run: quote!(#rc::derived::run_part(&self.#member, #site, __src)),
+            back: quote!(#rc::Gen::back(&self.#member, #local)),
+        };
+        if let Some(with) = &a.with {
+            let fwd_bind = earlier.iter().map(|e| {
+                let (b, l) = (&e.binding, e.local());
+                quote!(#[allow(unused_variables)] let #b = &#l;)
+            });
+            let back_bind = earlier.iter().map(|e| {
+                let (b, l) = (&e.binding, e.local());
+                quote!(#[allow(unused_variables)] let #b = #l;)
+            });
+            return match &a.at {
+                None => {
+                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<#ty, _>(#with));
+                    FieldGen {
+                        member: None,
+                        run: quote!({
+                            let __gen = { #(#fwd_bind)* #g };
+                            #rc::derived::run_part(&__gen, #site, __src)
+                        }),
+                        back: quote!({
+                            let __gen = { #(#back_bind)* #g };
+                            #rc::Gen::back(&__gen, #local)
+                        }),
+                    }
+                }
+                Some(at) => {
+                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<_, _>(#with));
+                    let into = quote_spanned!(with.span()=> ::core::convert::Into::<#ty>::into);
+                    let back_at = quote_spanned!(at.span()=> #rc::derived::back_at::<#ty, _, _>(&__gen, #local, #at));
+                    FieldGen {
+                        member: None,
+                        run: quote!({
+                            let __gen = { #(#fwd_bind)* #g };
+                            #rc::derived::run_part(&__gen, #site, __src).map(#into)
+                        }),
+                        back: quote!({
+                            let __gen = { #(#back_bind)* #g };
+                            #back_at
+                        }),
+                    }
+                }
+            };
+        }
+        if let Some(r) = &a.range {
+            let (lo, hi) = (&r.start, &r.end);
+            let g = quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site));
+            return FieldGen {
+                member: None,
+                run: quote!(#rc::derived::run_part(&#g, #site, __src)),
+                back: quote!(#rc::Gen::back(&#g, #local)),
+            };
+        }
+        if let Some(re) = &a.regex {
+            return stored(quote!(#rc::Gen::boxed(#rc::regex::regex(#re))));
+        }
+        let len = a.len.as_ref().map(|r| {
+            let (lo, hi) = (&r.start, &r.end);
+            quote_spanned!(r.span()=> #lo, #hi)
+        });
+        if shape::is_string(ty) {
+            if let Some(len) = len {
+                return stored(quote!(#rc::Gen::boxed(#rc::derived::SeqField::<char, ::std::string::String>::new(
+                    #site, #len, #depth, false, #rc::Gen::boxed(#rc::combinators::any_char())
+                ))));
+            }
+        }
+        if let Some(elem) = shape::generic_arg(ty, "Vec") {
+            let limited = shape::tier(elem, self.input.ident, &self.params) > Tier::Closed;
+            let len = len.unwrap_or_else(|| quote!(0, #rc::reflective::DEFAULT_MAX_LEN));
+            return stored(quote!(#rc::Gen::boxed(#rc::derived::SeqField::<#elem, #ty>::new(
+                #site, #len, #depth, #limited, <#elem as #rc::Reflective>::generator()
+            ))));
+        }
+        if let Some(inner) = shape::generic_arg(ty, "Option") {
+            let limited = shape::tier(inner, self.input.ident, &self.params) > Tier::Closed;
+            return stored(quote!(#rc::Gen::boxed(#rc::derived::OptionField::<#inner>::new(
+                #site, #depth, #limited, <#inner as #rc::Reflective>::generator()
+            ))));
+        }
+        stored(quote!(<#ty as #rc::Reflective>::generator()))
+    }
+
+    /// Statements generating `fields` into their locals (forward).
+    /// `prefix` names the variant for sites and members.
+    fn run_fields(&self, fields: &[Field], site_prefix: &str, member_prefix: &str) -> (TokenStream, Vec<FieldGen>) {
+        let rc = rc();
+        let mut stmts = TokenStream::new();
+        let mut gens = Vec::new();
+        for (i, f) in fields.iter().enumerate() {
+            let site = format!("{site_prefix}.{}", f.name);
+            let member = format_ident!("__g_{}{}", member_prefix, f.name);
+            let earlier: Vec<&Field> = fields[..i].iter().collect();
+            let g = self.field_gen(f, &site, member, &earlier);
+            let (local, ty, run) = (f.local(), f.ty, &g.run);
+            stmts.extend(quote!(let #local: #ty = #run?;));
+            if let Some(a) = &f.attrs.assume {
+                let ok = assume_check(a, quote!(&#local));
+                stmts.extend(quote!(if !#ok { return ::core::result::Result::Err(#rc::Stop::Invalid); }));
+            }
+            gens.push(g);
+        }
+        (stmts, gens)
+    }
+
+    /// Statements computing `__ways` for `fields` (backward), from their
+    /// locals (references); they return early with no way.
+    fn back_fields(&self, fields: &[Field], gens: &[FieldGen], site_prefix: &str) -> TokenStream {
+        let rc = rc();
+        let mut stmts = quote!(#[allow(unused_mut)] let mut __ways = ::std::vec![#rc::Way::empty()];);
+        for (f, g) in fields.iter().zip(gens) {
+            let site = format!("{site_prefix}.{}", f.name);
+            let back = &g.back;
+            if let Some(a) = &f.attrs.assume {
+                let l = f.local();
+                let ok = assume_check(a, quote!(#l));
+                stmts.extend(quote!(if !#ok { return ::std::vec::Vec::new(); }));
+            }
+            stmts.extend(quote!(
+                __ways = #rc::derived::back_part(__ways, #site, #back);
+                if __ways.is_empty() { return __ways; }
+            ));
+        }
+        stmts
+    }
+}
+
+/// `Path { a: __f_a, .. }`, `Path(__f_0, ..)` or `Path`, as a pattern (`dots`) or a value.
+fn shape_of(path: TokenStream, style: Style, fields: &[Field], dots: bool) -> TokenStream {
+    let rest = if dots { quote!(..) } else { quote!() };
+    match style {
+        Style::Unit => path,
+        Style::Named => {
+            let fs = fields.iter().map(|f| {
+                let (m, l) = (&f.member, f.local());
+                quote!(#m: #l)
+            });
+            quote!(#path { #(#fs,)* #rest })
+        }
+        Style::Tuple => {
+            let fs = fields.iter().map(|f| f.local());
+            quote!(#path( #(#fs,)* #rest ))
+        }
+    }
+}
+
+/// The generated code for `input`.
+pub fn expand(input: &Input) -> TokenStream {
+    let rc = rc();
+    let name = input.ident;
+    let params = type_params(input);
+    let depth = match &input.attrs.depth {
+        Some((_, lit)) => quote!(#lit),
+        None => quote!(#rc::derived::DEFAULT_DEPTH),
+    };
+    let cx = Cx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone() };
+    let type_name = &cx.type_name;
+
+    // Bounds: inferred for type parameters used by generated fields, or the user's.
+    let mut generics = input.generics.clone();
+    {
+        let wc = generics.make_where_clause();
+        for p in &params {
+            wc.predicates.push(parse_quote!(#p: 'static));
+        }
+        match &input.attrs.bound {
+            Some((preds, _)) => wc.predicates.extend(preds.iter().cloned()),
+            None => {
+                for p in &params {
+                    let all: Vec<&Field> = match &input.body {
+                        Body::Struct(_, fs) => fs.iter().collect(),
+                        Body::Enum(vs) => {
+                            vs.iter().filter(|v| v.attrs.skip.is_none()).flat_map(|v| v.fields.iter()).collect()
+                        }
+                    };
+                    let ty_uses = all.iter().any(|f| {
+                        let ty = f.ty;
+                        f.attrs.with.is_none() && shape::mentions(quote!(#ty), &[p])
+                    });
+                    if ty_uses {
+                        wc.predicates.push(parse_quote!(#p: #rc::Reflective + ::core::clone::Clone));
+                    }
+                }
+            }
+        }
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let self_ty: Type = parse_quote!(#name #ty_generics);
+
+    let mut members: Vec<(Ident, TokenStream, TokenStream)> = Vec::new();
+    let mut helpers = TokenStream::new();
+    let mut items = TokenStream::new();
+
+    let assume_value = input.attrs.assume.as_ref().map(|a| {
+        let ok = assume_check(a, quote!(__value));
+        helpers.extend(quote!(
+            fn __assume(__value: &#self_ty) -> bool { #ok }
+        ));
+        quote!(Self::__assume)
+    });
+    let assume_run = assume_value
+        .as_ref()
+        .map(|f| quote!(if !#f(&__value) { return ::core::result::Result::Err(#rc::Stop::Invalid); }));
+    let assume_back = assume_value.as_ref().map(|f| quote!(if !#f(__target) { return ::std::vec::Vec::new(); }));
+
+    let (run_body, back_body) = match &input.body {
+        Body::Struct(style, fields) => {
+            let (stmts, gens) = cx.run_fields(fields, type_name, "");
+            let back = cx.back_fields(fields, &gens, type_name);
+            members.extend(gens.into_iter().filter_map(|g| g.member));
+            let value = shape_of(quote!(#name), *style, fields, false);
+            let pat = shape_of(quote!(#name), *style, fields, true);
+            (
+                quote!(
+                    #stmts
+                    let __value = #value;
+                    #assume_run
+                    ::core::result::Result::Ok(__value)
+                ),
+                quote!(
+                    #assume_back
+                    let __frame = #rc::derived::Frame::enter();
+                    if __frame.too_deep() { return ::std::vec::Vec::new(); }
+                    #[allow(unused_variables)]
+                    let #pat = __target;
+                    #back
+                    __ways
+                ),
+            )
+        }
+        Body::Enum(variants) => {
+            // Options: generated variants ordered by tier (base ones first), in declaration order within a tier.
+            let mut live: Vec<(Tier, usize)> = variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.attrs.skip.is_none())
+                .map(|(i, v)| (v.fields.iter().map(|f| field_tier(f, input, &params)).max().unwrap_or(Tier::Closed), i))
+                .collect();
+            live.sort_by_key(|(t, _)| *t);
+            let min_tier = live.first().map(|(t, _)| *t).unwrap_or(Tier::Closed);
+            let base = live.iter().filter(|(t, _)| *t == min_tier).count();
+            let opts = live.iter().map(|&(_, i)| {
+                let v = &variants[i];
+                let label = v.attrs.label.as_ref().map(|l| l.value()).unwrap_or_else(|| v.ident.unraw().to_string());
+                let weight = v.attrs.weight.as_ref().map(|w| w.0).unwrap_or(1);
+                quote!(#rc::Opt { label: #label, weight: #weight })
+            });
+            items.extend(quote!(
+                const __OPTIONS: &[#rc::Opt] = &[#(#opts),*];
+            ));
+            let mut run_arms = TokenStream::new();
+            let mut back_arms = TokenStream::new();
+            for (i, v) in variants.iter().enumerate() {
+                let vname = v.ident;
+                let path = quote!(#name::#vname);
+                let pat = shape_of(path.clone(), v.style, &v.fields, true);
+                let Some(index) = live.iter().position(|&(_, j)| j == i) else {
+                    back_arms.extend(quote!(#pat => ::std::vec::Vec::new(),));
+                    continue;
+                };
+                let prefix = format!("{type_name}::{}", vname.unraw());
+                let (stmts, gens) = cx.run_fields(&v.fields, &prefix, &format!("{}_", vname.unraw()));
+                let back = cx.back_fields(&v.fields, &gens, &prefix);
+                members.extend(gens.into_iter().filter_map(|g| g.member));
+                let value = shape_of(path, v.style, &v.fields, false);
+                let index64 = index as u64;
+                run_arms.extend(quote!(#index64 => { #stmts ::core::result::Result::Ok(#value) }));
+                let offered = (index >= base).then(|| {
+                    quote!(if __limited {
+                        return ::std::vec::Vec::new();
+                    })
+                });
+                back_arms.extend(quote!(#pat => {
+                    #offered
+                    let __fields = (|| -> ::std::vec::Vec<#rc::Way> { #back __ways })();
+                    #rc::derived::variant_ways(#type_name, __OPTIONS, #base, __limited, #index, __fields)
+                }));
+            }
+            helpers.extend(quote!(
+                #[allow(unused_variables, clippy::all)]
+                fn __run_variant(&self, __c: u64, __src: &mut dyn #rc::Source) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                    match __c {
+                        #run_arms
+                        _ => ::core::result::Result::Err(#rc::Stop::Rejected),
+                    }
+                }
+            ));
+            (
+                quote!(
+                    let __limited = __frame.at_limit(#depth);
+                    let __c = #rc::derived::choose_variant(__src, #type_name, __OPTIONS, #base, __limited)?;
+                    let __r = self.__run_variant(__c, __src);
+                    __src.leave();
+                    let __value = __r?;
+                    #assume_run
+                    ::core::result::Result::Ok(__value)
+                ),
+                quote!(
+                    #assume_back
+                    let __frame = #rc::derived::Frame::enter();
+                    if __frame.too_deep() { return ::std::vec::Vec::new(); }
+                    let __limited = __frame.at_limit(#depth);
+                    #[allow(unused_variables)]
+                    match __target {
+                        #back_arms
+                    }
+                ),
+            )
+        }
+    };
+
+    let member_decls = members.iter().map(|(m, t, _)| quote!(#m: #t));
+    let member_inits = members.iter().map(|(m, _, init)| quote!(#m: #rc::combinators::lazy(|| #init)));
+    let turbofish = ty_generics.as_turbofish();
+
+    quote!(
+        #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
+        const _: () = {
+            #items
+
+            #[doc(hidden)]
+            struct __ReflectGen #impl_generics #where_clause {
+                #(#member_decls,)*
+                __marker: ::core::marker::PhantomData<fn() -> #self_ty>,
+            }
+
+            impl #impl_generics __ReflectGen #ty_generics #where_clause {
+                #helpers
+            }
+
+            impl #impl_generics #rc::Reflective for #self_ty #where_clause {
+                fn generator() -> #rc::BoxGen<Self> {
+                    #rc::derived::cached::<Self>(|| -> #rc::BoxGen<#self_ty> {
+                        ::std::rc::Rc::new(__ReflectGen #turbofish {
+                            #(#member_inits,)*
+                            __marker: ::core::marker::PhantomData,
+                        })
+                    })
+                }
+            }
+
+            impl #impl_generics #rc::Gen for __ReflectGen #ty_generics #where_clause {
+                type Value = #self_ty;
+
+                #[allow(unused_variables)]
+                fn run(&self, __src: &mut dyn #rc::Source) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                    let __frame = #rc::derived::Frame::enter();
+                    if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
+                    #run_body
+                }
+
+                #[allow(unused_variables)]
+                fn back(&self, __target: &#self_ty) -> ::std::vec::Vec<#rc::Way> {
+                    #back_body
+                }
+            }
+        };
+    )
+}

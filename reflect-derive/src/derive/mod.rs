@@ -1,0 +1,213 @@
+//! The `#[derive(Reflective)]` pipeline: read the input into a model with typed attributes, check it, then write the generator.
+
+pub mod attr;
+pub mod check;
+pub mod expand;
+pub mod shape;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, ToTokens};
+use syn::ext::IdentExt;
+use syn::{Data, DeriveInput, Fields, Ident, Member, Type};
+
+/// Collects every error of one input, so that all are reported together.
+#[derive(Default)]
+pub struct Ctxt {
+    errors: Option<syn::Error>,
+}
+
+impl Ctxt {
+    /// Record `e`.
+    pub fn push(&mut self, e: syn::Error) {
+        match &mut self.errors {
+            Some(all) => all.combine(e),
+            None => self.errors = Some(e),
+        }
+    }
+
+    /// Record an error at `span`.
+    pub fn error(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, msg));
+    }
+
+    /// Record an error spanning all of `tokens`.
+    pub fn error_spanned(&mut self, tokens: impl ToTokens, msg: impl std::fmt::Display) {
+        self.push(syn::Error::new_spanned(tokens, msg));
+    }
+
+    /// The errors recorded, if any.
+    pub fn finish(self) -> Result<(), syn::Error> {
+        match self.errors {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The input type, with its attributes parsed.
+pub struct Input<'a> {
+    /// The type's name.
+    pub ident: &'a Ident,
+    /// The type's generics, as written.
+    pub generics: &'a syn::Generics,
+    /// The type's own attributes.
+    pub attrs: attr::ContainerAttrs,
+    /// Its fields or variants.
+    pub body: Body<'a>,
+}
+
+/// A struct's fields or an enum's variants.
+pub enum Body<'a> {
+    /// A struct.
+    Struct(Style, Vec<Field<'a>>),
+    /// An enum.
+    Enum(Vec<Variant<'a>>),
+}
+
+/// How a struct or variant holds its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `{ a: A, b: B }`.
+    Named,
+    /// `(A, B)`.
+    Tuple,
+    /// No fields.
+    Unit,
+}
+
+/// One enum variant.
+pub struct Variant<'a> {
+    /// The variant's name.
+    pub ident: &'a Ident,
+    /// How it holds its fields.
+    pub style: Style,
+    /// Its fields.
+    pub fields: Vec<Field<'a>>,
+    /// Its attributes.
+    pub attrs: attr::VariantAttrs,
+}
+
+/// One field.
+pub struct Field<'a> {
+    /// How to reach it in a value (`a` or `0`).
+    pub member: Member,
+    /// The name earlier-field expressions see it by: the field's name, or
+    /// `_0`, `_1`, ... for a positional field.
+    pub binding: Ident,
+    /// The name in sites: `a` or `0`.
+    pub name: String,
+    /// Its type.
+    pub ty: &'a Type,
+    /// Its attributes.
+    pub attrs: attr::FieldAttrs,
+}
+
+impl Field<'_> {
+    /// The local variable holding this field's value in generated code.
+    pub fn local(&self) -> Ident {
+        format_ident!("__f_{}", self.name)
+    }
+}
+
+fn fields<'a>(cx: &mut Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>) {
+    let style = match fields {
+        Fields::Named(_) => Style::Named,
+        Fields::Unnamed(_) => Style::Tuple,
+        Fields::Unit => Style::Unit,
+    };
+    let out = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (member, binding, name) = match &f.ident {
+                Some(id) => (Member::Named(id.clone()), id.clone(), id.unraw().to_string()),
+                None => (Member::Unnamed(i.into()), format_ident!("_{}", i), i.to_string()),
+            };
+            Field { member, binding, name, ty: &f.ty, attrs: attr::field(cx, &f.attrs) }
+        })
+        .collect();
+    (style, out)
+}
+
+/// Expand `#[derive(Reflective)]` on `input`: the generated code, or every error found.
+pub fn expand(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
+    let mut cx = Ctxt::default();
+    let attrs = attr::container(&mut cx, &input.attrs);
+    let body = match &input.data {
+        Data::Struct(s) => {
+            let (style, fs) = fields(&mut cx, &s.fields);
+            Body::Struct(style, fs)
+        }
+        Data::Enum(e) => Body::Enum(
+            e.variants
+                .iter()
+                .map(|v| {
+                    let va = attr::variant(&mut cx, &v.attrs);
+                    let (style, fs) = fields(&mut cx, &v.fields);
+                    Variant { ident: &v.ident, style, fields: fs, attrs: va }
+                })
+                .collect(),
+        ),
+        Data::Union(u) => {
+            cx.error(
+                u.union_token.span,
+                "`#[derive(Reflective)]` cannot be used on a union: a generator cannot tell which field is live; \
+                 use an enum, or implement `Reflective` by hand",
+            );
+            return Err(cx.finish().expect_err("an error was recorded"));
+        }
+    };
+    let input = Input { ident: &input.ident, generics: &input.generics, attrs, body };
+    check::check(&mut cx, &input);
+    cx.finish()?;
+    Ok(expand::expand(&input))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expansion of one small type, pretty-printed by `rustfmt`,
+    /// compared with the committed snapshot. Set `REFLECT_SNAPSHOT=overwrite`
+    /// to accept a deliberate change.
+    #[test]
+    fn expansion_snapshot() {
+        let input: DeriveInput = syn::parse_quote! {
+            #[assume(self.depth() < 4)]
+            enum Shape {
+                #[choice(weight = 2)]
+                Dot,
+                Line(#[choice(range = 1..=9)] u8),
+                Group { #[choice(len = 0..=3)] parts: Vec<Shape>, #[choice(regex = "[a-z]{1,4}")] name: String },
+            }
+        };
+        let code = expand(&input).expect("expands").to_string();
+        let formatted = rustfmt(&code);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/expand_shape.rs");
+        if std::env::var("REFLECT_SNAPSHOT").as_deref() == Ok("overwrite") {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &formatted).unwrap();
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            expected == formatted,
+            "the expansion changed; read it, and if the change is meant, rerun with REFLECT_SNAPSHOT=overwrite.\n\
+             --- new expansion ---\n{formatted}"
+        );
+    }
+
+    fn rustfmt(code: &str) -> String {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into()))
+            .args(["--edition", "2021", "--emit", "stdout"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the snapshot test needs rustfmt");
+        child.stdin.take().unwrap().write_all(code.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "rustfmt failed on the expansion:\n{code}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+}

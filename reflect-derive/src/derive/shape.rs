@@ -1,0 +1,113 @@
+//! Syntactic shapes of field types: integers, strings, collections, and how recursive a type may be.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{GenericArgument, Ident, PathArguments, Type};
+
+/// The primitive integer types, the ones `#[choice(range = ...)]` accepts.
+pub const INTEGERS: [&str; 12] =
+    ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+
+/// How far a type may recurse, from the derive's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    /// Built only from primitives and standard containers of them: cannot recurse.
+    Closed,
+    /// Mentions another user type or a type parameter: may recurse through it.
+    Open,
+    /// Mentions the type being derived (or `Self`): recursive.
+    Recursive,
+}
+
+/// The single identifier of a plain path type such as `u8` or `String`.
+fn plain_ident(ty: &Type) -> Option<&Ident> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let seg = p.path.segments.last()?;
+            matches!(seg.arguments, PathArguments::None).then_some(&seg.ident)
+        }
+        Type::Group(g) => plain_ident(&g.elem),
+        Type::Paren(g) => plain_ident(&g.elem),
+        _ => None,
+    }
+}
+
+/// Whether `ty` is a primitive integer type.
+pub fn is_integer(ty: &Type) -> bool {
+    plain_ident(ty).is_some_and(|i| INTEGERS.iter().any(|n| i == n))
+}
+
+/// Whether `ty` is `String`.
+pub fn is_string(ty: &Type) -> bool {
+    plain_ident(ty).is_some_and(|i| i == "String")
+}
+
+/// The argument of `Name<T>` when `ty` is such a type with last segment `name`.
+pub fn generic_arg<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let seg = p.path.segments.last()?;
+            if seg.ident != name {
+                return None;
+            }
+            let PathArguments::AngleBracketed(args) = &seg.arguments else { return None };
+            if args.args.len() != 1 {
+                return None;
+            }
+            match args.args.first()? {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            }
+        }
+        Type::Group(g) => generic_arg(&g.elem, name),
+        Type::Paren(g) => generic_arg(&g.elem, name),
+        _ => None,
+    }
+}
+
+/// Whether the tokens of `ty` mention any of `names` (or `Self`).
+pub fn mentions(tokens: TokenStream, names: &[&Ident]) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == "Self" || names.iter().any(|n| i == **n),
+        TokenTree::Group(g) => mentions(g.stream(), names),
+        _ => false,
+    })
+}
+
+/// How far `ty` may recurse, for the type named `me` with type parameters `params`.
+pub fn tier(ty: &Type, me: &Ident, params: &[&Ident]) -> Tier {
+    if mentions(ty.to_token_stream(), &[me]) {
+        return Tier::Recursive;
+    }
+    closed_or_open(ty, params)
+}
+
+fn closed_or_open(ty: &Type, params: &[&Ident]) -> Tier {
+    const LEAVES: [&str; 5] = ["bool", "char", "String", "f32", "f64"];
+    const CONTAINERS: [&str; 6] = ["Vec", "Option", "Box", "Rc", "Arc", "VecDeque"];
+    match ty {
+        Type::Tuple(t) => t.elems.iter().map(|e| closed_or_open(e, params)).max().unwrap_or(Tier::Closed),
+        Type::Array(a) => closed_or_open(&a.elem, params),
+        Type::Group(g) => closed_or_open(&g.elem, params),
+        Type::Paren(g) => closed_or_open(&g.elem, params),
+        Type::Path(p) if p.qself.is_none() => {
+            if let Some(i) = plain_ident(ty) {
+                if params.contains(&i) {
+                    return Tier::Open;
+                }
+                if is_integer(ty) || LEAVES.iter().any(|n| i == n) {
+                    return Tier::Closed;
+                }
+                return Tier::Open;
+            }
+            for c in CONTAINERS {
+                if let Some(inner) = generic_arg(ty, c) {
+                    return closed_or_open(inner, params);
+                }
+            }
+            let _ = p;
+            Tier::Open
+        }
+        _ => Tier::Open,
+    }
+}

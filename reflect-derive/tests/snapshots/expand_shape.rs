@@ -1,0 +1,169 @@
+#[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
+const _: () = {
+    const __OPTIONS: &[::reflect::reflect_core::Opt] = &[
+        ::reflect::reflect_core::Opt { label: "Dot", weight: 2u32 },
+        ::reflect::reflect_core::Opt { label: "Line", weight: 1u32 },
+        ::reflect::reflect_core::Opt { label: "Group", weight: 1u32 },
+    ];
+    #[doc(hidden)]
+    struct __ReflectGen {
+        __g_Group_parts: ::reflect::reflect_core::combinators::Lazy<Vec<Shape>>,
+        __g_Group_name: ::reflect::reflect_core::combinators::Lazy<String>,
+        __marker: ::core::marker::PhantomData<fn() -> Shape>,
+    }
+    impl __ReflectGen {
+        fn __assume(__value: &Shape) -> bool {
+            {
+                let __reflect_self = __value;
+                ::reflect::reflect_core::derived::assume_bool(__reflect_self.depth() < 4)
+            }
+        }
+        #[allow(unused_variables, clippy::all)]
+        fn __run_variant(
+            &self,
+            __c: u64,
+            __src: &mut dyn ::reflect::reflect_core::Source,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            match __c {
+                0u64 => ::core::result::Result::Ok(Shape::Dot),
+                1u64 => {
+                    let __f_0: u8 = ::reflect::reflect_core::derived::run_part(
+                        &::reflect::reflect_core::combinators::int::<u8>(1..=9).site("Shape::Line.0"),
+                        "Shape::Line.0",
+                        __src,
+                    )?;
+                    ::core::result::Result::Ok(Shape::Line(__f_0))
+                }
+                2u64 => {
+                    let __f_parts: Vec<Shape> =
+                        ::reflect::reflect_core::derived::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
+                    let __f_name: String =
+                        ::reflect::reflect_core::derived::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
+                    ::core::result::Result::Ok(Shape::Group { parts: __f_parts, name: __f_name })
+                }
+                _ => ::core::result::Result::Err(::reflect::reflect_core::Stop::Rejected),
+            }
+        }
+    }
+    impl ::reflect::reflect_core::Reflective for Shape {
+        fn generator() -> ::reflect::reflect_core::BoxGen<Self> {
+            ::reflect::reflect_core::derived::cached::<Self>(|| -> ::reflect::reflect_core::BoxGen<Shape> {
+                ::std::rc::Rc::new(__ReflectGen {
+                    __g_Group_parts: ::reflect::reflect_core::combinators::lazy(|| {
+                        ::reflect::reflect_core::Gen::boxed(::reflect::reflect_core::derived::SeqField::<
+                            Shape,
+                            Vec<Shape>,
+                        >::new(
+                            "Shape::Group.parts",
+                            0,
+                            3,
+                            ::reflect::reflect_core::derived::DEFAULT_DEPTH,
+                            true,
+                            <Shape as ::reflect::reflect_core::Reflective>::generator(),
+                        ))
+                    }),
+                    __g_Group_name: ::reflect::reflect_core::combinators::lazy(|| {
+                        ::reflect::reflect_core::Gen::boxed(::reflect::reflect_core::regex::regex("[a-z]{1,4}"))
+                    }),
+                    __marker: ::core::marker::PhantomData,
+                })
+            })
+        }
+    }
+    impl ::reflect::reflect_core::Gen for __ReflectGen {
+        type Value = Shape;
+        #[allow(unused_variables)]
+        fn run(
+            &self,
+            __src: &mut dyn ::reflect::reflect_core::Source,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            let __frame = ::reflect::reflect_core::derived::Frame::enter();
+            if __frame.too_deep() {
+                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Void);
+            }
+            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            let __c = ::reflect::reflect_core::derived::choose_variant(__src, "Shape", __OPTIONS, 2usize, __limited)?;
+            let __r = self.__run_variant(__c, __src);
+            __src.leave();
+            let __value = __r?;
+            if !Self::__assume(&__value) {
+                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Invalid);
+            }
+            ::core::result::Result::Ok(__value)
+        }
+        #[allow(unused_variables)]
+        fn back(&self, __target: &Shape) -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+            if !Self::__assume(__target) {
+                return ::std::vec::Vec::new();
+            }
+            let __frame = ::reflect::reflect_core::derived::Frame::enter();
+            if __frame.too_deep() {
+                return ::std::vec::Vec::new();
+            }
+            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            #[allow(unused_variables)]
+            match __target {
+                Shape::Dot => {
+                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                        #[allow(unused_mut)]
+                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
+                        __ways
+                    })();
+                    ::reflect::reflect_core::derived::variant_ways(
+                        "Shape", __OPTIONS, 2usize, __limited, 0usize, __fields,
+                    )
+                }
+                Shape::Line(__f_0, ..) => {
+                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                        #[allow(unused_mut)]
+                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
+                        __ways = ::reflect::reflect_core::derived::back_part(
+                            __ways,
+                            "Shape::Line.0",
+                            ::reflect::reflect_core::Gen::back(
+                                &::reflect::reflect_core::combinators::int::<u8>(1..=9).site("Shape::Line.0"),
+                                __f_0,
+                            ),
+                        );
+                        if __ways.is_empty() {
+                            return __ways;
+                        }
+                        __ways
+                    })();
+                    ::reflect::reflect_core::derived::variant_ways(
+                        "Shape", __OPTIONS, 2usize, __limited, 1usize, __fields,
+                    )
+                }
+                Shape::Group { parts: __f_parts, name: __f_name, .. } => {
+                    if __limited {
+                        return ::std::vec::Vec::new();
+                    }
+                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                        #[allow(unused_mut)]
+                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
+                        __ways = ::reflect::reflect_core::derived::back_part(
+                            __ways,
+                            "Shape::Group.parts",
+                            ::reflect::reflect_core::Gen::back(&self.__g_Group_parts, __f_parts),
+                        );
+                        if __ways.is_empty() {
+                            return __ways;
+                        }
+                        __ways = ::reflect::reflect_core::derived::back_part(
+                            __ways,
+                            "Shape::Group.name",
+                            ::reflect::reflect_core::Gen::back(&self.__g_Group_name, __f_name),
+                        );
+                        if __ways.is_empty() {
+                            return __ways;
+                        }
+                        __ways
+                    })();
+                    ::reflect::reflect_core::derived::variant_ways(
+                        "Shape", __OPTIONS, 2usize, __limited, 2usize, __fields,
+                    )
+                }
+            }
+        }
+    }
+};

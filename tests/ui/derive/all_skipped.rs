@@ -1,0 +1,11 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+enum Never {
+    #[choice(skip)]
+    A,
+    #[choice(skip)]
+    B(u8),
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Reading {
+    #[at(|t: &u8| Some(*t))]
+    temperature: u8,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Name<'a> {
+    text: &'a str,
+}
+
+fn main() {}

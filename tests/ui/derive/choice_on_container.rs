@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+#[choice(weight = 2)]
+struct Point {
+    x: u8,
+    y: u8,
+}
+
+fn main() {}

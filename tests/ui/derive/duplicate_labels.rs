@@ -1,0 +1,11 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+enum Coin {
+    #[choice(label = "side")]
+    Heads,
+    #[choice(label = "side")]
+    Tails,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Clone, Reflective)]
+struct Chain {
+    value: u8,
+    next: Box<Chain>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Sample {
+    #[choice(range = 0..=10)]
+    value: f64,
+}
+
+fn main() {}

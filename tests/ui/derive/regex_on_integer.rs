@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Code {
+    #[choice(regex = "[0-9]{3}")]
+    code: u32,
+}
+
+fn main() {}

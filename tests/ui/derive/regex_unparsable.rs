@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Name {
+    #[choice(regex = "[a-z](b")]
+    text: String,
+}
+
+fn main() {}

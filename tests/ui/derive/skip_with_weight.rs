@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+enum Coin {
+    Heads,
+    #[choice(skip, weight = 2)]
+    Tails,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+enum Coin {
+    #[choice(wieght = 2)]
+    Heads,
+    Tails,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Point {
+    #[choice(weight = 3)]
+    x: u8,
+}
+
+fn main() {}

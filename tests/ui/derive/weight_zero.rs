@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+enum Coin {
+    #[choice(weight = 0)]
+    Heads,
+    Tails,
+}
+
+fn main() {}

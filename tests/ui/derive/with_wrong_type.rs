@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+use reflect::reflect_core::combinators::int;
+
+#[derive(Reflective)]
+struct Point {
+    #[choice(with = int(0u16..=3))]
+    x: u8,
+}
+
+fn main() {}
