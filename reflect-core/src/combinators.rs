@@ -563,9 +563,11 @@ pub trait Sequence<T>: Sized {
 }
 
 impl<T: Clone> Sequence<T> for Vec<T> {
+    #[inline]
     fn with_capacity(n: usize) -> Self {
         Vec::with_capacity(n)
     }
+    #[inline]
     fn push_elem(&mut self, t: T) {
         self.push(t)
     }
@@ -575,9 +577,11 @@ impl<T: Clone> Sequence<T> for Vec<T> {
 }
 
 impl Sequence<char> for String {
+    #[inline]
     fn with_capacity(n: usize) -> Self {
         String::with_capacity(n)
     }
+    #[inline]
     fn push_elem(&mut self, t: char) {
         self.push(t)
     }
