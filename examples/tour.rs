@@ -54,4 +54,35 @@ fn main() {
     // Language: every choice sequence of a small generator.
     let lang = language(&ref_bst(0, 2), 10_000, 64);
     println!("language(refBST(0,2))   = {} sequences, complete = {}", lang.members.len(), lang.complete);
+
+    failing_property();
+}
+
+// ---------------------------------------------------------------- a failing property
+
+/// A property found failing, shrunk by reflection and replayed, through the
+/// runner API (a `#[property]` test does the same and prints the report).
+fn failing_property() {
+    use reflect::reflect_runtime::runner::RunError;
+
+    println!();
+    println!("== a failing property: found, shrunk, replayed ==");
+    // "Every BST has fewer than three keys": false, and the runner finds out.
+    let property = Property::new(|| ref_bst(0, 9), |t: Tree| t.size() < 3);
+    let config = Config::new("tour::small_trees").seed(1);
+    let failure = match property.check(&config) {
+        Err(RunError::Failed(f)) => f,
+        other => panic!("the property should fail: {other:?}"),
+    };
+    // The report `#[property]` prints, once, for the shrunk case.
+    print!("{failure}");
+    let shrunk = parse_tree(&ref_bst(0, 9), &failure.tree).unwrap();
+    println!("the shrunk case is still a BST: {}", is_bst(&shrunk));
+
+    // Replaying the printed token runs exactly that case again.
+    let again = match property.check(&config.clone().replay(failure.token.clone())) {
+        Err(RunError::Failed(f)) => f,
+        other => panic!("the replay should fail too: {other:?}"),
+    };
+    println!("replayed {} -> {} = {}", failure.token, again.args[0].0, again.args[0].1);
 }

@@ -180,7 +180,44 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
     derive::expand(&input).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
-/// Turns a function into a property test; see the `property` module docs.
+/// Turns a function over generated arguments into a `#[test]` that runs it
+/// on many cases, shrinks a failure by reflection, prints it with a one-line
+/// replay token, and remembers it in `regressions/` beside `Cargo.toml`.
+///
+/// ```ignore
+/// use reflect::prelude::*;
+///
+/// #[property(cases = 1000, guide = rl)]
+/// fn insert_keeps_bst(t: Tree, #[gen(int(0..=10))] x: i64) -> bool {
+///     assume!(!t.contains(x));
+///     is_bst(&t.insert(x))
+/// }
+/// ```
+///
+/// Each argument comes from its type's `Reflective` generator, or from the
+/// generator in `#[gen(EXPR)]` on it. Arguments are `Debug` (and `Clone`
+/// when there are several). The function returns `()`, `bool` or
+/// `Result<_, E: Debug>`; inside it, `assume!(cond)` discards a case,
+/// `target!(x)` reports a utility to the guide, and `label!` / `classify!`
+/// label cases for the statistics table.
+///
+/// | option | meaning |
+/// |---|---|
+/// | `cases = N` | valid cases to run (default 256) |
+/// | `seed = N` | the run's seed (default: derived from the test's path, so runs repeat) |
+/// | `shrink_steps = N` | at most `N` shrink candidates (default 4096) |
+/// | `shrink_time_ms = N` | shrink for at most `N` ms (default 30 000) |
+/// | `timeout_ms = N` | a case taking longer than `N` ms fails as hanging (default 10 000) |
+/// | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
+/// | `guide = EXPR` | `random`, `rl`, or any expression whose value implements `Guide` |
+/// | `example = EXPR` | a value (a tuple, with several arguments) run first; repeatable |
+/// | `stats` | print the table of labels after the run |
+/// | `regressions = false` / `"dir"` | where failures are remembered (default `regressions`) |
+///
+/// Environment variables override the code for one run: `REFLECT_CASES`,
+/// `REFLECT_SEED`, `REFLECT_REPLAY=<token>` (run only the printed case),
+/// `REFLECT_STATS=1`, `REFLECT_OBSERVABILITY=<file.jsonl or dir>` (one JSON
+/// line per case, for the Tyche viewer), `REFLECT_REGRESSIONS=off`.
 #[proc_macro_attribute]
 pub fn property(attr: TokenStream, item: TokenStream) -> TokenStream {
     property::expand(attr.into(), item.into()).into()

@@ -1,0 +1,172 @@
+//! What a property says about the case it runs: `assume!`, `target!`, `label!`, `classify!`, and its return value.
+//!
+//! These macros talk to the runner through thread-local state of the thread
+//! running the case. Outside a runner, `target!`, `label!` and `classify!` do
+//! nothing, and `assume!` of a false condition panics.
+
+use std::cell::RefCell;
+use std::fmt::Debug;
+
+/// The panic payload of a failed [`crate::assume!`]: the runner discards the case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discard {
+    /// The condition that failed, as written.
+    pub condition: &'static str,
+}
+
+/// Discard the current case (what `assume!` calls when its condition is false).
+pub fn discard(condition: &'static str) -> ! {
+    std::panic::panic_any(Discard { condition })
+}
+
+#[derive(Default)]
+pub(crate) struct CaseState {
+    pub(crate) labels: Vec<String>,
+    pub(crate) utility: Option<f64>,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<CaseState>> = const { RefCell::new(None) };
+}
+
+/// Starts recording what the property reports about a case on this thread.
+pub(crate) fn begin() {
+    STATE.with(|s| *s.borrow_mut() = Some(CaseState::default()));
+}
+
+/// Stops recording and returns what was reported.
+pub(crate) fn end() -> CaseState {
+    STATE.with(|s| s.borrow_mut().take()).unwrap_or_default()
+}
+
+/// Report the utility of the current case, for guides that search for high
+/// utility (what [`crate::target!`] calls). The largest reported value counts.
+pub fn report_utility(utility: f64) {
+    STATE.with(|s| {
+        if let Some(st) = s.borrow_mut().as_mut() {
+            st.utility = Some(st.utility.map_or(utility, |u| u.max(utility)));
+        }
+    });
+}
+
+/// Label the current case, for the distribution table (what [`crate::label!`] calls).
+pub fn report_label(label: impl Into<String>) {
+    STATE.with(|s| {
+        if let Some(st) = s.borrow_mut().as_mut() {
+            let label = label.into();
+            if !st.labels.contains(&label) {
+                st.labels.push(label);
+            }
+        }
+    });
+}
+
+/// Discard the current case unless `cond` holds: the runner counts it as a
+/// discard, not a pass or a failure, and tells the guide the input was invalid.
+///
+/// ```
+/// # use reflect_runtime::assume;
+/// fn prop(a: u8, b: u8) {
+///     assume!(b != 0);
+///     assert_eq!(a / b * b + a % b, a);
+/// }
+/// # prop(7, 2);
+/// ```
+#[macro_export]
+macro_rules! assume {
+    ($cond:expr $(,)?) => {
+        if !$cond {
+            $crate::case::discard(::core::stringify!($cond))
+        }
+    };
+}
+
+/// Report a utility for the current case (a number; larger is more
+/// interesting), for guides that search, such as simulated annealing.
+///
+/// ```
+/// # use reflect_runtime::target;
+/// fn prop(xs: Vec<u8>) {
+///     target!(xs.len() as f64);
+/// }
+/// # prop(vec![1]);
+/// ```
+#[macro_export]
+macro_rules! target {
+    ($utility:expr $(,)?) => {
+        $crate::case::report_utility(($utility) as f64)
+    };
+}
+
+/// Label the current case; with statistics on (`REFLECT_STATS=1` or
+/// `#[property(stats)]`) the runner prints how many cases had each label.
+///
+/// ```
+/// # use reflect_runtime::label;
+/// fn prop(xs: Vec<u8>) {
+///     label!(if xs.is_empty() { "empty" } else { "non-empty" });
+///     label!("length {}", xs.len());
+/// }
+/// # prop(vec![]);
+/// ```
+#[macro_export]
+macro_rules! label {
+    ($label:expr $(,)?) => {
+        $crate::case::report_label($label)
+    };
+    ($fmt:expr, $($arg:tt)+) => {
+        $crate::case::report_label(::std::format!($fmt, $($arg)+))
+    };
+}
+
+/// Label the current case `label` when `cond` holds (see [`label!`]).
+///
+/// ```
+/// # use reflect_runtime::classify;
+/// fn prop(x: u8) {
+///     classify!(x == 0, "zero");
+///     classify!(x > 200, "large");
+/// }
+/// # prop(0);
+/// ```
+#[macro_export]
+macro_rules! classify {
+    ($cond:expr, $label:expr $(,)?) => {
+        if $cond {
+            $crate::case::report_label($label)
+        }
+    };
+}
+
+/// What a property function may return: `()`, `bool` (`false` fails), or a
+/// `Result` (`Err` fails, with the error's `Debug` as the reason).
+#[diagnostic::on_unimplemented(
+    message = "a property must return `()`, `bool` or `Result<_, E: Debug>`, not `{Self}`",
+    label = "this return type is not a property outcome"
+)]
+pub trait IntoOutcome {
+    /// `Ok` when the case passed; `Err(reason)` when it failed.
+    fn into_outcome(self) -> Result<(), String>;
+}
+
+impl IntoOutcome for () {
+    fn into_outcome(self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+impl IntoOutcome for bool {
+    fn into_outcome(self) -> Result<(), String> {
+        if self {
+            Ok(())
+        } else {
+            Err("the property returned false".to_owned())
+        }
+    }
+}
+
+impl<T, E: Debug> IntoOutcome for Result<T, E> {
+    fn into_outcome(self) -> Result<(), String> {
+        self.map(|_| ()).map_err(|e| format!("the property returned Err({e:?})"))
+    }
+}

@@ -1,0 +1,268 @@
+//! How a property is run: number of cases, seed, shrink budget, time limits, guide, and the environment variables that override them.
+//!
+//! Build a [`Config`] with its builder methods; `#[property(...)]` builds one
+//! from its options. [`Config::from_env`] applies the environment variables
+//! below, which override the code for one run:
+//!
+//! | variable | effect |
+//! |---|---|
+//! | `REFLECT_CASES=n` | run `n` cases |
+//! | `REFLECT_SEED=n` | use seed `n` (decimal or `0x` hex) |
+//! | `REFLECT_REPLAY=token` | run only the case a failure report printed, and report it |
+//! | `REFLECT_STATS=1` | print the table of labels (see [`crate::label!`]) after the run |
+//! | `REFLECT_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]) |
+//! | `REFLECT_REGRESSIONS=off` | neither read nor write remembered failures |
+
+use crate::guide::{Guide, RandomGuide};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Makes the guide of a run. It is called on the thread that generates the
+/// cases, so the guide itself need not be `Send`.
+pub type GuideFactory = Arc<dyn Fn() -> Box<dyn Guide> + Send + Sync>;
+
+/// The default number of valid cases a property must pass.
+pub const DEFAULT_CASES: u64 = 256;
+/// The default bound on the number of candidates the shrinker tries.
+pub const DEFAULT_SHRINK_STEPS: u64 = 4096;
+/// The default bound on the time the shrinker spends.
+pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
+/// The default time limit of one case (generation and property together).
+pub const DEFAULT_CASE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default largest ratio of discarded to requested cases before a run is called vacuous.
+pub const DEFAULT_MAX_DISCARD_RATIO: u64 = 4;
+
+/// How a property is run.
+#[derive(Clone)]
+pub struct Config {
+    /// The property's name, for reports, regression files and observations
+    /// (`#[property]` uses `module::path::function`).
+    pub name: String,
+    /// How many valid cases must pass.
+    pub cases: u64,
+    /// The seed of the run; `None` derives a fixed seed from [`Config::name`],
+    /// so a run is deterministic unless a seed is given.
+    pub seed: Option<u64>,
+    /// At most this many shrink candidates are tried.
+    pub max_shrink_steps: u64,
+    /// Shrinking stops after this long.
+    pub max_shrink_time: Duration,
+    /// One case (generation and property) may take this long; a case that
+    /// takes longer fails as hanging. `None` runs cases on the calling thread
+    /// with no limit.
+    pub case_timeout: Option<Duration>,
+    /// The run stops as vacuous once more than `cases * max_discard_ratio`
+    /// cases were discarded.
+    pub max_discard_ratio: u64,
+    /// Where remembered failures live; `None` neither reads nor writes them.
+    pub regressions: Option<PathBuf>,
+    /// Run only this case (a replay token from a failure report).
+    pub replay: Option<String>,
+    /// Print the table of labels after the run.
+    pub statistics: bool,
+    /// Write one JSON line per case here (a `.jsonl` file, or a directory).
+    pub observability: Option<PathBuf>,
+    /// Makes the guide that answers the choices of generated cases.
+    pub guide: GuideFactory,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("name", &self.name)
+            .field("cases", &self.cases)
+            .field("seed", &self.seed)
+            .field("max_shrink_steps", &self.max_shrink_steps)
+            .field("max_shrink_time", &self.max_shrink_time)
+            .field("case_timeout", &self.case_timeout)
+            .field("max_discard_ratio", &self.max_discard_ratio)
+            .field("regressions", &self.regressions)
+            .field("replay", &self.replay)
+            .field("statistics", &self.statistics)
+            .field("observability", &self.observability)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::new("property")
+    }
+}
+
+impl Config {
+    /// The defaults, for the property called `name`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Config {
+            name: name.into(),
+            cases: DEFAULT_CASES,
+            seed: None,
+            max_shrink_steps: DEFAULT_SHRINK_STEPS,
+            max_shrink_time: DEFAULT_SHRINK_TIME,
+            case_timeout: Some(DEFAULT_CASE_TIMEOUT),
+            max_discard_ratio: DEFAULT_MAX_DISCARD_RATIO,
+            regressions: None,
+            replay: None,
+            statistics: false,
+            observability: None,
+            guide: Arc::new(|| Box::new(RandomGuide)),
+        }
+    }
+
+    /// Run `n` valid cases.
+    pub fn cases(mut self, n: u64) -> Self {
+        self.cases = n;
+        self
+    }
+
+    /// Use seed `seed`.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Try at most `n` shrink candidates.
+    pub fn max_shrink_steps(mut self, n: u64) -> Self {
+        self.max_shrink_steps = n;
+        self
+    }
+
+    /// Shrink for at most `d`.
+    pub fn max_shrink_time(mut self, d: Duration) -> Self {
+        self.max_shrink_time = d;
+        self
+    }
+
+    /// Stop a case that takes longer than `d`, and report it as hanging.
+    pub fn case_timeout(mut self, d: Duration) -> Self {
+        self.case_timeout = Some(d);
+        self
+    }
+
+    /// Run cases on the calling thread, with no time limit (no worker thread).
+    pub fn no_timeout(mut self) -> Self {
+        self.case_timeout = None;
+        self
+    }
+
+    /// Call the run vacuous once more than `cases * ratio` cases were discarded.
+    pub fn max_discard_ratio(mut self, ratio: u64) -> Self {
+        self.max_discard_ratio = ratio;
+        self
+    }
+
+    /// Remember failures in `dir`, and replay those remembered there first.
+    pub fn regressions(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.regressions = Some(dir.into());
+        self
+    }
+
+    /// Run only the case `token` names (from a failure report).
+    pub fn replay(mut self, token: impl Into<String>) -> Self {
+        self.replay = Some(token.into());
+        self
+    }
+
+    /// Print the table of labels after the run.
+    pub fn statistics(mut self, on: bool) -> Self {
+        self.statistics = on;
+        self
+    }
+
+    /// Write one observation per case to `path` (see [`crate::observe`]).
+    pub fn observability(mut self, path: impl Into<PathBuf>) -> Self {
+        self.observability = Some(path.into());
+        self
+    }
+
+    /// Answer the choices of generated cases with the guide `make` returns;
+    /// `make` is called on the thread that generates.
+    pub fn guide<G: Guide + 'static>(mut self, make: impl Fn() -> G + Send + Sync + 'static) -> Self {
+        self.guide = Arc::new(move || Box::new(make()));
+        self
+    }
+
+    /// The seed this run uses: the configured one, or one derived from the name.
+    pub fn effective_seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| fnv1a(self.name.as_bytes()))
+    }
+
+    /// Apply the environment variables of the module docs. A variable that
+    /// does not parse panics with a message naming it: a typo should not
+    /// silently run the defaults.
+    pub fn from_env(mut self) -> Self {
+        if let Some(v) = env("REFLECT_CASES") {
+            self.cases = parse_u64(&v).unwrap_or_else(|| bad_env("REFLECT_CASES", &v, "a number of cases"));
+        }
+        if let Some(v) = env("REFLECT_SEED") {
+            self.seed =
+                Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFLECT_SEED", &v, "a seed (decimal or 0x hex)")));
+        }
+        if let Some(v) = env("REFLECT_REPLAY") {
+            self.replay = Some(v);
+        }
+        if let Some(v) = env("REFLECT_STATS") {
+            self.statistics = !matches!(v.as_str(), "0" | "false" | "off" | "no");
+        }
+        if let Some(v) = env("REFLECT_OBSERVABILITY") {
+            self.observability = Some(PathBuf::from(v));
+        }
+        if let Some(v) = env("REFLECT_REGRESSIONS") {
+            if matches!(v.as_str(), "0" | "false" | "off" | "no") {
+                self.regressions = None;
+            } else {
+                self.regressions = Some(PathBuf::from(v));
+            }
+        }
+        self
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn bad_env(name: &str, value: &str, what: &str) -> ! {
+    panic!("the environment variable {name}={value:?} is not {what}; unset it or fix its value")
+}
+
+/// Parses a `u64` written in decimal or `0x` hexadecimal, with optional `_` separators.
+pub fn parse_u64(s: &str) -> Option<u64> {
+    let s: String = s.trim().chars().filter(|&c| c != '_').collect();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The 64-bit FNV-1a hash: stable across runs, platforms and Rust versions.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_numbers() {
+        assert_eq!(parse_u64("1_000"), Some(1000));
+        assert_eq!(parse_u64("0xff"), Some(255));
+        assert_eq!(parse_u64("ten"), None);
+    }
+
+    #[test]
+    fn seed_from_name_is_stable() {
+        let a = Config::new("m::p").effective_seed();
+        assert_eq!(a, Config::new("m::p").effective_seed());
+        assert_ne!(a, Config::new("m::q").effective_seed());
+        assert_eq!(Config::new("m::p").seed(7).effective_seed(), 7);
+    }
+}

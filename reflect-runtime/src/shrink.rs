@@ -1,0 +1,441 @@
+//! Shrinking by reflection: edit a failing case's choice tree and replay it leniently, keeping edits that still fail and are smaller.
+//!
+//! Every candidate is a [`ChoiceTree`] edited from the current smallest
+//! failing one, replayed by the caller with lenient replay
+//! ([`reflect_core::replay_lenient`]), so every candidate is a value the
+//! generator can make, and one its validity condition accepts (a candidate
+//! the condition rejects is simply not interesting). A candidate is kept
+//! when it still fails and the choices it actually used are smaller in
+//! *shortlex* order (fewer choices first, then lexicographically smaller),
+//! as papers/001's reflective shrinker orders them. Because every kept
+//! candidate is strictly smaller in a well-order, shrinking terminates; the
+//! budget bounds it further.
+//!
+//! The edits, tried in rounds until a round changes nothing:
+//!
+//! 1. delete a run of sibling subtrees (list elements), also lowering the
+//!    length choice before them when there is one;
+//! 2. replace a subtree by a smaller subtree of the same choice point inside it;
+//! 3. empty a subtree (lenient replay takes the first option beneath);
+//! 4. lower one choice: to 0, then by binary search;
+//! 5. swap two sibling subtrees of the same site when that puts smaller choices first;
+//! 6. join two neighbouring parts of the same site that each begin with a
+//!    length (two lists in a list of lists): one part with the summed length
+//!    and both parts' elements, the outer length lowered by one.
+
+use reflect_core::choice::{Choice, ChoiceTree};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// How much shrinking may do.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// At most this many candidates are tried.
+    pub max_steps: u64,
+    /// Shrinking stops after this long.
+    pub max_time: Duration,
+}
+
+/// What a shrink did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShrinkStats {
+    /// Candidates tried (replayed and tested).
+    pub attempts: u64,
+    /// Candidates kept: each one a smaller failing case.
+    pub steps: u64,
+    /// The budget ran out before a round changed nothing.
+    pub budget_exhausted: bool,
+}
+
+/// Whether `a` comes before `b` in shortlex order: shorter first, then lexicographically.
+pub fn shortlex_less(a: &[Choice], b: &[Choice]) -> bool {
+    (a.len(), a) < (b.len(), b)
+}
+
+/// Shrinks `start`, a failing case's choice tree.
+///
+/// `interesting` replays a candidate tree and, when the value it gives
+/// still fails the property the same way, returns the tree of the choices
+/// the replay actually made; otherwise `None`. Returns the smallest failing
+/// tree found (as made by a replay, or `start` itself) and what was done.
+pub fn shrink(
+    start: ChoiceTree,
+    budget: Budget,
+    interesting: impl FnMut(&ChoiceTree) -> Option<ChoiceTree>,
+) -> (ChoiceTree, ShrinkStats) {
+    let key = start.choices();
+    let mut s = Shrinker {
+        current: start,
+        key,
+        test: interesting,
+        seen: HashSet::new(),
+        stats: ShrinkStats::default(),
+        max_steps: budget.max_steps,
+        deadline: Instant::now().checked_add(budget.max_time),
+    };
+    s.run();
+    (s.current, s.stats)
+}
+
+struct Shrinker<F> {
+    current: ChoiceTree,
+    key: Vec<Choice>,
+    test: F,
+    seen: HashSet<ChoiceTree>,
+    stats: ShrinkStats,
+    max_steps: u64,
+    deadline: Option<Instant>,
+}
+
+impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
+    fn out_of_budget(&mut self) -> bool {
+        let out = self.stats.attempts >= self.max_steps || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if out {
+            self.stats.budget_exhausted = true;
+        }
+        out
+    }
+
+    /// Tests `cand`; keeps it when it fails and is smaller. Returns whether it was kept.
+    fn try_candidate(&mut self, cand: ChoiceTree) -> bool {
+        if cand == self.current || self.out_of_budget() || !self.seen.insert(cand.clone()) {
+            return false;
+        }
+        self.stats.attempts += 1;
+        match (self.test)(&cand) {
+            Some(used) => {
+                let k = used.choices();
+                if shortlex_less(&k, &self.key) {
+                    self.current = used;
+                    self.key = k;
+                    self.stats.steps += 1;
+                    true
+                } else {
+                    false
+                }
+            }
+            None => false,
+        }
+    }
+
+    fn run(&mut self) {
+        loop {
+            let before = self.key.clone();
+            self.delete_runs();
+            self.promote();
+            self.empty_subtrees();
+            self.lower_choices();
+            self.swap_siblings();
+            self.join_siblings();
+            if self.key == before || self.out_of_budget() {
+                break;
+            }
+        }
+    }
+
+    /// Edit 1: delete runs of sibling subtrees, largest runs first.
+    fn delete_runs(&mut self) {
+        for k in [8usize, 4, 2, 1] {
+            let mut i = 0;
+            while i < self.current.paths().len() {
+                if self.out_of_budget() {
+                    return;
+                }
+                let path = self.current.paths()[i].clone();
+                let mut start = 0;
+                loop {
+                    let n = self.current.get(&path).map_or(0, |t| t.children.len());
+                    if start + k > n || self.out_of_budget() {
+                        break;
+                    }
+                    let mut kept = false;
+                    // With the length choice lowered to match, then without.
+                    for lower_len in [true, false] {
+                        let mut cand = self.current.clone();
+                        let node = cand.get_mut(&path).expect("path of the current tree");
+                        node.children.drain(start..start + k);
+                        if lower_len {
+                            // The nearest leaf choice before the run that can go down by `k`:
+                            // the collection's length, or a length chosen before it (bind).
+                            let len = node.children[..start]
+                                .iter_mut()
+                                .rev()
+                                .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k as Choice));
+                            match len {
+                                Some(len) => len.choice = len.choice.map(|c| c - k as Choice),
+                                None => continue,
+                            }
+                        }
+                        if self.try_candidate(cand) {
+                            kept = true;
+                            break;
+                        }
+                    }
+                    let n_now = self.current.get(&path).map_or(0, |t| t.children.len());
+                    // A kept deletion brings new siblings to `start`: try there again.
+                    if !kept || n_now >= n {
+                        start += 1;
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// Edit 2: replace a subtree by a subtree of the same site and kind inside it.
+    fn promote(&mut self) {
+        let mut i = 0;
+        while i < self.current.paths().len() {
+            if self.out_of_budget() {
+                return;
+            }
+            let path = self.current.paths()[i].clone();
+            let node = self.current.get(&path).expect("path of the current tree").clone();
+            let mut inner = Vec::new();
+            for (j, d) in node.paths().into_iter().enumerate() {
+                if j == 0 {
+                    continue;
+                }
+                let t = node.get(&d).expect("path of the node");
+                if t.site == node.site && t.choice.is_some() == node.choice.is_some() {
+                    inner.push(t.clone());
+                }
+            }
+            // Smallest replacements first.
+            inner.sort_by_key(|t| t.size());
+            for d in inner {
+                let mut cand = self.current.clone();
+                *cand.get_mut(&path).expect("path of the current tree") = d;
+                if self.try_candidate(cand) {
+                    break;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// Edit 3: drop everything beneath a node.
+    fn empty_subtrees(&mut self) {
+        let mut i = 0;
+        while i < self.current.paths().len() {
+            if self.out_of_budget() {
+                return;
+            }
+            let path = self.current.paths()[i].clone();
+            if self.current.get(&path).is_some_and(|t| !t.children.is_empty() && !path.is_empty()) {
+                let mut cand = self.current.clone();
+                cand.get_mut(&path).expect("path of the current tree").children.clear();
+                self.try_candidate(cand);
+            }
+            i += 1;
+        }
+    }
+
+    fn with_choice(&self, path: &[usize], c: Choice) -> Option<ChoiceTree> {
+        let mut cand = self.current.clone();
+        let node = cand.get_mut(path)?;
+        node.choice?;
+        node.choice = Some(c);
+        Some(cand)
+    }
+
+    /// Edit 4: lower each choice, to 0 first, then as far as it still fails.
+    fn lower_choices(&mut self) {
+        let mut i = 0;
+        while i < self.current.paths().len() {
+            if self.out_of_budget() {
+                return;
+            }
+            let path = self.current.paths()[i].clone();
+            let Some(c) = self.current.get(&path).and_then(|t| t.choice) else {
+                i += 1;
+                continue;
+            };
+            if c > 0 {
+                let small = c <= 8;
+                let zero = self.with_choice(&path, 0).is_some_and(|cand| self.try_candidate(cand));
+                if !zero && small {
+                    for lower in 1..c {
+                        if self.with_choice(&path, lower).is_some_and(|cand| self.try_candidate(cand)) {
+                            break;
+                        }
+                    }
+                } else if !zero {
+                    // Binary search: `lo` passes (or was not kept), `hi` fails.
+                    let (mut lo, mut hi) = (0, c);
+                    while lo + 1 < hi && !self.out_of_budget() {
+                        let mid = lo + (hi - lo) / 2;
+                        let still_here = self.current.get(&path).and_then(|t| t.choice) == Some(hi);
+                        if !still_here {
+                            break;
+                        }
+                        if self.with_choice(&path, mid).is_some_and(|cand| self.try_candidate(cand)) {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// Edit 5: swap sibling subtrees of the same site when the smaller choices then come first.
+    fn swap_siblings(&mut self) {
+        let mut i = 0;
+        while i < self.current.paths().len() {
+            if self.out_of_budget() {
+                return;
+            }
+            let path = self.current.paths()[i].clone();
+            let n = self.current.get(&path).map_or(0, |t| t.children.len());
+            for a in 0..n {
+                for b in a + 1..n {
+                    let node = self.current.get(&path).expect("path of the current tree");
+                    if b >= node.children.len() {
+                        break;
+                    }
+                    let (x, y) = (&node.children[a], &node.children[b]);
+                    if x.site != y.site || !shortlex_less(&y.choices(), &x.choices()) {
+                        continue;
+                    }
+                    let mut cand = self.current.clone();
+                    cand.get_mut(&path).expect("path of the current tree").children.swap(a, b);
+                    self.try_candidate(cand);
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
+    /// Edit 6: join neighbouring parts that each begin with a length.
+    fn join_siblings(&mut self) {
+        let starts_with_len = |t: &ChoiceTree| {
+            t.choice.is_none() && t.children.first().is_some_and(|c| c.choice.is_some() && c.children.is_empty())
+        };
+        let mut i = 0;
+        while i < self.current.paths().len() {
+            if self.out_of_budget() {
+                return;
+            }
+            let path = self.current.paths()[i].clone();
+            let mut a = 0;
+            while let Some(node) = self.current.get(&path) {
+                if a + 1 >= node.children.len() {
+                    break;
+                }
+                let (x, y) = (&node.children[a], &node.children[a + 1]);
+                if x.site != y.site || !starts_with_len(x) || !starts_with_len(y) {
+                    a += 1;
+                    continue;
+                }
+                let mut cand = self.current.clone();
+                let node = cand.get_mut(&path).expect("path of the current tree");
+                let y = node.children.remove(a + 1);
+                let x = &mut node.children[a];
+                let added = y.children[0].choice.unwrap_or(0);
+                x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
+                x.children.extend(y.children.into_iter().skip(1));
+                if let Some(outer) = node.children[..a]
+                    .iter_mut()
+                    .rev()
+                    .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= 1))
+                {
+                    outer.choice = outer.choice.map(|c| c - 1);
+                }
+                if !self.try_candidate(cand) {
+                    a += 1;
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reflect_core::combinators::{int, vec};
+    use reflect_core::interpret::{generate_recorded, replay_lenient};
+    use reflect_core::{parse_tree, Gen};
+
+    fn shrink_with<G: Gen>(g: &G, seed: u64, fails: impl Fn(&G::Value) -> bool) -> (G::Value, ShrinkStats) {
+        let (v, tree) = generate_recorded(g, seed);
+        assert!(fails(&v.unwrap()), "seed {seed} should fail");
+        let budget = Budget { max_steps: 10_000, max_time: Duration::from_secs(60) };
+        let (t, stats) = shrink(tree, budget, |cand| match replay_lenient(g, cand, 0) {
+            (Ok(v), used) if fails(&v) => Some(used),
+            _ => None,
+        });
+        (parse_tree(g, &t).unwrap(), stats)
+    }
+
+    #[test]
+    fn shortlex_orders_by_length_then_lexicographically() {
+        assert!(shortlex_less(&[9], &[0, 0]));
+        assert!(shortlex_less(&[0, 1], &[1, 0]));
+        assert!(!shortlex_less(&[1, 0], &[1, 0]));
+    }
+
+    #[test]
+    fn a_list_shrinks_to_the_smallest_failing_one() {
+        let g = vec(int(0u32..=1000), 0..=20);
+        let mut shrunk = 0;
+        for seed in 0..40 {
+            let (v, _) = generate_recorded(&g, seed);
+            if !v.unwrap().iter().any(|&x| x >= 500) {
+                continue;
+            }
+            let (min, stats) = shrink_with(&g, seed, |xs| xs.iter().any(|&x| x >= 500));
+            assert_eq!(min, vec![500], "seed {seed}");
+            assert!(stats.steps > 0);
+            shrunk += 1;
+        }
+        assert!(shrunk > 10);
+    }
+
+    #[test]
+    fn reverse_shrinks_to_zero_one() {
+        let g = vec(int(0u32..=100), 0..=10);
+        for seed in 0..40 {
+            let (v, _) = generate_recorded(&g, seed);
+            let v = v.unwrap();
+            if v.iter().rev().eq(v.iter()) {
+                continue;
+            }
+            let (min, _) = shrink_with(&g, seed, |xs| !xs.iter().rev().eq(xs.iter()));
+            assert_eq!(min, vec![0, 1], "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_validity_filter_is_honoured_while_shrinking() {
+        // Only lists with an even sum are valid; every shrunk candidate must be too.
+        let g = vec(int(0u32..=100), 1..=10).filter(|xs: &Vec<u32>| xs.iter().sum::<u32>() % 2 == 0);
+        let mut checked = 0;
+        for seed in 0..60 {
+            let (v, _) = generate_recorded(&g, seed);
+            let Ok(v) = v else { continue };
+            if v.len() < 2 {
+                continue;
+            }
+            let (min, _) = shrink_with(&g, seed, |xs| xs.len() >= 2);
+            assert_eq!(min, vec![0, 0]);
+            checked += 1;
+        }
+        assert!(checked > 5);
+    }
+
+    #[test]
+    fn the_budget_bounds_the_attempts() {
+        let g = vec(int(1u32..=1000), 10..=20);
+        let (_, tree) = generate_recorded(&g, 3);
+        let budget = Budget { max_steps: 5, max_time: Duration::from_secs(60) };
+        let (_, stats) = shrink(tree, budget, |cand| Some(replay_lenient(&g, cand, 0).1));
+        assert_eq!(stats.attempts, 5);
+        assert!(stats.budget_exhausted);
+    }
+}

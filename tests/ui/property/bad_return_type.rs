@@ -1,0 +1,8 @@
+use reflect::prelude::*;
+
+#[property]
+fn p(x: u8) -> u8 {
+    x
+}
+
+fn main() {}

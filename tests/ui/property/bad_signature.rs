@@ -1,0 +1,22 @@
+use reflect::prelude::*;
+
+#[property]
+async fn is_async(x: u8) {
+    let _ = x;
+}
+
+#[property]
+fn is_generic<T: Reflective>(x: T) {
+    let _ = x;
+}
+
+#[property]
+fn no_arguments() {}
+
+#[property]
+#[test]
+fn already_a_test(x: u8) {
+    let _ = x;
+}
+
+fn main() {}

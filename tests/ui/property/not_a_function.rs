@@ -1,0 +1,6 @@
+use reflect::prelude::*;
+
+#[property]
+struct NotAFunction;
+
+fn main() {}

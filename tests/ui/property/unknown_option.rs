@@ -1,0 +1,8 @@
+use reflect::prelude::*;
+
+#[property(casez = 10)]
+fn p(x: u8) {
+    let _ = x;
+}
+
+fn main() {}
