@@ -18,8 +18,9 @@
 //! - **length list**: a length `n` in `1..=100`, then (bind) `n` integers in
 //!   `0..=1000`; property "the maximum is below 900"; minimal `[900]`.
 //!
-//! Integers are generated with a zigzag encoding (choice 0 is 0, then 1, -1,
-//! 2, -2, ...), so that smaller choices are smaller in absolute value.
+//! Integers are the library's own: their choices count outward from zero
+//! (choice 0 is 0, then 1, -1, 2, -2, ...), so smaller choices are smaller
+//! in absolute value.
 
 use reflect::prelude::*;
 use reflect::reflect_core::parse_tree;
@@ -27,43 +28,8 @@ use std::time::Instant;
 
 const RUNS: u64 = 100;
 
-/// Choice `c` as an integer: 0, 1, -1, 2, -2, ...
-fn zigzag(c: u64) -> i64 {
-    if c % 2 == 1 {
-        c.div_ceil(2) as i64
-    } else {
-        -((c / 2) as i64)
-    }
-}
-
-/// The choice of integer `x` (the inverse of [`zigzag`]).
-fn unzigzag(x: i64) -> u64 {
-    if x > 0 {
-        (x as u64) * 2 - 1
-    } else {
-        x.unsigned_abs() * 2
-    }
-}
-
-/// An integer whose zigzag choice is in `0..=max`.
-fn zigzag_int(site: &'static str, max: u64) -> BoxGen<i64> {
-    int(0u64..=max).site(site).map(zigzag, move |x: &i64| Some(unzigzag(*x)).filter(|&c| c <= max)).boxed()
-}
-
-fn zigzag_i32() -> BoxGen<i32> {
-    zigzag_int("int", u32::MAX as u64).map(|x| x as i32, |x: &i32| Some(*x as i64)).boxed()
-}
-
-fn zigzag_i16() -> BoxGen<i16> {
-    // Choice 65535 is 32768, which wraps to -32768: every i16 has exactly one choice.
-    int(0u64..=u16::MAX as u64)
-        .site("i16")
-        .map(|c| zigzag(c) as i16, |x: &i16| Some(if *x == i16::MIN { u16::MAX as u64 } else { unzigzag(*x as i64) }))
-        .boxed()
-}
-
 fn small_int() -> BoxGen<i64> {
-    zigzag_int("lit", 20)
+    int(-10i64..=10).site("lit").boxed()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +99,7 @@ fn wrapping_sum(xs: &[i16]) -> i16 {
 }
 
 fn bound5_gen() -> BoxGen<Five> {
-    let list = || vec(zigzag_i16(), 0..=10).filter(|xs: &Vec<i16>| wrapping_sum(xs) < 256).boxed();
+    let list = || vec(any_int::<i16>(), 0..=10).filter(|xs: &Vec<i16>| wrapping_sum(xs) < 256).boxed();
     (list(), list(), list(), list(), list()).boxed()
 }
 
@@ -181,7 +147,7 @@ fn main() {
     let start = Instant::now();
 
     let found =
-        run("reverse", || vec(zigzag_i32(), 0..=20).boxed(), |xs: Vec<i32>| xs.iter().rev().eq(xs.iter()), |c| c);
+        run("reverse", || vec(any_int::<i32>(), 0..=20).boxed(), |xs: Vec<i32>| xs.iter().rev().eq(xs.iter()), |c| c);
     line("reverse", &found, Vec::len, |xs| xs == &[0, 1]);
 
     let found = run("calculator", expr_gen, |e: Expr| e.eval().is_ok(), |c| c.max_discard_ratio(50));
@@ -201,7 +167,7 @@ fn main() {
 
     let found = run(
         "large_union_list",
-        || vec(vec(zigzag_i32(), 0..=10), 0..=10).boxed(),
+        || vec(vec(any_int::<i32>(), 0..=10), 0..=10).boxed(),
         |xss: Vec<Vec<i32>>| {
             let distinct: std::collections::HashSet<i32> = xss.iter().flatten().copied().collect();
             distinct.len() <= 4

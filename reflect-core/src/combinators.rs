@@ -207,14 +207,23 @@ impl IntValue for i128 {
     const MAX: Self = i128::MAX;
 }
 
-/// An integer in an inclusive range, uniformly. One choice point whose
-/// answer is the offset from the low end; a range wider than 2^64 values
-/// (only possible for 128-bit types) takes two, high word first.
+/// An integer in an inclusive range, uniformly. One choice point; a range
+/// wider than 2^64 values (only possible for 128-bit types) takes two, high
+/// word first.
+///
+/// Choices count outward from the value of the range closest to zero (its
+/// *origin*): choice 0 is the origin, then one above, one below, two above,
+/// two below, ..., then the rest of the longer side. So a smaller choice is
+/// always a value closer to zero, which is what shrinking (lowering choices)
+/// and lenient replay's "first option" rely on. For a range of non-negative
+/// values the choice is simply the offset from the low end.
 #[derive(Debug, Clone, Copy)]
 pub struct Int<T> {
     site: Site,
     lo: T,
     span: u128,
+    /// How many values lie below the origin (the origin's offset from `lo`).
+    below: u128,
 }
 
 /// An integer in `range` (see [`Int`]), at the site `"int"`; rename it with [`Int::site`].
@@ -224,7 +233,13 @@ pub struct Int<T> {
 pub fn int<T: IntValue>(range: RangeInclusive<T>) -> Int<T> {
     let (lo, hi) = range.into_inner();
     assert!(lo <= hi, "int: the range {lo:?}..={hi:?} is empty; write it low..=high");
-    Int { site: "int", lo, span: hi.to_bits().wrapping_sub(lo.to_bits()) }
+    let origin = T::from_bits(0).clamp(lo, hi);
+    Int {
+        site: "int",
+        lo,
+        span: hi.to_bits().wrapping_sub(lo.to_bits()),
+        below: origin.to_bits().wrapping_sub(lo.to_bits()),
+    }
 }
 
 /// Any value of an integer type.
@@ -239,13 +254,65 @@ impl<T: IntValue> Int<T> {
         self
     }
 
-    /// The offset of `v` from the low end, if `v` is in range.
-    fn offset(&self, v: T) -> Option<u128> {
+    /// The offset from `lo` of the value with choice `k` (`k <= span`).
+    #[inline]
+    fn offset_of(&self, k: u128) -> u128 {
+        let a = self.below;
+        if a == 0 {
+            return k;
+        }
+        let b = self.span - a;
+        let m = a.min(b);
+        if k == 0 {
+            a
+        } else if k <= 2 * m {
+            let j = k.div_ceil(2);
+            if k % 2 == 1 {
+                a + j
+            } else {
+                a - j
+            }
+        } else if b > a {
+            a + (k - m)
+        } else {
+            a - (k - m)
+        }
+    }
+
+    /// The choice of the value at offset `off` from `lo` (the inverse of `offset_of`).
+    fn choice_of(&self, off: u128) -> u128 {
+        let a = self.below;
+        if a == 0 {
+            return off;
+        }
+        let b = self.span - a;
+        let m = a.min(b);
+        let (d, up) = if off >= a { (off - a, true) } else { (a - off, false) };
+        if d == 0 {
+            0
+        } else if d <= m {
+            if up {
+                2 * d - 1
+            } else {
+                2 * d
+            }
+        } else {
+            d + m
+        }
+    }
+
+    /// The choice of `v`, if `v` is in range.
+    fn choice_for(&self, v: T) -> Option<u128> {
         if v < self.lo {
             return None;
         }
         let off = v.to_bits().wrapping_sub(self.lo.to_bits());
-        (off <= self.span).then_some(off)
+        (off <= self.span).then(|| self.choice_of(off))
+    }
+
+    #[inline]
+    fn value_of(&self, k: u128) -> T {
+        T::from_bits(self.lo.to_bits().wrapping_add(self.offset_of(k)))
     }
 }
 
@@ -255,13 +322,13 @@ impl<T: IntValue> Gen for Int<T> {
     fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
         if self.span <= u64::MAX as u128 {
             let c = sample(rng, Request::Int { span: self.span as u64 });
-            return Ok(T::from_bits(self.lo.to_bits().wrapping_add(c as u128)));
+            return Ok(self.value_of(c as u128));
         }
         self.run(&mut crate::source::RngSource(rng))
     }
     #[inline]
     fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
-        let off = if self.span <= u64::MAX as u128 {
+        let k = if self.span <= u64::MAX as u128 {
             let c = src.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
             c as u128
         } else {
@@ -271,30 +338,70 @@ impl<T: IntValue> Gen for Int<T> {
             let lo = src.choose_leaf(self.site, Request::Int { span: lo_span })?;
             ((hi as u128) << 64) | lo as u128
         };
-        if off > self.span {
+        if k > self.span {
             return Err(Stop::Rejected);
         }
-        Ok(T::from_bits(self.lo.to_bits().wrapping_add(off)))
+        Ok(self.value_of(k))
     }
     fn back(&self, target: &T) -> Vec<Way> {
-        let Some(off) = self.offset(*target) else { return Vec::new() };
+        let Some(k) = self.choice_for(*target) else { return Vec::new() };
         if self.span <= u64::MAX as u128 {
             vec![Way {
-                forest: vec![ChoiceTree::choice(self.site, off as Choice, Vec::new())],
+                forest: vec![ChoiceTree::choice(self.site, k as Choice, Vec::new())],
                 prob: 1.0 / (self.span as f64 + 1.0),
             }]
         } else {
             let hi_span = (self.span >> 64) as u64;
-            let hi = (off >> 64) as u64;
+            let hi = (k >> 64) as u64;
             let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
             vec![Way {
                 forest: vec![
                     ChoiceTree::choice(self.site, hi as Choice, Vec::new()),
-                    ChoiceTree::choice(self.site, off as u64, Vec::new()),
+                    ChoiceTree::choice(self.site, k as u64, Vec::new()),
                 ],
                 prob: 1.0 / (hi_span as f64 + 1.0) / (lo_span as f64 + 1.0),
             }]
         }
+    }
+}
+
+#[cfg(test)]
+mod int_tests {
+    use super::*;
+
+    /// Choices enumerate the range exactly once, closest to zero first.
+    fn check_order<T: IntValue + std::hash::Hash>(lo: T, hi: T, zero_distance: impl Fn(T) -> u128) {
+        let g = int(lo..=hi);
+        let span = g.span;
+        let mut seen = std::collections::HashSet::new();
+        let mut last = 0u128;
+        for k in 0..=span {
+            let v = g.value_of(k);
+            assert!(lo <= v && v <= hi, "{v:?} out of {lo:?}..={hi:?}");
+            assert!(seen.insert(v), "{v:?} twice");
+            assert_eq!(g.choice_for(v), Some(k), "inverse at {k}");
+            let d = zero_distance(v);
+            assert!(d >= last, "choice {k} ({v:?}) is closer to zero than an earlier one");
+            last = d;
+        }
+    }
+
+    #[test]
+    fn choices_count_outward_from_zero() {
+        check_order(-3i8, 5, |v| v.unsigned_abs() as u128);
+        check_order(-7i8, 2, |v| v.unsigned_abs() as u128);
+        check_order(-4i16, 4, |v| v.unsigned_abs() as u128);
+        check_order(-9i32, -2, |v| v.unsigned_abs() as u128);
+        check_order(3u8, 9, |v| v as u128);
+        check_order(i8::MIN, i8::MAX, |v| v.unsigned_abs() as u128);
+        assert_eq!(int(-5i32..=5).value_of(0), 0);
+        assert_eq!(int(-5i32..=5).value_of(1), 1);
+        assert_eq!(int(-5i32..=5).value_of(2), -1);
+        let big = any_int::<i128>();
+        assert_eq!(big.value_of(0), 0);
+        assert_eq!(big.value_of(u128::MAX), i128::MIN);
+        assert_eq!(big.choice_for(i128::MAX), Some(u128::MAX - 2));
+        assert_eq!(any_int::<i64>().value_of(u64::MAX as u128), i64::MIN);
     }
 }
 
