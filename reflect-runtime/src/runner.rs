@@ -526,6 +526,7 @@ impl<V: 'static> Worker<V> {
             gen_time: t0.elapsed(),
             test_time: Duration::ZERO,
         };
+        let mut value_key = None;
         match made {
             Made::Panicked(reason) => result.status = Status::Failed(reason),
             Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
@@ -538,8 +539,15 @@ impl<V: 'static> Worker<V> {
             }
             Made::Value(value, tree) => {
                 result.tree = tree;
-                if render {
-                    result.args = Some((self.prop.describe)(&value));
+                if render || guided {
+                    let args = (self.prop.describe)(&value);
+                    // Uniqueness for guides is structural equality of the value, read off its `Debug`.
+                    let mut h = DefaultHasher::new();
+                    args.hash(&mut h);
+                    value_key = Some(h.finish());
+                    if render {
+                        result.args = Some(args);
+                    }
                 }
                 started(&result.tree, &result.args);
                 if test {
@@ -566,7 +574,7 @@ impl<V: 'static> Worker<V> {
             }
         }
         if guided {
-            let new = self.seen.insert(hash_choices(&result.tree));
+            let new = self.seen.insert(value_key.unwrap_or_else(|| hash_choices(&result.tree)));
             let valid = !matches!(result.status, Status::Discarded(_));
             self.guide.feedback(&Feedback { valid, new, utility: result.utility });
         }
