@@ -55,7 +55,47 @@ fn main() {
     let lang = language(&ref_bst(0, 2), 10_000, 64);
     println!("language(refBST(0,2))   = {} sequences, complete = {}", lang.members.len(), lang.complete);
 
+    derived_type();
     failing_property();
+    guided_by_rl();
+}
+
+// ---------------------------------------------------------------- a derived type
+
+/// A user's own type with `#[derive(Reflective)]`: the same interpretations, nothing written by hand.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Reflective)]
+#[assume(self.lo <= self.hi)]
+struct Booking {
+    #[choice(regex = "[A-Z]{3}-[0-9]{2}")]
+    room: String,
+    #[choice(range = 8..=20)]
+    lo: u8,
+    #[choice(range = 8..=20)]
+    hi: u8,
+    #[choice(len = 0..=3)]
+    guests: Vec<Guest>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Reflective)]
+enum Guest {
+    #[choice(weight = 3)]
+    Adult,
+    Child(#[choice(range = 0..=17)] u8),
+}
+
+fn derived_type() {
+    println!();
+    println!("== a derived type ==");
+    let g = Booking::generator();
+    let b = (0..).find_map(|seed| generate(&g, seed).ok()).unwrap();
+    println!("generate                = {b:?}");
+    let trees = reflect(&g, &b);
+    println!("reflect                 = {}", trees[0]);
+    println!("check                   = {}", check(&g, &b));
+    let backwards = Booking { hi: b.lo.saturating_sub(1), ..b.clone() };
+    println!("check(lo > hi)          = {} (the #[assume] is the validity condition)", check(&g, &backwards));
+    let valid = (0..1000).filter(|&s| generate(&g, s).is_ok()).count();
+    println!("valid among 1000 seeds  = {valid}");
 }
 
 // ---------------------------------------------------------------- a failing property
@@ -85,4 +125,19 @@ fn failing_property() {
         other => panic!("the replay should fail too: {other:?}"),
     };
     println!("replayed {} -> {} = {}", failure.token, again.args[0].0, again.args[0].1);
+}
+
+// ---------------------------------------------------------------- a guide
+
+/// The same generator steered by RLCheck's learner: far more distinct valid values.
+fn guided_by_rl() {
+    println!();
+    println!("== guided generation: Random vs RLCheck (TreeLR) ==");
+    let g = Booking::generator();
+    for (name, distinct) in [
+        ("Random", generate_distinct(&g, &mut RandomGuide, 2_000, 1)),
+        ("RLCheck", generate_distinct(&g, &mut RlGuide::default(), 2_000, 1)),
+    ] {
+        println!("{name:<8} 2000 trials: {} valid, {} distinct valid", distinct.valid, distinct.unique_valid.len());
+    }
 }
