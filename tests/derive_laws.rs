@@ -6,33 +6,8 @@ use std::fmt::Debug;
 
 // ---------------------------------------------------------------- types
 
-/// A binary search tree with small keys; validity is stated once.
-#[derive(Debug, Clone, PartialEq, Reflective)]
-#[assume(is_bst(self))]
-enum Tree {
-    #[choice(weight = 1)]
-    Leaf,
-    #[choice(weight = 3)]
-    Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
-}
-
-fn keys(t: &Tree, out: &mut Vec<u8>) {
-    if let Tree::Node(l, x, r) = t {
-        keys(l, out);
-        out.push(*x);
-        keys(r, out);
-    }
-}
-
-fn is_bst(t: &Tree) -> bool {
-    let mut ks = Vec::new();
-    keys(t, &mut ks);
-    ks.windows(2).all(|w| w[0] < w[1])
-}
-
-fn node(l: Tree, x: u8, r: Tree) -> Tree {
-    Tree::Node(Box::new(l), x, Box::new(r))
-}
+mod common;
+use common::{is_bst, node, Tree};
 
 /// Simple types of an STLC-style calculus.
 #[derive(Debug, Clone, PartialEq, Reflective)]

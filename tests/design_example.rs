@@ -3,39 +3,16 @@
 
 use reflect::prelude::*;
 
-#[derive(Debug, Clone, PartialEq, Reflective)]
-#[assume(is_bst(self))]
-enum Tree {
-    #[choice(weight = 1)]
-    Leaf,
-    #[choice(weight = 3)]
-    Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
-}
-
-fn keys(t: &Tree, out: &mut Vec<u8>) {
-    if let Tree::Node(l, x, r) = t {
-        keys(l, out);
-        out.push(*x);
-        keys(r, out);
-    }
-}
-
-fn is_bst(t: &Tree) -> bool {
-    let mut ks = Vec::new();
-    keys(t, &mut ks);
-    ks.windows(2).all(|w| w[0] < w[1])
-}
-
-impl Tree {
-    fn insert(&self, x: u8) -> Tree {
-        match self {
-            Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), x, Box::new(Tree::Leaf)),
-            Tree::Node(l, k, r) if x < *k => Tree::Node(Box::new(l.insert(x)), *k, r.clone()),
-            Tree::Node(l, k, r) if x > *k => Tree::Node(l.clone(), *k, Box::new(r.insert(x))),
-            t => t.clone(),
-        }
-    }
-}
+// The derived tree of DESIGN.md, with `is_bst` and `insert`, lives in `common`:
+//
+//     #[derive(Debug, Clone, PartialEq, Reflective)]
+//     #[assume(is_bst(self))]
+//     enum Tree {
+//         #[choice(weight = 1)] Leaf,
+//         #[choice(weight = 3)] Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
+//     }
+mod common;
+use common::{is_bst, Tree};
 
 #[property(cases = 2_000, guide = rl)]
 fn insert_keeps_bst(t: Tree, x: u8) {
@@ -72,18 +49,12 @@ fn the_derived_generator_is_reflective() {
 #[test]
 fn a_failing_property_over_the_derived_type_shrinks_to_the_smallest_tree() {
     // "Every BST has fewer than 2 nodes" fails; the smallest counterexample has 2 nodes.
-    fn size(t: &Tree) -> usize {
-        match t {
-            Tree::Leaf => 0,
-            Tree::Node(l, _, r) => 1 + size(l) + size(r),
-        }
-    }
-    let prop = Property::new(Tree::generator, |t: Tree| size(&t) < 2);
+    let prop = Property::new(Tree::generator, |t: Tree| t.size() < 2);
     let failure = match prop.check(&Config::new("design_example::small").cases(1_000).seed(3).no_timeout()) {
         Err(RunError::Failed(f)) => f,
         other => panic!("expected a failure, got {other:?}"),
     };
     let t = parse_tree(&Tree::generator(), &failure.tree).unwrap();
-    assert_eq!(size(&t), 2, "{t:?}");
+    assert_eq!(t.size(), 2, "{t:?}");
     assert!(is_bst(&t));
 }
