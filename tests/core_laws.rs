@@ -385,3 +385,57 @@ fn same_seed_same_values() {
 }
 
 const PINNED: [u64; 4] = [324575, 811612, 765236, 51451];
+
+#[test]
+fn floats_round_trip_by_bits() {
+    fn laws<F: reflect::reflect_core::combinators::FloatValue>(g: &BoxGen<F>) -> [usize; 3] {
+        let mut kinds = [0; 3];
+        for seed in 0..SEEDS {
+            let (v, tree) = generate_recorded(g, seed);
+            let v = v.unwrap();
+            kinds[tree.children[0].choice.unwrap() as usize] += 1;
+            assert_eq!(parse_tree(g, &tree).unwrap().bits(), v.bits());
+            let reflected = reflect(g, &v);
+            assert!(reflected.contains(&tree), "{v:?}");
+            for t in &reflected {
+                assert_eq!(parse_tree(g, t).unwrap().bits(), v.bits());
+            }
+        }
+        kinds
+    }
+    let kinds = laws(&f64::generator());
+    assert!(kinds.iter().all(|&k| k > 0), "every kind of float is generated: {kinds:?}");
+    laws(&f32::generator());
+    let g = f64::generator();
+    for v in [0.0, -0.0, f64::NAN, f64::INFINITY, 0.1, -999.9, 1e300, f64::MIN_POSITIVE / 2.0] {
+        assert!(!reflect(&g, &v).is_empty(), "{v:?} reflects");
+    }
+    // Smaller choices are simpler floats: the first decimal choices are 0, 0.1, -0.1.
+    assert_eq!(parse(&g, &[0, 0]).unwrap(), 0.0);
+    assert_eq!(parse(&g, &[0, 1]).unwrap(), 0.1);
+    assert_eq!(parse(&g, &[0, 2]).unwrap(), -0.1);
+}
+
+#[test]
+fn standard_collections_reflect() {
+    use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+    fn laws<T: Reflective + PartialEq + Debug>() {
+        let g = T::generator();
+        for seed in 0..100 {
+            let v = generate(&g, seed).unwrap();
+            let reflected = reflect(&g, &v);
+            assert!(!reflected.is_empty(), "{v:?}");
+            for t in &reflected {
+                assert_eq!(parse_tree(&g, t).unwrap(), v);
+            }
+        }
+    }
+    laws::<VecDeque<u8>>();
+    laws::<BTreeSet<i16>>();
+    laws::<HashSet<u32>>();
+    laws::<BTreeMap<u8, bool>>();
+    laws::<HashMap<char, Option<u8>>>();
+    laws::<[u8; 3]>();
+    laws::<std::rc::Rc<(u8, i64)>>();
+    laws::<(i8, String, usize)>();
+}

@@ -381,3 +381,32 @@ fn derivative_laws() {
     assert_eq!(nullable(&g), None);
     assert_eq!(nullable(&Unit::generator()), Some(Unit));
 }
+
+/// Fields of every standard type with a `Reflective` implementation.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+struct Everything {
+    ratio: f64,
+    small: f32,
+    tags: std::collections::BTreeSet<u8>,
+    index: std::collections::HashMap<char, i32>,
+    grid: [i8; 4],
+    queue: std::collections::VecDeque<bool>,
+    shared: std::rc::Rc<String>,
+}
+
+#[test]
+fn derived_fields_of_standard_types() {
+    let g = Everything::generator();
+    for seed in 0..200 {
+        let (v, tree) = generate_recorded(&g, seed);
+        let v = v.unwrap();
+        let back = parse_tree(&g, &tree).unwrap();
+        // Floats compare by bits (NaN is generated too).
+        assert_eq!(back.ratio.to_bits(), v.ratio.to_bits());
+        assert!(!reflect(&g, &v).is_empty());
+        assert_eq!(
+            (back.tags, back.index, back.grid, back.queue, back.shared),
+            (v.tags, v.index, v.grid, v.queue, v.shared)
+        );
+    }
+}

@@ -1,7 +1,11 @@
 //! The `Reflective` trait: a type's own generator, with implementations for standard types.
 
-use crate::combinators::{any_char, any_int, bool as bool_gen, option, pure, string, vec};
+use crate::combinators::{any_char, any_int, bool as bool_gen, float, option, pure, string, vec};
 use crate::gen::{BoxGen, Gen};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::Hash;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The longest collection the standard implementations generate.
 pub const DEFAULT_MAX_LEN: usize = 8;
@@ -24,6 +28,18 @@ macro_rules! reflective_int {
     )*};
 }
 reflective_int!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl Reflective for f64 {
+    fn generator() -> BoxGen<Self> {
+        float::<f64>().boxed()
+    }
+}
+
+impl Reflective for f32 {
+    fn generator() -> BoxGen<Self> {
+        float::<f32>().boxed()
+    }
+}
 
 impl Reflective for bool {
     fn generator() -> BoxGen<Self> {
@@ -69,6 +85,48 @@ impl<T: Reflective + Clone> Reflective for Box<T> {
         #[allow(clippy::borrowed_box)] // the backward function takes the value as generated: a `Box<T>`
         let unbox = |b: &Box<T>| Some((**b).clone());
         T::generator().map(Box::new, unbox).boxed()
+    }
+}
+
+/// Pointers and collections built from a `Vec` of their elements (or
+/// entries): backward, the value is taken apart into that `Vec`, in the
+/// collection's own iteration order.
+macro_rules! reflective_via_vec {
+    ($(($($bound:tt)*) $ty:ty, $elem:ty, $to_vec:expr);* $(;)?) => {$(
+        impl<$($bound)*> Reflective for $ty {
+            fn generator() -> BoxGen<Self> {
+                <Vec<$elem>>::generator().map(|v| v.into_iter().collect(), |c: &$ty| Some($to_vec(c))).boxed()
+            }
+        }
+    )*};
+}
+reflective_via_vec! {
+    (T: Reflective + Clone) VecDeque<T>, T, |c: &VecDeque<T>| c.iter().cloned().collect::<Vec<_>>();
+    (T: Reflective + Clone + Ord) BTreeSet<T>, T, |c: &BTreeSet<T>| c.iter().cloned().collect::<Vec<_>>();
+    (T: Reflective + Clone + Eq + Hash) HashSet<T>, T, |c: &HashSet<T>| c.iter().cloned().collect::<Vec<_>>();
+    (K: Reflective + Clone + Ord, V: Reflective + Clone) BTreeMap<K, V>, (K, V),
+        |c: &BTreeMap<K, V>| c.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+    (K: Reflective + Clone + Eq + Hash, V: Reflective + Clone) HashMap<K, V>, (K, V),
+        |c: &HashMap<K, V>| c.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+}
+
+impl<T: Reflective + Clone> Reflective for Rc<T> {
+    fn generator() -> BoxGen<Self> {
+        T::generator().map(Rc::new, |r: &Rc<T>| Some((**r).clone())).boxed()
+    }
+}
+
+impl<T: Reflective + Clone> Reflective for Arc<T> {
+    fn generator() -> BoxGen<Self> {
+        T::generator().map(Arc::new, |r: &Arc<T>| Some((**r).clone())).boxed()
+    }
+}
+
+impl<T: Reflective + Clone, const N: usize> Reflective for [T; N] {
+    fn generator() -> BoxGen<Self> {
+        crate::combinators::vec(T::generator(), N..=N)
+            .map(|v: Vec<T>| v.try_into().ok().expect("exactly N elements"), |a: &[T; N]| Some(a.to_vec()))
+            .boxed()
     }
 }
 
