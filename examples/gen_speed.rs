@@ -118,11 +118,21 @@ fn bench<T: PartialEq + std::fmt::Debug>(
     }
 }
 
+fn usage() -> ! {
+    eprintln!("usage: gen_speed [--values N]   (N a whole number; default 200000)");
+    std::process::exit(2)
+}
+
 fn main() {
     let mut n = 200_000;
     let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--values") {
-        n = args.get(i + 1).and_then(|s| s.parse().ok()).expect("--values takes a number");
+    match args.get(1).map(String::as_str) {
+        None => {}
+        Some("--values") if args.len() == 3 => match args[2].parse() {
+            Ok(v) => n = v,
+            Err(_) => usage(),
+        },
+        Some(_) => usage(),
     }
     bench("bin_tree_depth4", n, &bin_tree(4), |rng| hand_tree(rng, 4), proptest_tree(4));
     bench("vec_u32_and_string", n, &record_gen(), hand_record, proptest_record());

@@ -128,16 +128,17 @@ fn main() {
     let mut trials = 100_000usize;
     let mut seed = 0u64;
     let mut sizes = false;
+    let usage = || -> ! {
+        eprintln!("usage: rlcheck_bst [--trials N] [--seed S] [--sizes]   (N and S whole numbers)");
+        std::process::exit(2)
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--trials" => trials = args.next().and_then(|s| s.parse().ok()).expect("--trials N"),
-            "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed S"),
+            "--trials" => trials = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage()),
+            "--seed" => seed = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage()),
             "--sizes" => sizes = true,
-            _ => {
-                eprintln!("usage: rlcheck_bst [--trials N] [--seed S] [--sizes]");
-                std::process::exit(2);
-            }
+            _ => usage(),
         }
     }
     let rows = case_study(trials, seed);
