@@ -14,7 +14,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rand::Rng;
 use reflect::prelude::*;
 use reflect::reflect_core::examples::{bin_tree, Tree};
-use reflect::reflect_core::{rng_from_seed, DetRng, RandomSource};
+use reflect::reflect_core::{rng_from_seed, DetRng};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -97,14 +97,14 @@ fn bench<T: PartialEq + std::fmt::Debug>(
         assert_eq!(generate(reflective, seed).unwrap(), hand(&mut rng), "seed {seed}");
     }
     let mut best = [f64::INFINITY; 3];
-    let mut src = RandomSource::new(1);
+    let mut gen_rng = rng_from_seed(1);
     let mut rng = rng_from_seed(1);
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[1; 32]));
     let only = std::env::var("GEN_SPEED_ONLY").ok();
     let on = |imp: &str| only.as_deref().is_none_or(|o| o == imp);
     for _ in 0..ROUNDS {
         if on("reflect") {
-            best[0] = best[0].min(time(n, || reflective.run_rng(&mut src.rng).unwrap()));
+            best[0] = best[0].min(time(n, || reflective.run_rng(&mut gen_rng).unwrap()));
         }
         if on("handwritten") {
             best[1] = best[1].min(time(n, || hand(&mut rng)));

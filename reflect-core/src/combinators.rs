@@ -254,16 +254,20 @@ impl<T: IntValue> Int<T> {
         self
     }
 
+    /// The values below the origin, above it, and the fewer of the two.
+    #[inline]
+    fn sides(&self) -> (u128, u128, u128) {
+        let (a, b) = (self.below, self.span - self.below);
+        (a, b, a.min(b))
+    }
+
     /// The offset from `lo` of the value with choice `k` (`k <= span`).
     #[inline]
     fn offset_of(&self, k: u128) -> u128 {
-        let a = self.below;
+        let (a, b, m) = self.sides();
         if a == 0 {
-            return k;
-        }
-        let b = self.span - a;
-        let m = a.min(b);
-        if k == 0 {
+            k
+        } else if k == 0 {
             a
         } else if k <= 2 * m {
             let j = k.div_ceil(2);
@@ -281,12 +285,10 @@ impl<T: IntValue> Int<T> {
 
     /// The choice of the value at offset `off` from `lo` (the inverse of `offset_of`).
     fn choice_of(&self, off: u128) -> u128 {
-        let a = self.below;
+        let (a, _, m) = self.sides();
         if a == 0 {
             return off;
         }
-        let b = self.span - a;
-        let m = a.min(b);
         let (d, up) = if off >= a { (off - a, true) } else { (a - off, false) };
         if d == 0 {
             0

@@ -2,7 +2,7 @@
 
 use crate::choice::{Choice, ChoiceTree, OwnedRequest, Request, Site};
 use crate::gen::{Gen, Way};
-use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, RandomSource, Recorder, Source, Stop};
+use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, Recorder, RngSource, Source, Stop};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -21,7 +21,7 @@ pub fn generate_with<G: Gen + ?Sized>(g: &G, rng: &mut DetRng) -> Result<G::Valu
 /// Generate one value from `seed` and record the choice tree that made it
 /// (papers/001's randomness interpretation `R[.]`, with the value).
 pub fn generate_recorded<G: Gen + ?Sized>(g: &G, seed: u64) -> (Result<G::Value, Stop>, ChoiceTree) {
-    run_recorded(g, RandomSource::new(seed)).0
+    run_recorded(g, RngSource(&mut rng_from_seed(seed))).0
 }
 
 /// Run `g` against `src`, recording the choice tree; returns the source too.
@@ -221,7 +221,8 @@ pub fn replay_lenient<G: Gen + ?Sized>(g: &G, tree: &ChoiceTree, seed: u64) -> (
 /// (papers/001's `WeightedGen`, `tunedLike`, `tunedUnlike`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Weights {
-    counts: HashMap<(String, String), f64>,
+    /// Weights by site, then by label (looked up by `&str`, without allocating).
+    counts: HashMap<String, HashMap<String, f64>>,
     unlike: bool,
 }
 
@@ -233,13 +234,17 @@ impl Weights {
 
     /// Set the weight of option `label` at `site`.
     pub fn set(&mut self, site: &str, label: &str, weight: f64) -> &mut Self {
-        self.counts.insert((site.to_owned(), label.to_owned()), weight.max(0.0));
+        *self.entry(site, label) = weight.max(0.0);
         self
     }
 
     /// The weight of option `label` at `site` (0 when unset).
     pub fn get(&self, site: &str, label: &str) -> f64 {
-        self.counts.get(&(site.to_owned(), label.to_owned())).copied().unwrap_or(0.0)
+        self.counts.get(site).and_then(|by_label| by_label.get(label)).copied().unwrap_or(0.0)
+    }
+
+    fn entry(&mut self, site: &str, label: &str) -> &mut f64 {
+        self.counts.entry(site.to_owned()).or_default().entry(label.to_owned()).or_insert(0.0)
     }
 
     /// Weights that make the choices `examples` were built from: every
@@ -255,7 +260,7 @@ impl Weights {
                 LabelProbe { inner: SeqSource { choices: &tree.choices(), pos: 0, error: None }, seen: &mut seen };
             let _ = g.run(&mut probe);
             for (site, label) in seen {
-                *w.counts.entry((site.to_owned(), label)).or_insert(0.0) += 1.0;
+                *w.entry(site, &label) += 1.0;
             }
         }
         w

@@ -8,7 +8,7 @@
 //!
 //! | interpretation | function | what answers the choices |
 //! |---|---|---|
-//! | generate | [`generate`], [`generate_recorded`] | a seeded RNG ([`RandomSource`]), honouring weights |
+//! | generate | [`generate`], [`generate_recorded`] | a seeded RNG ([`RngSource`]), honouring weights |
 //! | parse | [`parse`], [`parse_tree`] | a choice sequence; a choice the generator cannot make is an error |
 //! | replay leniently | [`replay_lenient`] | a possibly broken [`ChoiceTree`]; unfit choices are replaced, missing ones take the first option |
 //! | weighted | [`generate_weighted`], [`Weights`] | weights looked up by site and label (tuning by examples) |
@@ -74,7 +74,7 @@ pub use interpret::{
     Language, NextPick, ParseError, Weights,
 };
 pub use reflective::Reflective;
-pub use source::{rng_from_seed, DetRng, RandomSource, Recorder, RngSource, Source, Stop};
+pub use source::{rng_from_seed, DetRng, Recorder, RngSource, Source, Stop};
 
 /// Everything needed to write and use generators, in one `use`.
 pub mod prelude {

@@ -131,35 +131,7 @@ pub fn sample_uniform(rng: &mut DetRng, request: Request<'_>) -> Choice {
     }
 }
 
-/// The generate interpretation's source: a seeded RNG, honouring weights.
-#[derive(Debug, Clone)]
-pub struct RandomSource {
-    /// The RNG the choices are drawn from.
-    pub rng: DetRng,
-}
-
-impl RandomSource {
-    /// A source seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        RandomSource { rng: rng_from_seed(seed) }
-    }
-}
-
-impl Source for RandomSource {
-    #[inline]
-    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Ok(sample(&mut self.rng, request))
-    }
-    #[inline]
-    fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Ok(sample(&mut self.rng, request))
-    }
-    fn tracks_parts(&self) -> bool {
-        false
-    }
-}
-
-/// The generate interpretation's source over a borrowed RNG.
+/// The generate interpretation's source: an RNG, honouring weights.
 #[derive(Debug)]
 pub struct RngSource<'a>(pub &'a mut DetRng);
 

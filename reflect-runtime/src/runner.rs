@@ -456,12 +456,6 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-fn hash_choices(tree: &ChoiceTree) -> u64 {
-    let mut h = DefaultHasher::new();
-    tree.choices().hash(&mut h);
-    h.finish()
-}
-
 impl<V: 'static> Worker<V> {
     fn new(prop: Property<V>, guide: &crate::config::GuideFactory) -> Self {
         let gen = (prop.gen)();
@@ -574,7 +568,8 @@ impl<V: 'static> Worker<V> {
             }
         }
         if guided {
-            let new = self.seen.insert(value_key.unwrap_or_else(|| hash_choices(&result.tree)));
+            // A case with no value is invalid, and never new.
+            let new = value_key.is_some_and(|k| self.seen.insert(k));
             let valid = !matches!(result.status, Status::Discarded(_));
             self.guide.feedback(&Feedback { valid, new, utility: result.utility });
         }
