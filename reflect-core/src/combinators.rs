@@ -720,10 +720,10 @@ impl<G: Gen> Gen for OptionGen<G> {
 /// elements, each recorded as a part named by the element site.
 #[derive(Debug, Clone)]
 pub struct Collection<G, C> {
-    len: Int<usize>,
-    elem_site: Site,
-    gen: G,
-    _c: PhantomData<fn() -> C>,
+    pub(crate) len: Int<usize>,
+    pub(crate) elem_site: Site,
+    pub(crate) gen: G,
+    pub(crate) _c: PhantomData<fn() -> C>,
 }
 
 /// A `Vec` whose length is uniform in `len` (site `"len"`), elements from `gen` (parts `"elem"`).

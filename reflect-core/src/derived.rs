@@ -18,12 +18,13 @@
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
 use crate::choice::{ChoiceTree, Opt, Request, Site};
-use crate::combinators::int;
+use crate::combinators::{int, Collection, Part, Sequence};
 use crate::gen::{product, BoxGen, Gen, Way};
 use crate::source::{Source, Stop};
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 /// The depth budget of a derived type without `#[reflect(depth = N)]`.
 pub const DEFAULT_DEPTH: usize = 6;
@@ -144,10 +145,7 @@ pub fn variant_ways(
 
 /// Runs one field's generator as the part `site` (a group in the choice tree).
 pub fn run_part<G: Gen + ?Sized>(g: &G, site: Site, src: &mut dyn Source) -> Result<G::Value, Stop> {
-    src.enter(site);
-    let r = g.run(src);
-    src.leave();
-    r
+    Part { gen: g, site }.run(src)
 }
 
 /// The ways of one field's generator as the part `site`, appended to `ways`.
@@ -172,7 +170,7 @@ pub struct SeqField<E, C> {
     depth: usize,
     limited: bool,
     elem: BoxGen<E>,
-    _c: std::marker::PhantomData<fn() -> C>,
+    _c: PhantomData<fn() -> C>,
 }
 
 impl<E, C> SeqField<E, C> {
@@ -182,35 +180,23 @@ impl<E, C> SeqField<E, C> {
     /// When `lo > hi`.
     pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: BoxGen<E>) -> Self {
         assert!(lo <= hi, "the length range {lo}..={hi} of `{site}` is empty; write it low..=high");
-        SeqField { site, lo, hi, depth, limited, elem, _c: std::marker::PhantomData }
+        SeqField { site, lo, hi, depth, limited, elem, _c: PhantomData }
     }
 
-    fn hi_now(&self) -> usize {
-        if self.limited && current_level() >= self.depth {
-            self.lo
-        } else {
-            self.hi
-        }
+    /// The collection generator for the current level.
+    fn now(&self) -> Collection<&dyn Gen<Value = E>, C> {
+        let hi = if self.limited && current_level() >= self.depth { self.lo } else { self.hi };
+        Collection { len: int(self.lo..=hi).site(self.site), elem_site: "elem", gen: &*self.elem, _c: PhantomData }
     }
 }
 
-impl<E, C: crate::combinators::Sequence<E>> Gen for SeqField<E, C> {
+impl<E, C: Sequence<E>> Gen for SeqField<E, C> {
     type Value = C;
     fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
-        let n = int(self.lo..=self.hi_now()).site(self.site).run(src)?;
-        let mut out = C::with_capacity(n);
-        for _ in 0..n {
-            out.push_elem(run_part(&*self.elem, "elem", src)?);
-        }
-        Ok(out)
+        self.now().run(src)
     }
     fn back(&self, target: &C) -> Vec<Way> {
-        let elems = target.elems();
-        let mut ways = int(self.lo..=self.hi_now()).site(self.site).back(&elems.len());
-        for e in &elems {
-            ways = back_part(ways, "elem", self.elem.back(e));
-        }
-        ways
+        self.now().back(target)
     }
 }
 
