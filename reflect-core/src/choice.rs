@@ -297,6 +297,30 @@ impl ChoiceTree {
         out
     }
 
+    /// The path of the `i`-th node in pre-order (the order of [`ChoiceTree::paths`]),
+    /// found without building the other paths.
+    pub fn path_at(&self, i: usize) -> Option<Vec<usize>> {
+        let mut path = Vec::new();
+        let mut node = self;
+        let mut left = i;
+        while left > 0 {
+            left -= 1; // step past `node` itself
+            let mut next = None;
+            for (k, child) in node.children.iter().enumerate() {
+                let size = child.size();
+                if left < size {
+                    next = Some((k, child));
+                    break;
+                }
+                left -= size;
+            }
+            let (k, child) = next?;
+            path.push(k);
+            node = child;
+        }
+        Some(path)
+    }
+
     /// Turns the first `n` choices (in pre-order) into groups, keeping the
     /// structure; returns how many were turned. Used to take a prefix off a
     /// reflected tree.
@@ -376,6 +400,10 @@ mod tests {
         assert_eq!(t.choice_count(), 3);
         assert_eq!(t.get(&[0, 0, 0]).unwrap().site, "b");
         assert_eq!(t.paths().len(), 5);
+        for (i, p) in t.paths().into_iter().enumerate() {
+            assert_eq!(t.path_at(i), Some(p));
+        }
+        assert_eq!(t.path_at(5), None);
         assert_eq!(t.to_string(), "<root>(a=1(g(b=2)) c=3)");
         let mut u = t.clone();
         assert_eq!(u.forget_prefix(2), 2);

@@ -137,11 +137,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while i < self.current.paths().len() {
+            while let Some(path) = self.current.path_at(i) {
                 if self.out_of_budget() {
                     return;
                 }
-                let path = self.current.paths()[i].clone();
                 let mut start = 0;
                 loop {
                     let n = self.current.get(&path).map_or(0, |t| t.children.len());
@@ -185,11 +184,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Edit 2: replace a subtree by a subtree of the same site and kind inside it.
     fn promote(&mut self) {
         let mut i = 0;
-        while i < self.current.paths().len() {
+        while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let path = self.current.paths()[i].clone();
             let node = self.current.get(&path).expect("path of the current tree").clone();
             let mut inner = Vec::new();
             for (j, d) in node.paths().into_iter().enumerate() {
@@ -217,11 +215,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Edit 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while i < self.current.paths().len() {
+        while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let path = self.current.paths()[i].clone();
             if self.current.get(&path).is_some_and(|t| !t.children.is_empty() && !path.is_empty()) {
                 let mut cand = self.current.clone();
                 cand.get_mut(&path).expect("path of the current tree").children.clear();
@@ -242,11 +239,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Edit 4: lower each choice, to 0 first, then as far as it still fails.
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while i < self.current.paths().len() {
+        while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let path = self.current.paths()[i].clone();
             let Some(c) = self.current.get(&path).and_then(|t| t.choice) else {
                 i += 1;
                 continue;
@@ -284,11 +280,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Edit 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while i < self.current.paths().len() {
+        while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let path = self.current.paths()[i].clone();
             let n = self.current.get(&path).map_or(0, |t| t.children.len());
             for a in 0..n {
                 for b in a + 1..n {
@@ -317,11 +312,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
             t.choice.is_none() && t.children.first().is_some_and(|c| c.choice.is_some() && c.children.is_empty())
         };
         let mut i = 0;
-        while i < self.current.paths().len() {
+        while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let path = self.current.paths()[i].clone();
             let mut a = 0;
             while let Some(node) = self.current.get(&path) {
                 if a + 1 >= node.children.len() {
