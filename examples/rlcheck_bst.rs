@@ -11,7 +11,10 @@
 
 use reflect::prelude::*;
 use reflect::reflect_core::choice::Site;
-use reflect::reflect_runtime::rl::{generate_distinct, Abstraction, RlGuide};
+use reflect::reflect_runtime::explore::generate_distinct;
+use reflect::reflect_runtime::guide::Guide;
+use reflect::reflect_runtime::guides::rl::{Abstraction, RlGuide};
+use reflect::reflect_runtime::guides::RandomGuide;
 use std::time::Instant;
 
 /// papers/000 Fig. 1's `BinaryTree`: a value and two optional children.

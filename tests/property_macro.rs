@@ -46,8 +46,8 @@ impl Guide for FirstOption {
     fn name(&self) -> &str {
         "FirstOption"
     }
-    fn choose(&mut self, _ctx: &ChoiceContext<'_>, _rng: &mut DetRng) -> u64 {
-        0
+    fn choose(&mut self, _ctx: &ChoiceContext<'_>, _rng: &mut DetRng) -> Result<u64, Stop> {
+        Ok(0)
     }
 }
 

@@ -4,7 +4,7 @@
 use reflect::prelude::*;
 use reflect::reflect_core::combinators::{int, vec};
 use reflect::reflect_core::DetRng;
-use reflect::reflect_runtime::guide::ChoiceContext;
+use reflect::reflect_runtime::guide::{ChoiceContext, Feedback, Guide};
 use reflect::reflect_runtime::persist::Store;
 use reflect::reflect_runtime::runner::{FailureKind, Origin};
 use std::path::PathBuf;
@@ -230,18 +230,19 @@ fn a_panicking_generator_is_a_failure_not_a_crash() {
 /// Records the feedback it hears.
 #[derive(Default)]
 struct Listener {
-    log: Arc<Mutex<Vec<Feedback>>>,
+    /// Each case's (valid, new, utility).
+    log: Arc<Mutex<Vec<(bool, bool, Option<f64>)>>>,
 }
 
 impl Guide for Listener {
     fn name(&self) -> &str {
         "Listener"
     }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> u64 {
-        reflect::reflect_core::source::sample(rng, ctx.request)
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
+        Ok(reflect::reflect_core::source::sample(rng, ctx.request))
     }
-    fn feedback(&mut self, feedback: &Feedback) {
-        self.log.lock().unwrap().push(*feedback);
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        self.log.lock().unwrap().push((feedback.valid, feedback.new, feedback.utility));
     }
 }
 
@@ -260,9 +261,9 @@ fn the_guide_hears_feedback_after_each_case() {
     assert_eq!(r.guide, "Listener");
     let log = log.lock().unwrap();
     assert_eq!(log.len() as u64, r.cases + r.discards);
-    assert_eq!(log.iter().filter(|f| !f.valid).count() as u64, r.discards);
-    assert!(log.iter().filter(|f| f.valid).all(|f| matches!(f.utility, Some(u) if u >= 10.0)));
-    assert_eq!(log.iter().filter(|f| f.new).count(), 4, "four values, each new once");
+    assert_eq!(log.iter().filter(|f| !f.0).count() as u64, r.discards);
+    assert!(log.iter().filter(|f| f.0).all(|f| matches!(f.2, Some(u) if u >= 10.0)));
+    assert_eq!(log.iter().filter(|f| f.1).count(), 4, "four values, each new once");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 mod rlcheck_bst;
 
 use reflect::prelude::*;
-use reflect::reflect_runtime::rl::{generate_distinct, RlGuide};
+use reflect::reflect_runtime::explore::generate_distinct;
+use reflect::reflect_runtime::guide::Guide;
+use reflect::reflect_runtime::guides::{RandomGuide, RlGuide};
 use rlcheck_bst::{bst_gen, Bst};
 
 /// The keys of a BST in order, with a bug: a fixed buffer of `N` slots that

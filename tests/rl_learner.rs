@@ -2,7 +2,11 @@
 
 use reflect::prelude::*;
 use reflect::reflect_core::rng_from_seed;
-use reflect::reflect_runtime::rl::{generate_distinct, Abstraction, Learner, RlConfig, RlGuide};
+use reflect::reflect_core::trail::Trail;
+use reflect::reflect_runtime::explore::generate_distinct;
+use reflect::reflect_runtime::guide::{Feedback, Outcome};
+use reflect::reflect_runtime::guides::rl::{Abstraction, Learner, RlConfig, RlGuide};
+use reflect::reflect_runtime::guides::RandomGuide;
 
 #[test]
 fn q_update_matches_a_hand_computed_episode() {
@@ -90,7 +94,14 @@ fn the_defaults_are_the_papers() {
     assert_eq!(c.window, 4);
     assert_eq!(c.abstraction, Abstraction::TreeLR);
     assert!(!c.sibling_picks);
-    let fb = |valid, new| Feedback { valid, new, utility: None };
+    let trail = Trail::new();
+    let fb = |valid, new| Feedback {
+        outcome: if valid { Outcome::Passed } else { Outcome::Discarded },
+        valid,
+        new,
+        utility: None,
+        trail: &trail,
+    };
     assert_eq!(c.reward(&fb(true, true)), 20.0);
     assert_eq!(c.reward(&fb(true, false)), 0.0);
     assert_eq!(c.reward(&fb(false, false)), -1.0);

@@ -5,7 +5,7 @@
 mod rlcheck_bst;
 
 use reflect::prelude::*;
-use reflect::reflect_runtime::rl::{describe_states, Abstraction, RlConfig};
+use reflect::reflect_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
 use rlcheck_bst::{tree_gen, Bst, MAX_DEPTH};
 
 /// papers/000 Fig. 2: c1 = 2, c2 = True, c3 = 1, c4 = False, c5 = False,

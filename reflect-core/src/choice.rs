@@ -204,10 +204,6 @@ pub struct ChoiceTree {
     /// The answer, for a choice point; `None` for a group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<Choice>,
-    /// Set by mutators: lenient replay answers this choice point with any
-    /// choice but `choice` (papers/001's `Reroll`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub reroll: bool,
     /// What was chosen beneath this node, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<ChoiceTree>,
@@ -216,15 +212,32 @@ pub struct ChoiceTree {
 /// The site name of the root group of every recorded tree.
 pub const ROOT: &str = "<root>";
 
+/// The site name of a reroll mark (see [`ChoiceTree::reroll`]). Recorded
+/// trees never hold one; only edited trees handed to a replay do.
+pub const REROLL: &str = "<reroll>";
+
 impl ChoiceTree {
     /// A group node.
     pub fn group(site: impl Into<Cow<'static, str>>, children: Vec<ChoiceTree>) -> Self {
-        ChoiceTree { site: site.into(), choice: None, reroll: false, children }
+        ChoiceTree { site: site.into(), choice: None, children }
     }
 
     /// A choice node.
     pub fn choice(site: impl Into<Cow<'static, str>>, choice: Choice, children: Vec<ChoiceTree>) -> Self {
-        ChoiceTree { site: site.into(), choice: Some(choice), reroll: false, children }
+        ChoiceTree { site: site.into(), choice: Some(choice), children }
+    }
+
+    /// A reroll mark around `node` (papers/001's `Reroll`): a replay answers
+    /// the choice point `node` records with any choice but `node`'s, then
+    /// replays `node`'s children beneath it. The mark is a group whose only
+    /// child is `node`; recorded trees never hold one.
+    pub fn reroll(node: ChoiceTree) -> Self {
+        ChoiceTree::group(REROLL, vec![node])
+    }
+
+    /// Whether this node is a reroll mark (see [`ChoiceTree::reroll`]).
+    pub fn is_reroll(&self) -> bool {
+        self.choice.is_none() && self.site == REROLL && self.children.len() == 1
     }
 
     /// The root group holding `children`.
@@ -347,7 +360,8 @@ impl fmt::Display for ChoiceTree {
     /// A compact one-line rendering: `site=choice` for choice points, `site(...)` for groups.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.choice {
-            Some(c) => write!(f, "{}={}{}", self.site, if self.reroll { "~" } else { "" }, c)?,
+            Some(c) => write!(f, "{}={}", self.site, c)?,
+            None if self.is_reroll() => f.write_str("~")?,
             None => write!(f, "{}", self.site)?,
         }
         if !self.children.is_empty() {

@@ -2,7 +2,8 @@
 
 use crate::choice::{Choice, ChoiceTree, OwnedRequest, Request, Site};
 use crate::gen::{Gen, Way};
-use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, Recorder, RngSource, Source, Stop};
+use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, RngSource, Source, Stop};
+use crate::trail::{Cue, Cursor, Recorder};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -123,96 +124,122 @@ pub fn parse_tree<G: Gen + ?Sized>(g: &G, tree: &ChoiceTree) -> Result<G::Value,
 
 // ---------------------------------------------------------------- lenient replay
 
-/// Replays a possibly broken choice tree (papers/001's `MutGen`).
-struct Lenient<'t> {
-    rng: DetRng,
-    stack: Vec<(&'t [ChoiceTree], usize)>,
-}
-
-impl<'t> Lenient<'t> {
-    fn next_node(&mut self) -> Option<&'t ChoiceTree> {
-        let &(nodes, i) = self.stack.last()?;
-        nodes.get(i)
-    }
-    fn consume(&mut self) {
-        if let Some(top) = self.stack.last_mut() {
-            top.1 += 1;
+/// Any choice of `request` but `old`, uniformly, when there is another (papers/001's `Reroll`).
+pub fn reroll_choice(rng: &mut DetRng, request: Request<'_>, old: Choice) -> Choice {
+    let n = request.arity();
+    if n <= 1 {
+        0
+    } else if old < n {
+        let d = sample_uniform(rng, Request::Int { span: n - 2 });
+        if d >= old {
+            d + 1
+        } else {
+            d
         }
+    } else {
+        sample_uniform(rng, request)
     }
 }
 
-impl Source for Lenient<'_> {
+/// Replays a possibly broken choice tree (papers/001's `MutGen`), asking `fill` at the gaps.
+struct Lenient<'t, F> {
+    cursor: Cursor<'t>,
+    fill: F,
+}
+
+impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenient<'_, F> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        match self.next_node() {
-            Some(node) if node.choice.is_some() && node.site == site => {
-                self.consume();
-                let old = node.choice.unwrap_or(0);
-                let c = if node.reroll {
-                    // Any choice but the old one, uniformly, when there is another.
-                    let n = request.arity();
-                    if n <= 1 {
-                        0
-                    } else if old < n {
-                        let d = sample_uniform(&mut self.rng, Request::Int { span: n - 2 });
-                        if d >= old {
-                            d + 1
-                        } else {
-                            d
-                        }
-                    } else {
-                        sample_uniform(&mut self.rng, request)
-                    }
-                } else if request.accepts(old) {
-                    old
-                } else {
-                    // Not a choice this point can make: a random one instead.
-                    sample_uniform(&mut self.rng, request)
-                };
-                self.stack.push((&node.children, 0));
-                Ok(c)
-            }
-            // Out of sync or out of choices: the first option, with nothing beneath.
-            _ => {
-                self.stack.push((&[], 0));
-                Ok(0)
-            }
+        match self.cursor.choose(site, request) {
+            Cue::Keep(c) => Ok(c),
+            cue => (self.fill)(site, request, cue),
         }
     }
     fn enter(&mut self, site: Site) {
-        match self.next_node() {
-            Some(node) if node.choice.is_none() && node.site == site => {
-                self.consume();
-                self.stack.push((&node.children, 0));
-            }
-            _ => self.stack.push((&[], 0)),
-        }
+        self.cursor.enter(site);
     }
     fn leave(&mut self) {
-        self.stack.pop();
+        self.cursor.leave();
     }
 }
 
 /// Replay a possibly broken choice tree leniently (papers/001 Sec. 3.4.2,
 /// `MutGen`): a choice the generator can make is kept; one it cannot is
-/// replaced by a random one; a choice marked `reroll` is replaced by a random
-/// different one; where the tree runs out or no longer matches the
-/// generator's structure (a different site), the first option is taken.
+/// replaced by a random one; a choice under a reroll mark
+/// ([`ChoiceTree::reroll`]) is replaced by a random different one; where the
+/// tree runs out or no longer matches the generator's structure (a different
+/// site), the first option is taken. Randomness comes from `seed`.
 /// Returns the value and the tree of choices actually made.
 ///
 /// The value is always one the generator can produce; it is `Err` only when
 /// the generator's own validity condition rejects it (or it is void).
 pub fn replay_lenient<G: Gen + ?Sized>(g: &G, tree: &ChoiceTree, seed: u64) -> (Result<G::Value, Stop>, ChoiceTree) {
-    // A root group is replayed from its children; any other node is a forest of one.
-    let forest = if tree.choice.is_none() && tree.site == crate::choice::ROOT {
-        &tree.children[..]
-    } else {
-        std::slice::from_ref(tree)
+    let mut rng = rng_from_seed(seed);
+    let fill = |_: Site, request: Request<'_>, cue: Cue| {
+        Ok(match cue {
+            Cue::Keep(c) => c,
+            Cue::Unfit(_) => sample_uniform(&mut rng, request),
+            Cue::Reroll(old) => reroll_choice(&mut rng, request, old),
+            Cue::Missing => 0,
+        })
     };
-    let src = Lenient { rng: rng_from_seed(seed), stack: vec![(forest, 0)] };
-    let mut rec = Recorder::new(src);
-    let r = g.run(&mut rec);
-    let (t, _) = rec.finish();
-    (r, t)
+    run_recorded(g, Lenient { cursor: Cursor::new(tree), fill }).0
+}
+
+/// Replay a possibly broken choice tree as [`replay_lenient`] does, but ask
+/// `fallback` wherever the tree has no usable choice: where it runs out or
+/// no longer matches, where its choice does not fit, and under a reroll mark
+/// (when `fallback` gives the old choice back there and another exists, the
+/// next one, cyclically, is taken). `fallback` sees only the choice points it
+/// answers (each matched by one [`Source::leave`]) and every part.
+/// Returns the value and the tree of choices actually made.
+pub fn replay_with<G: Gen + ?Sized>(
+    g: &G,
+    tree: &ChoiceTree,
+    fallback: &mut dyn Source,
+) -> (Result<G::Value, Stop>, ChoiceTree) {
+    let src = Fallback { cursor: Cursor::new(tree), inner: fallback, open: Vec::new() };
+    run_recorded(g, src).0
+}
+
+/// A cursor that hands the gaps to another source, keeping that source's structure calls balanced.
+struct Fallback<'t, 'f> {
+    cursor: Cursor<'t>,
+    inner: &'f mut dyn Source,
+    /// For each open node: whether `inner` saw it open.
+    open: Vec<bool>,
+}
+
+impl Source for Fallback<'_, '_> {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = match self.cursor.choose(site, request) {
+            Cue::Keep(c) => {
+                self.open.push(false);
+                return Ok(c);
+            }
+            Cue::Reroll(old) => {
+                let c = self.inner.choose(site, request)?;
+                if c == old && request.arity() > 1 {
+                    (old + 1) % request.arity()
+                } else {
+                    c
+                }
+            }
+            Cue::Unfit(_) | Cue::Missing => self.inner.choose(site, request)?,
+        };
+        self.open.push(true);
+        Ok(c)
+    }
+    fn enter(&mut self, site: Site) {
+        self.cursor.enter(site);
+        self.inner.enter(site);
+        self.open.push(true);
+    }
+    fn leave(&mut self) {
+        self.cursor.leave();
+        if self.open.pop() == Some(true) {
+            self.inner.leave();
+        }
+    }
 }
 
 // ---------------------------------------------------------------- weighted

@@ -1,6 +1,6 @@
-//! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide), and the recorder of choice trees.
+//! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide).
 
-use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT};
+use crate::choice::{Choice, Request, Site};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
@@ -146,57 +146,5 @@ impl Source for RngSource<'_> {
     }
     fn tracks_parts(&self) -> bool {
         false
-    }
-}
-
-/// Wraps a source and records the choice tree of the run it answers.
-#[derive(Debug)]
-pub struct Recorder<S> {
-    /// The source answering the choices.
-    pub inner: S,
-    stack: Vec<ChoiceTree>,
-}
-
-impl<S: Source> Recorder<S> {
-    /// Record the choices `inner` makes.
-    pub fn new(inner: S) -> Self {
-        Recorder { inner, stack: vec![ChoiceTree::group(ROOT, Vec::new())] }
-    }
-
-    /// The tree recorded so far. Nodes still open (after a failed run) are
-    /// closed and kept.
-    pub fn finish(mut self) -> (ChoiceTree, S) {
-        while self.stack.len() > 1 {
-            self.close();
-        }
-        (self.stack.pop().expect("root"), self.inner)
-    }
-
-    fn close(&mut self) {
-        if self.stack.len() > 1 {
-            let node = self.stack.pop().expect("non-empty");
-            self.stack.last_mut().expect("root").children.push(node);
-        }
-    }
-}
-
-impl<S: Source> Source for Recorder<S> {
-    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        let c = self.inner.choose(site, request)?;
-        self.stack.push(ChoiceTree::choice(site, c, Vec::new()));
-        Ok(c)
-    }
-    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        let c = self.inner.choose_leaf(site, request)?;
-        self.stack.last_mut().expect("root").children.push(ChoiceTree::choice(site, c, Vec::new()));
-        Ok(c)
-    }
-    fn enter(&mut self, site: Site) {
-        self.inner.enter(site);
-        self.stack.push(ChoiceTree::group(site, Vec::new()));
-    }
-    fn leave(&mut self) {
-        self.inner.leave();
-        self.close();
     }
 }

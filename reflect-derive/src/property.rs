@@ -145,10 +145,10 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
             "guide" => match value {
                 None => errors.at(&name, "`guide` needs a value: `guide = random`, `guide = rl`, or an expression"),
                 Some(Expr::Path(p)) if p.path.is_ident("random") => {
-                    opts.calls.push(quote!(.guide(|| #rt::guide::RandomGuide)));
+                    opts.calls.push(quote!(.guide(|| #rt::guides::RandomGuide)));
                 }
                 Some(Expr::Path(p)) if p.path.is_ident("rl") => {
-                    opts.calls.push(quote!(.guide(|| <#rt::rl::RlGuide as ::core::default::Default>::default())));
+                    opts.calls.push(quote!(.guide(|| <#rt::guides::RlGuide as ::core::default::Default>::default())));
                 }
                 Some(e) => opts.calls.push(quote_spanned!(e.span()=> .guide(|| #e))),
             },

@@ -13,7 +13,8 @@
 //! | `REFLECT_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]) |
 //! | `REFLECT_REGRESSIONS=off` | neither read nor write remembered failures |
 
-use crate::guide::{Guide, RandomGuide};
+use crate::guide::Guide;
+use crate::guides::RandomGuide;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;

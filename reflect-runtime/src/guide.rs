@@ -1,50 +1,171 @@
-//! The guide interface: how every strategy (random, RL, SA, derivative sampling, mutation, fuzzer bytes) steers a generator's choices.
+//! The guide interface: how every strategy (random, RL, simulated annealing, derivative sampling, mutation, fuzzer bytes) steers a generator's choices.
 //!
-//! A [`Guide`] answers one choice at a time, seeing the choice point's
-//! identity, its request, the path of choices and parts from the root of the
-//! choice tree to this point, and the flat history of choices in this case.
-//! At the end of each case the runner tells it how the case went
-//! ([`Feedback`]). [`GuidedSource`] turns a guide into a
-//! [`reflect_core::Source`] that any generator runs against.
+//! A case under a guide goes like this:
+//!
+//! 1. [`Guide::begin_case`] returns a [`Plan`]: generate fresh, or replay a
+//!    (possibly edited) choice tree leniently, the guide answering the gaps;
+//! 2. the generator runs; at every choice point the plan has no usable
+//!    answer for, [`Guide::choose`] is asked, seeing a [`ChoiceContext`]: the
+//!    choice point, its request, what the plan held there ([`Cue`]), the
+//!    case's [`Trail`] (open nodes from the root, closed children at each
+//!    level, the prefix of choices), the run's budget and a type-erased
+//!    handle on the generator ([`GenHandle`]) for guides that run it on
+//!    their own sources; `choose` may stop the case;
+//! 3. the property runs, and [`Guide::feedback`] hears how the case went
+//!    ([`Feedback`]: passed, failed or discarded, new or not, the utility,
+//!    and the trail, which becomes the case's choice tree).
+//!
+//! [`GuidedSource`] turns a guide and a plan into the [`Source`] a generator
+//! runs against; it keeps the one trail of the case.
 
-use reflect_core::choice::{Choice, Request, Site};
-use reflect_core::source::{rng_from_seed, sample, DetRng, Source, Stop};
+use crate::hashing::value_key;
+use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
+use reflect_core::gen::Gen;
+use reflect_core::interpret::reroll_choice;
+use reflect_core::source::{sample, DetRng, Source, Stop};
+use reflect_core::trail::{Cue, Cursor, Node, Trail};
+use std::fmt::Debug;
 
-/// One step on the path from the root of the choice tree to the current choice point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PathStep {
-    /// The site of the enclosing choice point or part.
-    pub site: Site,
-    /// The choice made there, for a choice point; `None` for a part (a field, an element).
-    pub choice: Option<Choice>,
-    /// The position of this node among its parent's children: which branch the path took.
-    pub index: usize,
+/// How a guide wants the next case made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Plan {
+    /// Generate afresh: the guide answers every choice.
+    #[default]
+    Fresh,
+    /// Replay this choice tree leniently (papers/001's `MutGen`): a choice
+    /// the generator can make is kept; the guide answers where the tree
+    /// runs out, no longer matches, holds an unfit choice or a reroll mark.
+    Replay(ChoiceTree),
+}
+
+/// A generator with its value type erased, so a guide can run it on its own sources.
+pub trait GenHandle {
+    /// Run the generator once against `src`: the key of the value made
+    /// ([`crate::hashing::value_key`], equal for values with the same
+    /// `Debug`), or why there is none ([`Stop::Invalid`] when its validity
+    /// condition rejected it).
+    fn run_key(&self, src: &mut dyn Source) -> Result<u64, Stop>;
+}
+
+/// A [`GenHandle`] for any generator whose values are `Debug`.
+#[derive(Debug, Clone, Copy)]
+pub struct Erased<'g, G: ?Sized>(pub &'g G);
+
+impl<G: Gen + ?Sized> GenHandle for Erased<'_, G>
+where
+    G::Value: Debug,
+{
+    fn run_key(&self, src: &mut dyn Source) -> Result<u64, Stop> {
+        self.0.run(src).map(|v| value_key(&v))
+    }
+}
+
+/// What a guide knows about the run when a case begins and at every choice.
+#[derive(Clone, Copy)]
+pub struct CaseInfo<'a> {
+    /// The number of this case among the run's guided cases, from 0.
+    pub index: u64,
+    /// The number of valid cases the run wants (its budget of cases).
+    pub budget: u64,
+    /// The generator of the run.
+    pub gen: &'a dyn GenHandle,
+}
+
+impl Debug for CaseInfo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CaseInfo").field("index", &self.index).field("budget", &self.budget).finish_non_exhaustive()
+    }
 }
 
 /// What a guide sees when asked for a choice.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct ChoiceContext<'a> {
     /// The choice point asking.
     pub site: Site,
     /// What it asks.
     pub request: Request<'a>,
-    /// The open choice points and parts from the root down to (not including) this one.
-    pub path: &'a [PathStep],
+    /// What the plan held here ([`Cue::Missing`] when generating fresh).
+    pub cue: Cue,
+    /// The case so far: every node made, open and closed (see [`Trail`]).
+    pub trail: &'a Trail,
+    /// The run: budget and generator.
+    pub case: CaseInfo<'a>,
+}
+
+impl Debug for ChoiceContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChoiceContext")
+            .field("site", &self.site)
+            .field("request", &self.request)
+            .field("cue", &self.cue)
+            .field("index", &self.index())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> ChoiceContext<'a> {
+    /// The open choice points and parts from the root down to (not
+    /// including) this choice point; the root group itself is left out.
+    pub fn path(&self) -> impl DoubleEndedIterator<Item = &'a Node> + 'a {
+        let trail = self.trail;
+        trail.open_nodes()[1..].iter().map(move |&id| trail.node(id))
+    }
+
     /// The position this choice will take among its parent's children.
-    pub index: usize,
-    /// Every choice made so far in this case, in order.
-    pub history: &'a [(Site, Choice)],
+    pub fn index(&self) -> usize {
+        self.trail.next_index()
+    }
+
+    /// The closed children of the `depth`-th open node (0 is the root), first to last.
+    pub fn siblings(&self, depth: usize) -> Vec<&'a Node> {
+        let trail = self.trail;
+        match trail.open_nodes().get(depth) {
+            Some(&id) => trail.children(id).map(|c| trail.node(c)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The choices made so far in this case, in order: the prefix a
+    /// derivative of the generator is taken by.
+    pub fn prefix(&self) -> Vec<Choice> {
+        self.trail.choices()
+    }
+}
+
+/// How a case ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The property held.
+    Passed,
+    /// The property failed (or the generator panicked).
+    Failed,
+    /// The input was invalid: the generator's validity condition, `assume!`,
+    /// or a generator that gave no value.
+    Discarded,
 }
 
 /// How a case went, told to the guide when it ends.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Feedback {
-    /// The value passed its validity condition (`#[assume]`, `assume!`, filters).
+#[derive(Debug, Clone, Copy)]
+pub struct Feedback<'a> {
+    /// How the case ended.
+    pub outcome: Outcome,
+    /// The input passed its validity condition (`#[assume]`, `assume!`,
+    /// filters): the outcome is not [`Outcome::Discarded`].
     pub valid: bool,
-    /// The value had not been generated before in this run (structural equality).
+    /// The value had not been generated before in this run (same `Debug`;
+    /// see [`crate::hashing::Seen`]).
     pub new: bool,
     /// The utility the property reported, if any (for targeted search).
     pub utility: Option<f64>,
+    /// The case's choices as made (see [`Feedback::tree`]).
+    pub trail: &'a Trail,
+}
+
+impl Feedback<'_> {
+    /// The case's choice tree, the one a replay of it would follow.
+    pub fn tree(&self) -> ChoiceTree {
+        self.trail.to_tree()
+    }
 }
 
 /// A strategy that answers a generator's choices.
@@ -52,16 +173,20 @@ pub trait Guide {
     /// The guide's name, for reports.
     fn name(&self) -> &str;
 
-    /// A new case begins.
-    fn begin_case(&mut self) {}
+    /// A new case begins: how to make it (the default generates fresh).
+    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+        let _ = case;
+        Plan::Fresh
+    }
 
-    /// Answer one choice. `rng` is the run's seeded RNG, for guides that
-    /// randomise. An answer the request does not accept is replaced by a
-    /// weighted random one.
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Choice;
+    /// Answer one choice the plan has no usable answer for. `rng` is the
+    /// case's seeded RNG, for guides that randomise. An answer the request
+    /// does not accept is replaced by a weighted random one;
+    /// `Err(Stop::Halt)` stops the case (it gets no value and is discarded).
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop>;
 
     /// The case that just ended went as `feedback` says.
-    fn feedback(&mut self, feedback: &Feedback) {
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
         let _ = feedback;
     }
 }
@@ -70,100 +195,100 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     fn name(&self) -> &str {
         (**self).name()
     }
-    fn begin_case(&mut self) {
-        (**self).begin_case()
+    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+        (**self).begin_case(case)
     }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Choice {
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         (**self).choose(ctx, rng)
     }
-    fn feedback(&mut self, feedback: &Feedback) {
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
         (**self).feedback(feedback)
     }
 }
 
-/// Plain random generation, honouring the generator's weights.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RandomGuide;
-
-impl Guide for RandomGuide {
-    fn name(&self) -> &str {
-        "Random"
-    }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Choice {
-        sample(rng, ctx.request)
-    }
-}
-
-/// A [`Source`] that asks a [`Guide`], keeping the path from the root.
-pub struct GuidedSource<'g, G: ?Sized> {
+/// A [`Source`] that answers from a plan and asks a [`Guide`] at the gaps,
+/// keeping the case's [`Trail`].
+pub struct GuidedSource<'g, 't, G: ?Sized> {
     guide: &'g mut G,
-    /// The run's RNG.
-    pub rng: DetRng,
-    path: Vec<PathStep>,
-    /// Children seen so far at each open level (the root is level 0).
-    counts: Vec<usize>,
-    history: Vec<(Site, Choice)>,
+    trail: &'g mut Trail,
+    cursor: Cursor<'t>,
+    case: CaseInfo<'g>,
+    rng: &'g mut DetRng,
 }
 
-impl<'g, G: Guide + ?Sized> GuidedSource<'g, G> {
-    /// A source asking `guide`, with an RNG seeded by `seed`.
-    pub fn new(guide: &'g mut G, seed: u64) -> Self {
-        Self::with_rng(guide, rng_from_seed(seed))
+impl<'g, 't, G: Guide + ?Sized> GuidedSource<'g, 't, G> {
+    /// A source for one case: replays `plan` (when it is [`Plan::Replay`])
+    /// and asks `guide` at the gaps, recording into `trail` (cleared first);
+    /// the guide's randomness comes from `rng`.
+    pub fn new(
+        guide: &'g mut G,
+        trail: &'g mut Trail,
+        plan: &'t Plan,
+        case: CaseInfo<'g>,
+        rng: &'g mut DetRng,
+    ) -> Self {
+        trail.clear();
+        let cursor = match plan {
+            Plan::Fresh => Cursor::empty(),
+            Plan::Replay(tree) => Cursor::new(tree),
+        };
+        GuidedSource { guide, trail, cursor, case, rng }
     }
 
-    /// A source asking `guide`, drawing randomness from `rng`.
-    pub fn with_rng(guide: &'g mut G, rng: DetRng) -> Self {
-        GuidedSource { guide, rng, path: Vec::new(), counts: vec![0], history: Vec::new() }
-    }
-
-    /// Start a new case: clears the path and history and tells the guide.
-    pub fn begin_case(&mut self) {
-        self.path.clear();
-        self.counts.clear();
-        self.counts.push(0);
-        self.history.clear();
-        self.guide.begin_case();
-    }
-
-    /// The choices made in the current case.
-    pub fn history(&self) -> &[(Site, Choice)] {
-        &self.history
-    }
-
-    /// The guide.
-    pub fn guide(&mut self) -> &mut G {
-        self.guide
-    }
-
-    fn open(&mut self, site: Site, choice: Option<Choice>) {
-        let index = *self.counts.last().expect("root level");
-        if let Some(c) = self.counts.last_mut() {
-            *c += 1;
-        }
-        self.path.push(PathStep { site, choice, index });
-        self.counts.push(0);
+    /// The trail of the case so far.
+    pub fn trail(&self) -> &Trail {
+        self.trail
     }
 }
 
-impl<G: Guide + ?Sized> Source for GuidedSource<'_, G> {
+impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        let index = *self.counts.last().expect("root level");
-        let ctx = ChoiceContext { site, request, path: &self.path, index, history: &self.history };
-        let mut c = self.guide.choose(&ctx, &mut self.rng);
-        if !request.accepts(c) {
-            c = sample(&mut self.rng, request);
-        }
-        self.history.push((site, c));
-        self.open(site, Some(c));
+        let cue = self.cursor.choose(site, request);
+        let c = match cue {
+            Cue::Keep(c) => c,
+            _ => {
+                let ctx = ChoiceContext { site, request, cue, trail: self.trail, case: self.case };
+                let mut c = self.guide.choose(&ctx, self.rng)?;
+                if !request.accepts(c) {
+                    c = sample(self.rng, request);
+                }
+                if let Cue::Reroll(old) = cue {
+                    if c == old {
+                        c = reroll_choice(self.rng, request, old);
+                    }
+                }
+                c
+            }
+        };
+        self.trail.open_choice(site, request, c);
         Ok(c)
     }
     fn enter(&mut self, site: Site) {
-        self.open(site, None);
+        self.cursor.enter(site);
+        self.trail.open_part(site);
     }
     fn leave(&mut self) {
-        if self.counts.len() > 1 {
-            self.path.pop();
-            self.counts.pop();
-        }
+        self.cursor.leave();
+        self.trail.close();
     }
+}
+
+/// Run `gen` once under `guide`: the guide plans the case and answers the
+/// gaps, drawing randomness from `rng`; the case's trail is left in
+/// `trail`. The guide is not told how the case went; call
+/// [`Guide::feedback`] for that.
+pub fn run_guided<G, U>(
+    gen: &G,
+    guide: &mut U,
+    trail: &mut Trail,
+    case: CaseInfo<'_>,
+    rng: &mut DetRng,
+) -> Result<G::Value, Stop>
+where
+    G: Gen + ?Sized,
+    U: Guide + ?Sized,
+{
+    let plan = guide.begin_case(&case);
+    let mut src = GuidedSource::new(guide, trail, &plan, case, rng);
+    gen.run(&mut src)
 }

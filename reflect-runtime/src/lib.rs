@@ -1,24 +1,30 @@
 //! Runs properties over reflective generators: the guide interface and its strategies, the runner, shrinking, persistence and reports.
 //!
-//! - [`guide`]: the interface through which every strategy steers choices, and plain random generation;
-//! - [`rl`]: RLCheck's reinforcement-learning guide;
+//! - [`guide`]: the interface through which every strategy steers choices;
+//! - [`guides`]: the strategies, one module each (random, RLCheck);
+//! - [`explore`]: running a generator under a guide outside a property;
 //! - [`runner`]: [`runner::Property`] and its run: cases, discards, panics, hangs, feedback to the guide;
+//! - [`outcome`]: what one case produced;
 //! - [`shrink`]: shrinking by reflection, on choice trees replayed leniently;
 //! - [`persist`]: remembered failures;
 //! - [`token`]: one-line replay tokens;
 //! - [`observe`]: one JSON line per case, for the Tyche viewer;
 //! - [`case`]: what a property says about its case (`assume!`, `target!`, `label!`, `classify!`);
-//! - [`config`]: the options of a run and the environment variables that override them.
+//! - [`config`]: the options of a run and the environment variables that override them;
+//! - [`hashing`]: deterministic hashing, and when a value is new.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod case;
 pub mod config;
+pub mod explore;
 pub mod guide;
+pub mod guides;
+pub mod hashing;
 pub mod observe;
+pub mod outcome;
 pub mod persist;
-pub mod rl;
 pub mod runner;
 pub mod shrink;
 pub mod token;
@@ -27,8 +33,6 @@ pub mod token;
 pub mod prelude {
     pub use crate::case::IntoOutcome;
     pub use crate::config::Config;
-    pub use crate::guide::{Feedback, Guide, GuidedSource, PathStep, RandomGuide};
-    pub use crate::rl::{describe_states, generate_distinct, Abstraction, Distinct, Learner, RlConfig, RlGuide};
     pub use crate::runner::{Failure, Property, Report, RunError};
     pub use crate::{assume, classify, label, target};
 }

@@ -20,7 +20,7 @@
 //! | `timing` | `generate:arguments` and `execute:test`, in seconds |
 //! | `metadata` | the guide, the replay token of the case, and the failure reason as `traceback` |
 
-use crate::runner::{CaseResult, Status};
+use crate::outcome::{CaseResult, Status};
 use crate::token;
 use serde_json::{json, Map, Value};
 use std::fs::{self, File, OpenOptions};

@@ -8,7 +8,8 @@
 use crate::config::fnv1a;
 use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
 use reflect_core::gen::Gen;
-use reflect_core::source::{Recorder, Source, Stop};
+use reflect_core::source::{Source, Stop};
+use reflect_core::trail::Recorder;
 use std::fmt;
 
 const VERSION: &str = "r1";

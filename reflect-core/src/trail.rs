@@ -1,0 +1,452 @@
+//! The trail of one run: the choice tree as it grows (open nodes, closed children readable), and the cursor that replays a tree leniently.
+//!
+//! A [`Trail`] is the one record of a run's choices. It holds the nodes in
+//! the order they were made (pre-order), each with its site, its choice, what
+//! its request was ([`Kind`]), and links to its parent and siblings, so that
+//! a source answering the run (a recorder, a guide) can read, at any choice
+//! point, the open nodes from the root down, the closed children at every
+//! level and the flat prefix of choices, without a copy of its own. Finishing
+//! a run turns the trail into a [`ChoiceTree`] ([`Trail::to_tree`]).
+//!
+//! A [`Cursor`] walks a (possibly broken, possibly edited) choice tree in
+//! step with a running generator and says, at each choice point, what the
+//! tree holds there ([`Cue`]): lenient replay (papers/001's `MutGen`) is a
+//! cursor plus a rule for the gaps.
+
+use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
+use crate::source::{Source, Stop};
+
+/// What a node's request was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A part of the value (a field, an element): a group, no choice.
+    Part,
+    /// A pick among labelled options.
+    Pick {
+        /// The label of the option chosen.
+        label: &'static str,
+        /// How many options were offered.
+        options: u32,
+    },
+    /// An integer offset in `0..=span`.
+    Int {
+        /// The largest offset.
+        span: u64,
+    },
+}
+
+impl Kind {
+    /// The kind of a choice point answering `request` with `choice`.
+    pub fn of(request: Request<'_>, choice: Choice) -> Kind {
+        match request {
+            Request::Pick { options, .. } => Kind::Pick {
+                label: options.get(choice as usize).map_or("", |o| o.label),
+                options: u32::try_from(options.len()).unwrap_or(u32::MAX),
+            },
+            Request::Int { span } => Kind::Int { span },
+        }
+    }
+}
+
+const NONE: usize = usize::MAX;
+
+/// One node of a [`Trail`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Node {
+    /// The site of the choice point or part.
+    pub site: Site,
+    /// The choice made, for a choice point; `None` for a part.
+    pub choice: Option<Choice>,
+    /// What the request was.
+    pub kind: Kind,
+    /// The position of this node among its parent's children.
+    pub index: usize,
+    /// How many choice nodes were made before this one in the run.
+    pub ordinal: usize,
+    parent: usize,
+    /// One past the last node of this node's subtree; [`usize::MAX`] while open.
+    end: usize,
+    prev: usize,
+    last: usize,
+}
+
+impl Node {
+    /// The choice's bucket ([`Request::bucket`]): a pick's option, a small
+    /// range's offset, or one of a few buckets of a wide range. 0 for a part.
+    pub fn bucket(&self) -> u64 {
+        match (self.kind, self.choice) {
+            (Kind::Int { span }, Some(c)) => Request::Int { span }.bucket(c),
+            (_, c) => c.unwrap_or(0),
+        }
+    }
+
+    /// The option's label, for a pick.
+    pub fn label(&self) -> Option<&'static str> {
+        match self.kind {
+            Kind::Pick { label, .. } => Some(label),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an integer choice over a range too wide to show value by value.
+    pub fn is_wide(&self) -> bool {
+        matches!(self.kind, Kind::Int { span } if span >= SMALL_DOMAIN)
+    }
+
+    /// Whether the node is still open (the generator has not left it).
+    pub fn is_open(&self) -> bool {
+        self.end == NONE
+    }
+}
+
+/// The choice tree of one run as it grows; see the module docs.
+///
+/// Node 0 is the root group ([`ROOT`]). Nodes are numbered in the order they
+/// were made, which is pre-order, so a closed node's subtree is the range of
+/// numbers from it up to [`Trail::end`].
+#[derive(Debug, Clone)]
+pub struct Trail {
+    nodes: Vec<Node>,
+    open: Vec<usize>,
+    choices: usize,
+}
+
+impl Default for Trail {
+    fn default() -> Self {
+        Trail::new()
+    }
+}
+
+impl Trail {
+    /// A trail holding only the root.
+    pub fn new() -> Self {
+        let mut t = Trail { nodes: Vec::with_capacity(64), open: Vec::with_capacity(16), choices: 0 };
+        t.clear();
+        t
+    }
+
+    /// Forget everything but the root, keeping the memory.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.open.clear();
+        self.choices = 0;
+        self.nodes.push(Node {
+            site: ROOT,
+            choice: None,
+            kind: Kind::Part,
+            index: 0,
+            ordinal: 0,
+            parent: NONE,
+            end: NONE,
+            prev: NONE,
+            last: NONE,
+        });
+        self.open.push(0);
+    }
+
+    fn push(&mut self, site: Site, choice: Option<Choice>, kind: Kind, open: bool) -> usize {
+        let id = self.nodes.len();
+        let parent = *self.open.last().expect("the root is always open");
+        let prev = self.nodes[parent].last;
+        let index = if prev == NONE { 0 } else { self.nodes[prev].index + 1 };
+        self.nodes[parent].last = id;
+        self.nodes.push(Node {
+            site,
+            choice,
+            kind,
+            index,
+            ordinal: self.choices,
+            parent,
+            end: if open { NONE } else { id + 1 },
+            prev,
+            last: NONE,
+        });
+        if choice.is_some() {
+            self.choices += 1;
+        }
+        if open {
+            self.open.push(id);
+        }
+        id
+    }
+
+    /// A choice point answered `choice`; it stays open for what the choice selects.
+    pub fn open_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
+        self.push(site, Some(choice), Kind::of(request, choice), true)
+    }
+
+    /// A choice point answered `choice` with nothing beneath it (closed at once).
+    pub fn leaf_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
+        self.push(site, Some(choice), Kind::of(request, choice), false)
+    }
+
+    /// A part of the value begins.
+    pub fn open_part(&mut self, site: Site) -> usize {
+        self.push(site, None, Kind::Part, true)
+    }
+
+    /// The innermost open node ends (the root never does).
+    pub fn close(&mut self) {
+        if self.open.len() > 1 {
+            let id = self.open.pop().expect("non-empty");
+            self.nodes[id].end = self.nodes.len();
+        }
+    }
+
+    /// Every node so far, in the order made (pre-order); node 0 is the root.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Node `id`.
+    pub fn node(&self, id: usize) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// The open nodes from the root (node 0, always first) down to the innermost.
+    pub fn open_nodes(&self) -> &[usize] {
+        &self.open
+    }
+
+    /// The innermost open node.
+    pub fn innermost(&self) -> usize {
+        *self.open.last().expect("the root is always open")
+    }
+
+    /// The position the next node made will take among its parent's children.
+    pub fn next_index(&self) -> usize {
+        let last = self.nodes[self.innermost()].last;
+        if last == NONE {
+            0
+        } else {
+            self.nodes[last].index + 1
+        }
+    }
+
+    /// One past the last node of `id`'s subtree (the trail's length while `id` is open).
+    pub fn end(&self, id: usize) -> usize {
+        match self.nodes[id].end {
+            NONE => self.nodes.len(),
+            e => e,
+        }
+    }
+
+    /// How many choice nodes lie strictly beneath `id`.
+    pub fn choices_beneath(&self, id: usize) -> usize {
+        let end = self.end(id);
+        let after = if end < self.nodes.len() { self.nodes[end].ordinal } else { self.choices };
+        let node = &self.nodes[id];
+        after - node.ordinal - usize::from(node.choice.is_some())
+    }
+
+    /// The children of `id` made so far, first to last.
+    pub fn children(&self, id: usize) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        let mut v = Vec::new();
+        let mut c = self.nodes[id].last;
+        while c != NONE {
+            v.push(c);
+            c = self.nodes[c].prev;
+        }
+        v.into_iter().rev()
+    }
+
+    /// The children of `id` made so far, last to first, without allocating.
+    pub fn children_rev(&self, id: usize) -> ChildrenRev<'_> {
+        ChildrenRev { trail: self, next: self.nodes[id].last }
+    }
+
+    /// The parent of `id` (`None` for the root).
+    pub fn parent(&self, id: usize) -> Option<usize> {
+        match self.nodes[id].parent {
+            NONE => None,
+            p => Some(p),
+        }
+    }
+
+    /// How many choices were made so far.
+    pub fn choice_count(&self) -> usize {
+        self.choices
+    }
+
+    /// The choice nodes so far, in the order made.
+    pub fn choice_nodes(&self) -> impl DoubleEndedIterator<Item = &Node> + '_ {
+        self.nodes.iter().filter(|n| n.choice.is_some())
+    }
+
+    /// The flat sequence of choices so far.
+    pub fn choices(&self) -> Vec<Choice> {
+        self.choice_nodes().filter_map(|n| n.choice).collect()
+    }
+
+    /// The tree recorded so far, as a [`ChoiceTree`]; nodes still open (a
+    /// run that stopped) are closed and kept.
+    pub fn to_tree(&self) -> ChoiceTree {
+        self.subtree(0)
+    }
+
+    /// The subtree of node `id` as a [`ChoiceTree`].
+    pub fn subtree(&self, id: usize) -> ChoiceTree {
+        let n = &self.nodes[id];
+        let children = self.children(id).map(|c| self.subtree(c)).collect();
+        ChoiceTree { site: n.site.into(), choice: n.choice, children }
+    }
+}
+
+/// The children of a trail node, last to first (see [`Trail::children_rev`]).
+#[derive(Debug, Clone)]
+pub struct ChildrenRev<'t> {
+    trail: &'t Trail,
+    next: usize,
+}
+
+impl Iterator for ChildrenRev<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.trail.nodes[id].prev;
+        Some(id)
+    }
+}
+
+/// Wraps a source and records the trail of the run it answers.
+#[derive(Debug)]
+pub struct Recorder<S> {
+    /// The source answering the choices.
+    pub inner: S,
+    /// The trail recorded so far.
+    pub trail: Trail,
+}
+
+impl<S: Source> Recorder<S> {
+    /// Record the choices `inner` makes.
+    pub fn new(inner: S) -> Self {
+        Recorder { inner, trail: Trail::new() }
+    }
+
+    /// The tree recorded, and the source.
+    pub fn finish(self) -> (ChoiceTree, S) {
+        (self.trail.to_tree(), self.inner)
+    }
+}
+
+impl<S: Source> Source for Recorder<S> {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = self.inner.choose(site, request)?;
+        self.trail.open_choice(site, request, c);
+        Ok(c)
+    }
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = self.inner.choose_leaf(site, request)?;
+        self.trail.leaf_choice(site, request, c);
+        Ok(c)
+    }
+    fn enter(&mut self, site: Site) {
+        self.inner.enter(site);
+        self.trail.open_part(site);
+    }
+    fn leave(&mut self) {
+        self.inner.leave();
+        self.trail.close();
+    }
+}
+
+// ---------------------------------------------------------------- the replay cursor
+
+/// What the replayed tree holds at a choice point (see [`Cursor::choose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// A choice the point can make: make it.
+    Keep(Choice),
+    /// A choice the point cannot make (out of its range): choose another.
+    Unfit(Choice),
+    /// A reroll mark: choose any choice but this one (papers/001's `Reroll`).
+    Reroll(Choice),
+    /// The tree has run out here, or no longer matches the generator (a
+    /// different site): papers/001 takes the first option.
+    Missing,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame<'t> {
+    nodes: &'t [ChoiceTree],
+    pos: usize,
+}
+
+/// Walks a choice tree in step with a running generator; see the module docs.
+#[derive(Debug, Clone)]
+pub struct Cursor<'t> {
+    stack: Vec<Frame<'t>>,
+}
+
+impl<'t> Cursor<'t> {
+    /// A cursor at the start of `tree`. A root group is replayed from its
+    /// children; any other node is a forest of one.
+    pub fn new(tree: &'t ChoiceTree) -> Self {
+        let forest =
+            if tree.choice.is_none() && tree.site == ROOT { &tree.children[..] } else { std::slice::from_ref(tree) };
+        Cursor { stack: vec![Frame { nodes: forest, pos: 0 }] }
+    }
+
+    /// A cursor over nothing: every choice point is [`Cue::Missing`].
+    pub fn empty() -> Self {
+        Cursor { stack: vec![Frame { nodes: &[], pos: 0 }] }
+    }
+
+    fn next_node(&self) -> Option<&'t ChoiceTree> {
+        let top = self.stack.last()?;
+        top.nodes.get(top.pos)
+    }
+
+    fn consume(&mut self, beneath: &'t [ChoiceTree]) {
+        if let Some(top) = self.stack.last_mut() {
+            top.pos += 1;
+        }
+        self.stack.push(Frame { nodes: beneath, pos: 0 });
+    }
+
+    /// The choice point `site` asks `request`: what the tree holds there.
+    /// The cursor steps into what the tree recorded beneath (nothing, when
+    /// [`Cue::Missing`]); match with one [`Cursor::leave`].
+    pub fn choose(&mut self, site: Site, request: Request<'_>) -> Cue {
+        let Some(node) = self.next_node() else {
+            self.stack.push(Frame { nodes: &[], pos: 0 });
+            return Cue::Missing;
+        };
+        let (node, reroll) = if node.is_reroll() { (&node.children[0], true) } else { (node, false) };
+        match node.choice {
+            Some(old) if node.site == site => {
+                self.consume(&node.children);
+                if reroll {
+                    Cue::Reroll(old)
+                } else if request.accepts(old) {
+                    Cue::Keep(old)
+                } else {
+                    Cue::Unfit(old)
+                }
+            }
+            _ => {
+                self.stack.push(Frame { nodes: &[], pos: 0 });
+                Cue::Missing
+            }
+        }
+    }
+
+    /// A part `site` begins: step into the tree's part there, if it matches.
+    /// Match with one [`Cursor::leave`].
+    pub fn enter(&mut self, site: Site) {
+        match self.next_node() {
+            Some(node) if node.choice.is_none() && node.site == site => self.consume(&node.children),
+            _ => self.stack.push(Frame { nodes: &[], pos: 0 }),
+        }
+    }
+
+    /// The innermost choice point or part ends.
+    pub fn leave(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The strategies that answer a generator's choices, one module each, all behind [`crate::guide::Guide`].
+//!
+//! | guide | `#[property(guide = ...)]` | module |
+//! |---|---|---|
+//! | plain random generation (the default) | `random` | [`random`] |
+//! | RLCheck: Monte Carlo Control per choice point | `rl` | [`rl`] |
+
+pub mod random;
+pub mod rl;
+
+pub use random::RandomGuide;
+pub use rl::{RlConfig, RlGuide};

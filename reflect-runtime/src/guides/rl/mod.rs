@@ -1,0 +1,240 @@
+//! RLCheck (Reddy, Padhye, Lemieux, Sen: "Quickly Generating Diverse Valid Test Inputs with Reinforcement Learning", ICSE 2020): a Monte Carlo Control guide with one tabular learner per choice point, its state read off the case's trail.
+//!
+//! [`RlGuide`] is the paper's *MCC guide* (Def. 4.2): one [`Learner`] per
+//! choice point ([`Site`]), each an ε-greedy Monte Carlo Control learner
+//! (Alg. 1, in [`learner`]) whose `Q[s, c]` is the mean reward of every
+//! episode in which it chose `c` in state `s` (every visit, no discount).
+//! One reward per generated value (Eq. 1): [`RlConfig::r_unique`] for a
+//! valid value not seen before, [`RlConfig::r_valid`] for a valid duplicate,
+//! [`RlConfig::r_invalid`] for an invalid one. Learners act over the
+//! request's buckets ([`reflect_core::Request::buckets`]), so a wide integer
+//! range is a small domain; a value inside the chosen bucket is drawn
+//! uniformly. The state abstraction (Sec. 4.3) is derived from the choice
+//! tree, so users write no state code: see [`state`].
+
+pub mod learner;
+pub mod state;
+
+pub use learner::Learner;
+pub use state::{describe_states, Abstraction, DescribedState};
+
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+use crate::hashing::BuildKey;
+use rand::Rng;
+use reflect_core::choice::{Choice, Site};
+use reflect_core::source::{DetRng, Stop};
+use state::State;
+use std::collections::HashMap;
+
+/// The parameters of an [`RlGuide`]; the defaults are papers/000's (Sec. 4.3.1).
+///
+/// ```
+/// use reflect_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
+/// let guide = RlGuide::new(RlConfig::default().epsilon(0.1).window(6).abstraction(Abstraction::Sequence));
+/// assert_eq!(guide.config().window, 6);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RlConfig {
+    /// The probability of a uniformly random choice (ε of Alg. 1); default 0.25.
+    pub epsilon: f64,
+    /// The reward for a valid value not generated before (`R_unique`); default 20.
+    pub r_unique: f64,
+    /// The reward for a valid value generated before (`R_valid`); default 0.
+    pub r_valid: f64,
+    /// The reward for an invalid value (`R_invalid`); default -1.
+    pub r_invalid: f64,
+    /// The window `w`: how many abstract choices a state keeps; default 4.
+    pub window: usize,
+    /// The state abstraction; default [`Abstraction::TreeLR`].
+    pub abstraction: Abstraction,
+    /// Tree and Tree L/R: whether a closed pick that built nothing (a `false`,
+    /// a `None`, a leaf variant) stays in its later siblings' states. Default
+    /// `false`, as papers/000 (Fig. 3: both child choices see only the node's
+    /// value) and the authors' code.
+    pub sibling_picks: bool,
+}
+
+impl Default for RlConfig {
+    fn default() -> Self {
+        RlConfig {
+            epsilon: 0.25,
+            r_unique: 20.0,
+            r_valid: 0.0,
+            r_invalid: -1.0,
+            window: 4,
+            abstraction: Abstraction::TreeLR,
+            sibling_picks: false,
+        }
+    }
+}
+
+impl RlConfig {
+    /// The same configuration with ε = `epsilon` (clamped to `0..=1`).
+    pub fn epsilon(mut self, epsilon: f64) -> Self {
+        self.epsilon = epsilon.clamp(0.0, 1.0);
+        self
+    }
+
+    /// The same configuration with these rewards for a unique valid, a duplicate valid and an invalid value.
+    pub fn rewards(mut self, unique: f64, valid: f64, invalid: f64) -> Self {
+        self.r_unique = unique;
+        self.r_valid = valid;
+        self.r_invalid = invalid;
+        self
+    }
+
+    /// The same configuration with window `w`.
+    pub fn window(mut self, w: usize) -> Self {
+        self.window = w;
+        self
+    }
+
+    /// The same configuration with this state abstraction.
+    pub fn abstraction(mut self, abstraction: Abstraction) -> Self {
+        self.abstraction = abstraction;
+        self
+    }
+
+    /// The same configuration, keeping (or not) closed picks that built nothing in later siblings' states.
+    pub fn sibling_picks(mut self, keep: bool) -> Self {
+        self.sibling_picks = keep;
+        self
+    }
+
+    /// The reward for a case that went as `feedback` says (papers/000 Eq. 1).
+    pub fn reward(&self, feedback: &Feedback<'_>) -> f64 {
+        match (feedback.valid, feedback.new) {
+            (false, _) => self.r_invalid,
+            (true, true) => self.r_unique,
+            (true, false) => self.r_valid,
+        }
+    }
+}
+
+/// papers/000's Monte Carlo Control guide (RLCheck): one [`Learner`] per
+/// choice point, states from an [`Abstraction`] of the choice tree, rewards
+/// from [`Feedback`] (see the module docs).
+///
+/// `RlGuide::default()` is papers/000's configuration: Tree L/R, `w = 4`,
+/// ε = 0.25, rewards 20 / 0 / -1.
+///
+/// ```
+/// use reflect_core::prelude::*;
+/// use reflect_runtime::{explore::generate_distinct, guides::rl::RlGuide};
+///
+/// // Pairs (a, b) with a < b, from 0..=9 each.
+/// let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b")).filter(|(a, b)| a < b);
+/// let out = generate_distinct(&g, &mut RlGuide::default(), 2_000, 1);
+/// assert!(out.unique_valid.iter().all(|(a, b)| a < b));
+/// ```
+#[derive(Debug, Clone)]
+pub struct RlGuide {
+    config: RlConfig,
+    name: String,
+    learners: Vec<Learner>,
+    sites: HashMap<Site, usize, BuildKey>,
+    /// Learners with a non-empty episode in the current case.
+    touched: Vec<usize>,
+    state: State,
+}
+
+impl Default for RlGuide {
+    fn default() -> Self {
+        RlGuide::new(RlConfig::default())
+    }
+}
+
+impl RlGuide {
+    /// A guide with this configuration, knowing nothing yet.
+    pub fn new(config: RlConfig) -> Self {
+        RlGuide {
+            config,
+            name: format!("rl({})", config.abstraction),
+            learners: Vec::new(),
+            sites: HashMap::default(),
+            touched: Vec::new(),
+            state: State::default(),
+        }
+    }
+
+    /// The default configuration with this state abstraction.
+    pub fn with_abstraction(abstraction: Abstraction) -> Self {
+        RlGuide::new(RlConfig::default().abstraction(abstraction))
+    }
+
+    /// The guide's configuration.
+    pub fn config(&self) -> &RlConfig {
+        &self.config
+    }
+
+    /// The learner of the choice point `site`, once it has been asked.
+    pub fn learner(&self, site: &str) -> Option<&Learner> {
+        self.sites.get(site).map(|&i| &self.learners[i])
+    }
+
+    /// The sites with a learner, in the order they were first asked.
+    pub fn sites(&self) -> Vec<Site> {
+        let mut v: Vec<(Site, usize)> = self.sites.iter().map(|(&s, &i)| (s, i)).collect();
+        v.sort_by_key(|&(_, i)| i);
+        v.into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// The total number of (learner, state) pairs met: the size of the tables.
+    pub fn states(&self) -> usize {
+        self.learners.iter().map(Learner::states).sum()
+    }
+
+    fn forget_case(&mut self) {
+        for &i in &self.touched {
+            self.learners[i].forget_episode();
+        }
+        self.touched.clear();
+    }
+}
+
+impl Guide for RlGuide {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
+        self.forget_case();
+        Plan::Fresh
+    }
+
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+        let request = ctx.request;
+        let arity = request.buckets();
+        let choice = if arity <= 1 {
+            0
+        } else {
+            let arity = usize::try_from(arity).unwrap_or(usize::MAX);
+            self.state.collect(ctx.trail, &self.config);
+            let state = self.state.key(ctx.trail);
+            let next = self.learners.len();
+            let li = *self.sites.entry(ctx.site).or_insert(next);
+            if li == next {
+                self.learners.push(Learner::new());
+            }
+            let learner = &mut self.learners[li];
+            if learner.episode_len() == 0 {
+                self.touched.push(li);
+            }
+            let bucket = learner.act(state, arity, self.config.epsilon, rng) as u64;
+            match request.bucket_range(bucket) {
+                Some((lo, hi)) if lo < hi => rng.random_range(lo..=hi),
+                Some((lo, _)) => lo,
+                None => 0,
+            }
+        };
+        Ok(choice)
+    }
+
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        let r = self.config.reward(feedback);
+        for &i in &self.touched {
+            self.learners[i].update(r);
+        }
+        self.touched.clear();
+    }
+}

@@ -1,0 +1,60 @@
+//! What one case produced: its choice tree, how it ended, its arguments, labels, utility and timings.
+//!
+//! The worker ([`crate::runner`]) makes these; the run counts them, the
+//! observer ([`crate::observe`]) writes them, and guides hear them as
+//! [`crate::guide::Feedback`].
+
+use crate::guide::Outcome;
+use reflect_core::choice::ChoiceTree;
+use std::time::Duration;
+
+/// How one case ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Status {
+    Passed,
+    Discarded(String),
+    Failed(String),
+    Hung(Duration),
+    /// An example that the generator cannot make.
+    NotInRange(String),
+}
+
+impl Status {
+    pub(crate) fn fails(&self) -> bool {
+        matches!(self, Status::Failed(_) | Status::Hung(_))
+    }
+
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Status::Passed => "it passed".to_owned(),
+            Status::Discarded(why) => format!("it was discarded: {why}"),
+            Status::Failed(why) => why.clone(),
+            Status::Hung(d) => format!("it ran longer than the time limit of {d:?}"),
+            Status::NotInRange(v) => format!("{v} is not a value the generator can make"),
+        }
+    }
+
+    /// The outcome a guide hears.
+    pub(crate) fn outcome(&self) -> Outcome {
+        match self {
+            Status::Passed => Outcome::Passed,
+            Status::Discarded(_) | Status::NotInRange(_) => Outcome::Discarded,
+            Status::Failed(_) | Status::Hung(_) => Outcome::Failed,
+        }
+    }
+}
+
+/// Each argument's name and `Debug`.
+pub(crate) type Args = Vec<(String, String)>;
+
+/// What the worker says about one case.
+#[derive(Debug, Clone)]
+pub(crate) struct CaseResult {
+    pub(crate) tree: ChoiceTree,
+    pub(crate) status: Status,
+    pub(crate) args: Option<Args>,
+    pub(crate) labels: Vec<String>,
+    pub(crate) utility: Option<f64>,
+    pub(crate) gen_time: Duration,
+    pub(crate) test_time: Duration,
+}

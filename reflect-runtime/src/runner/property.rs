@@ -1,0 +1,118 @@
+//! The property builder: a generator of inputs, a test over them, how to describe and key a value, and examples written by hand.
+
+use super::report::{Report, RunError};
+use super::run::Run;
+use crate::case::IntoOutcome;
+use crate::config::Config;
+use crate::hashing::value_key;
+use reflect_core::gen::{BoxGen, Gen};
+use std::fmt::Debug;
+use std::sync::Arc;
+
+type GenFn<V> = dyn Fn() -> BoxGen<V> + Send + Sync;
+type TestFn<V> = dyn Fn(V) -> Result<(), String> + Send + Sync;
+type DescribeFn<V> = dyn Fn(&V) -> Vec<(String, String)> + Send + Sync;
+type ExampleFn<V> = dyn Fn() -> V + Send + Sync;
+type KeyFn<V> = dyn Fn(&V) -> u64 + Send + Sync;
+
+/// A property: a generator of inputs and a test over them.
+pub struct Property<V> {
+    pub(super) gen: Arc<GenFn<V>>,
+    pub(super) test: Arc<TestFn<V>>,
+    pub(super) describe: Arc<DescribeFn<V>>,
+    /// The key of a value, for novelty ([`crate::hashing::value_key`]).
+    pub(super) key: Arc<KeyFn<V>>,
+    pub(super) examples: Vec<Arc<ExampleFn<V>>>,
+}
+
+impl<V> Clone for Property<V> {
+    fn clone(&self) -> Self {
+        Property {
+            gen: self.gen.clone(),
+            test: self.test.clone(),
+            describe: self.describe.clone(),
+            key: self.key.clone(),
+            examples: self.examples.clone(),
+        }
+    }
+}
+
+impl<V: Debug + 'static> Property<V> {
+    /// The property that `test` holds for every value `gen()` makes. `gen`
+    /// is called once on each thread that runs cases; `test` returns `()`,
+    /// `bool` or a `Result` (see [`IntoOutcome`]).
+    ///
+    /// ```
+    /// use reflect_core::combinators::{int, vec};
+    /// use reflect_runtime::{config::Config, runner::Property};
+    ///
+    /// let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
+    /// let report = p.check(&Config::new("doc").cases(50)).unwrap();
+    /// assert_eq!(report.cases, 50);
+    /// ```
+    pub fn new<G, R>(gen: impl Fn() -> G + Send + Sync + 'static, test: impl Fn(V) -> R + Send + Sync + 'static) -> Self
+    where
+        G: Gen<Value = V> + 'static,
+        R: IntoOutcome,
+    {
+        Property {
+            gen: Arc::new(move || std::rc::Rc::new(gen()) as BoxGen<V>),
+            test: Arc::new(move |v| test(v).into_outcome()),
+            describe: Arc::new(|v: &V| vec![("value".to_owned(), format!("{v:?}"))]),
+            key: Arc::new(|v: &V| value_key(v)),
+            examples: Vec::new(),
+        }
+    }
+}
+
+impl<V: 'static> Property<V> {
+    /// Describe a value as named arguments, for reports (the default is one
+    /// argument called `value`, its `Debug`).
+    pub fn describe(mut self, describe: impl Fn(&V) -> Vec<(String, String)> + Send + Sync + 'static) -> Self {
+        self.describe = Arc::new(describe);
+        self
+    }
+
+    /// Run the value `make` returns before any generated case. It is
+    /// reflected into its choices, so if it fails it is shrunk like any case;
+    /// a value the generator cannot make is reported as an error.
+    pub fn example(mut self, make: impl Fn() -> V + Send + Sync + 'static) -> Self {
+        self.examples.push(Arc::new(make));
+        self
+    }
+
+    /// Run the property under `config`.
+    pub fn check(&self, config: &Config) -> Result<Report, RunError> {
+        Run::new(self.clone(), config).go()
+    }
+
+    /// Run the property under `config` and panic with the report if it does
+    /// not pass (what `#[property]` calls).
+    pub fn assert(&self, config: &Config) {
+        match self.check(config) {
+            Ok(report) => {
+                if config.statistics {
+                    eprintln!("{}", report.statistics());
+                }
+                if let Some(note) = &report.replay_note {
+                    eprintln!("{note}");
+                }
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// The generator of one argument of a `#[property]`, from a `#[gen(EXPR)]`
+/// attribute: any generator of the argument's type, boxed.
+pub fn argument<T, G: Gen<Value = T> + 'static>(gen: G) -> BoxGen<T> {
+    std::rc::Rc::new(gen)
+}
+
+/// Compiles only when `T` is `Debug`: `#[property]` checks each argument's type with it.
+#[doc(hidden)]
+pub fn argument_is_debug<T: Debug>() {}
+
+/// Compiles only when `R` is a property outcome: `#[property]` checks the return type with it.
+#[doc(hidden)]
+pub fn returns_outcome<R: IntoOutcome>() {}

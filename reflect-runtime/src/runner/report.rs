@@ -1,0 +1,221 @@
+//! The report types of a run: what passed ([`Report`]), what failed and how to reproduce it ([`Failure`]), and why a run did not pass ([`RunError`]).
+
+use crate::shrink::ShrinkStats;
+use crate::token;
+use reflect_core::choice::ChoiceTree;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The result of a run that passed.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The property's name.
+    pub name: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// Valid cases that passed.
+    pub cases: u64,
+    /// Cases discarded (`assume!`, or the generator's validity condition).
+    pub discards: u64,
+    /// Remembered failures replayed first.
+    pub regressions_replayed: usize,
+    /// Examples written by hand that ran.
+    pub examples_run: usize,
+    /// How many valid cases had each label.
+    pub labels: BTreeMap<String, u64>,
+    /// Warnings met on the way (such as a corrupt regressions file).
+    pub warnings: Vec<String>,
+    /// Set when the run only replayed a token, and the case passed.
+    pub replay_note: Option<String>,
+    /// The guide's name.
+    pub guide: String,
+}
+
+impl Report {
+    /// The distribution of labels as a table.
+    pub fn statistics(&self) -> String {
+        let mut out =
+            format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
+        if self.labels.is_empty() {
+            out.push_str("  (no labels; label cases with `label!` or `classify!`)\n");
+        }
+        let mut rows: Vec<_> = self.labels.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+        for (label, n) in rows {
+            let pct = if self.cases == 0 { 0.0 } else { 100.0 * *n as f64 / self.cases as f64 };
+            out.push_str(&format!("  {label:<width$}  {n:>7}  {pct:>5.1}%\n"));
+        }
+        out
+    }
+}
+
+/// How a failing case failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The property panicked, returned `false` or returned `Err`.
+    Failed,
+    /// The case ran longer than the time limit.
+    Hung(Duration),
+}
+
+/// Where a failing case came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The `n`-th generated case (0-based).
+    Generated(u64),
+    /// A remembered failure from this file.
+    Regression(PathBuf),
+    /// The `n`-th example written by hand.
+    Example(usize),
+    /// A replay token.
+    Replay,
+}
+
+/// A failing case, shrunk, with everything needed to reproduce it. Its
+/// `Display` is the report `#[property]` prints.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The property's name.
+    pub name: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// The guide's name.
+    pub guide: String,
+    /// Each argument's name and `Debug`.
+    pub args: Vec<(String, String)>,
+    /// Why the case failed: the panic message and location, or what the property returned.
+    pub reason: String,
+    /// How it failed.
+    pub kind: FailureKind,
+    /// Valid cases that passed before it.
+    pub cases: u64,
+    /// Cases discarded before it.
+    pub discards: u64,
+    /// What shrinking did.
+    pub shrink: ShrinkStats,
+    /// The choices of the final case.
+    pub tree: ChoiceTree,
+    /// The one-line replay token of the final case (see [`crate::token`]).
+    pub token: String,
+    /// Where the failing case came from.
+    pub origin: Origin,
+    /// Where it was remembered, if it was.
+    pub saved_to: Option<PathBuf>,
+    /// Set when the shrunk case passed when replayed for the report: the
+    /// property is flaky (depends on more than its arguments).
+    pub flaky: bool,
+    /// Warnings met on the way.
+    pub warnings: Vec<String>,
+}
+
+impl Failure {
+    /// The test's name as `cargo test` filters it (the name without its crate).
+    fn test_filter(&self) -> &str {
+        self.name.split_once("::").map_or(&self.name, |(_, rest)| rest)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = match &self.kind {
+            FailureKind::Failed => "failed".to_owned(),
+            FailureKind::Hung(d) => format!("hung (stopped after the time limit of {d:?})"),
+        };
+        let from = match &self.origin {
+            Origin::Generated(n) => format!("on generated case #{n}"),
+            Origin::Regression(p) => format!("on a remembered failure from {}", p.display()),
+            Origin::Example(n) => format!("on example #{n}"),
+            Origin::Replay => "on the replayed case".to_owned(),
+        };
+        writeln!(f, "property `{}` {how} {from}", self.name)?;
+        writeln!(f, "minimal failing input:")?;
+        for (name, value) in &self.args {
+            writeln!(f, "    {name} = {value}")?;
+        }
+        writeln!(f, "reason: {}", self.reason)?;
+        if self.flaky {
+            writeln!(f, "warning: this input passed when replayed: the property is flaky")?;
+        }
+        writeln!(
+            f,
+            "seed: {:#x}, guide: {}, {} cases passed, {} discarded, {} shrink steps ({} tried{})",
+            self.seed,
+            self.guide,
+            self.cases,
+            self.discards,
+            self.shrink.steps,
+            self.shrink.attempts,
+            if self.shrink.budget_exhausted { ", budget exhausted" } else { "" }
+        )?;
+        writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
+        if let Some(p) = &self.saved_to {
+            writeln!(f, "remembered in {} (replayed first from now on)", p.display())?;
+        }
+        for w in &self.warnings {
+            writeln!(f, "warning: {w}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a run did not pass.
+#[derive(Debug, Clone)]
+pub enum RunError {
+    /// A case failed.
+    Failed(Box<Failure>),
+    /// Most cases were discarded: passing would be vacuous.
+    Vacuous {
+        /// The property's name.
+        name: String,
+        /// Valid cases that passed.
+        valid: u64,
+        /// Cases discarded.
+        discards: u64,
+        /// The valid cases asked for.
+        wanted: u64,
+        /// The most common reasons for discarding, with counts.
+        reasons: Vec<(String, u64)>,
+    },
+    /// The replay token could not be read.
+    BadToken(token::TokenError),
+    /// An example written by hand is not a value the generator can make.
+    BadExample {
+        /// The property's name.
+        name: String,
+        /// Which example (0-based).
+        index: usize,
+        /// Its `Debug`.
+        value: String,
+    },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Failed(fail) => fmt::Display::fmt(fail, f),
+            RunError::Vacuous { name, valid, discards, wanted, reasons } => {
+                writeln!(
+                    f,
+                    "property `{name}` gave up: {discards} cases were discarded and only {valid} of the {wanted} wanted were valid, so passing would say little."
+                )?;
+                for (r, n) in reasons {
+                    writeln!(f, "    discarded {n} times: {r}")?;
+                }
+                write!(
+                    f,
+                    "Generate valid inputs directly (a generator that only makes valid values, or `#[assume]` on the type so every guide learns it), or use a guide that learns validity, e.g. `#[property(guide = rl)]`."
+                )
+            }
+            RunError::BadToken(e) => write!(f, "REFLECT_REPLAY: {e}"),
+            RunError::BadExample { name, index, value } => write!(
+                f,
+                "property `{name}`: example #{index} ({value}) is not a value the generator can make, so it cannot be reflected into choices"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}

@@ -1,0 +1,334 @@
+//! The worker that runs cases: it owns the generator, the guide and the case's trail, catches panics, and runs on its own thread when cases have a time limit.
+
+use super::property::Property;
+use crate::case::{self, Discard};
+use crate::config::{Config, GuideFactory};
+use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, Outcome};
+use crate::hashing::Seen;
+use crate::outcome::{Args, CaseResult, Status};
+use crate::token;
+use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::gen::BoxGen;
+use reflect_core::interpret::{reflect, replay_lenient};
+use reflect_core::source::{rng_from_seed, Stop};
+use reflect_core::trail::Trail;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+/// What the run asks the worker to do: one case.
+pub(crate) enum Cmd {
+    /// A case the guide makes: the `index`-th generated case of a run that
+    /// wants `budget` valid ones, its RNG seeded by `seed`.
+    Generate {
+        seed: u64,
+        index: u64,
+        budget: u64,
+        render: bool,
+    },
+    Replay {
+        tree: ChoiceTree,
+        seed: u64,
+        render: bool,
+        test: bool,
+    },
+    Sequence {
+        choices: Vec<Choice>,
+        render: bool,
+    },
+    Example {
+        index: usize,
+        render: bool,
+    },
+}
+
+pub(super) enum Msg {
+    Started(ChoiceTree, Option<Args>),
+    Done(CaseResult),
+}
+
+pub(super) struct Worker<V> {
+    prop: Property<V>,
+    gen: BoxGen<V>,
+    guide: Box<dyn Guide>,
+    /// The trail of the last guided case.
+    trail: Trail,
+    seen: Seen,
+}
+
+/// The property's generator as a guide sees it: values keyed by the property's key.
+struct Handle<'a, V> {
+    gen: &'a BoxGen<V>,
+    key: &'a (dyn Fn(&V) -> u64 + Send + Sync),
+}
+
+impl<V> GenHandle for Handle<'_, V> {
+    fn run_key(&self, src: &mut dyn reflect_core::Source) -> Result<u64, Stop> {
+        self.gen.run(src).map(|v| (self.key)(&v))
+    }
+}
+
+thread_local! {
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that keeps the panics of cases quiet and
+/// notes where they happened; every other panic goes to the previous hook.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(Cell::get) {
+                let loc = info.location().map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()));
+                LAST_PANIC.with(|p| *p.borrow_mut() = loc);
+            } else {
+                previous(info)
+            }
+        }));
+    });
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a non-string payload".to_owned()
+    }
+}
+
+impl<V: 'static> Worker<V> {
+    fn new(prop: Property<V>, guide: &GuideFactory) -> Self {
+        let gen = (prop.gen)();
+        Worker { prop, gen, guide: guide(), trail: Trail::new(), seen: Seen::new() }
+    }
+
+    /// Makes the value of one case.
+    fn make(&mut self, cmd: &Cmd) -> Made<V> {
+        let gen = &self.gen;
+        let made = match cmd {
+            Cmd::Generate { seed, index, budget, .. } => {
+                let (guide, trail) = (&mut self.guide, &mut self.trail);
+                let handle = Handle { gen, key: &*self.prop.key };
+                catch_unwind(AssertUnwindSafe(|| {
+                    let case = CaseInfo { index: *index, budget: *budget, gen: &handle };
+                    let r = run_guided(gen, &mut **guide, trail, case, &mut rng_from_seed(*seed));
+                    Made::from((r, trail.to_tree()))
+                }))
+            }
+            Cmd::Replay { tree, seed, .. } => {
+                catch_unwind(AssertUnwindSafe(|| Made::from(replay_lenient(gen, tree, *seed))))
+            }
+            Cmd::Sequence { choices, .. } => {
+                catch_unwind(AssertUnwindSafe(|| Made::from(token::replay_sequence(gen, choices))))
+            }
+            Cmd::Example { index, .. } => {
+                let make = self.prop.examples[*index].clone();
+                let describe = self.prop.describe.clone();
+                catch_unwind(AssertUnwindSafe(|| {
+                    let v = make();
+                    match reflect(gen, &v).into_iter().next() {
+                        Some(tree) => Made::Value(v, tree),
+                        None => Made::NotInRange(
+                            describe(&v).into_iter().map(|(n, d)| format!("{n} = {d}")).collect::<Vec<_>>().join(", "),
+                        ),
+                    }
+                }))
+            }
+        };
+        made.unwrap_or_else(|payload| {
+            let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            Made::Panicked(format!("the generator panicked{loc}: {}", panic_message(&*payload)))
+        })
+    }
+
+    /// Runs one case; `started` hears the choice tree (and the arguments,
+    /// when rendered) before the property runs.
+    fn run(&mut self, cmd: Cmd, started: &mut dyn FnMut(&ChoiceTree, &Option<Args>)) -> CaseResult {
+        QUIET.with(|q| q.set(true));
+        let t0 = Instant::now();
+        let made = self.make(&cmd);
+        let (render, test, guided) = match cmd {
+            Cmd::Generate { render, .. } => (render, true, true),
+            Cmd::Replay { render, test, .. } => (render, test, false),
+            Cmd::Sequence { render, .. } | Cmd::Example { render, .. } => (render, true, false),
+        };
+        let mut result = CaseResult {
+            tree: ChoiceTree::root(Vec::new()),
+            status: Status::Passed,
+            args: None,
+            labels: Vec::new(),
+            utility: None,
+            gen_time: t0.elapsed(),
+            test_time: Duration::ZERO,
+        };
+        let mut value_key = None;
+        match made {
+            Made::Panicked(reason) => result.status = Status::Failed(reason),
+            Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
+            Made::NoValue(stop, tree) => {
+                result.tree = tree;
+                result.status = Status::Discarded(match stop {
+                    Stop::Invalid => "the generator's validity condition rejected the value".to_owned(),
+                    other => format!("the generator gave no value: {other}"),
+                });
+            }
+            Made::Value(value, tree) => {
+                result.tree = tree;
+                if guided {
+                    value_key = Some((self.prop.key)(&value));
+                }
+                if render {
+                    result.args = Some((self.prop.describe)(&value));
+                }
+                started(&result.tree, &result.args);
+                if test {
+                    let test = self.prop.test.clone();
+                    case::begin();
+                    let t1 = Instant::now();
+                    let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
+                    result.test_time = t1.elapsed();
+                    let st = case::end();
+                    result.labels = st.labels;
+                    result.utility = st.utility;
+                    result.status = match outcome {
+                        Ok(Ok(())) => Status::Passed,
+                        Ok(Err(reason)) => Status::Failed(reason),
+                        Err(payload) => {
+                            let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
+                            match payload.downcast_ref::<Discard>() {
+                                Some(d) => Status::Discarded(format!("assume!({})", d.condition)),
+                                None => Status::Failed(format!("panicked{loc}: {}", panic_message(&*payload))),
+                            }
+                        }
+                    };
+                }
+            }
+        }
+        if guided {
+            // A case with no value is invalid, and never new.
+            let new = value_key.is_some_and(|k| self.seen.insert_key(k));
+            let outcome = result.status.outcome();
+            let valid = outcome != Outcome::Discarded;
+            self.guide.feedback(&Feedback { outcome, valid, new, utility: result.utility, trail: &self.trail });
+        }
+        QUIET.with(|q| q.set(false));
+        result
+    }
+}
+
+/// The value of a case, or why there is none.
+enum Made<V> {
+    Value(V, ChoiceTree),
+    NoValue(Stop, ChoiceTree),
+    NotInRange(String),
+    Panicked(String),
+}
+
+impl<V> From<(Result<V, Stop>, ChoiceTree)> for Made<V> {
+    fn from((r, tree): (Result<V, Stop>, ChoiceTree)) -> Self {
+        match r {
+            Ok(v) => Made::Value(v, tree),
+            Err(stop) => Made::NoValue(stop, tree),
+        }
+    }
+}
+
+/// Runs cases inline, or on a worker thread with a time limit.
+pub(super) enum Exec<V: 'static> {
+    Inline(Box<Worker<V>>),
+    Threaded { prop: Property<V>, config: Box<Config>, timeout: Duration, chan: Option<(Sender<Cmd>, Receiver<Msg>)> },
+}
+
+impl<V: 'static> Exec<V> {
+    pub(super) fn new(prop: Property<V>, config: &Config) -> Self {
+        install_panic_hook();
+        match config.case_timeout {
+            None => Exec::Inline(Box::new(Worker::new(prop, &config.guide))),
+            Some(timeout) => Exec::Threaded { prop, config: Box::new(config.clone()), timeout, chan: None },
+        }
+    }
+
+    pub(super) fn guide_name(&mut self) -> String {
+        match self {
+            Exec::Inline(w) => w.guide.name().to_owned(),
+            Exec::Threaded { config, .. } => (config.guide)().name().to_owned(),
+        }
+    }
+
+    pub(super) fn run(&mut self, cmd: Cmd) -> CaseResult {
+        match self {
+            Exec::Inline(w) => w.run(cmd, &mut |_, _| {}),
+            Exec::Threaded { prop, config, timeout, chan } => {
+                if chan.is_none() {
+                    *chan = Some(spawn_worker(prop.clone(), config.guide.clone()));
+                }
+                let (tx, rx) = chan.as_ref().expect("a worker");
+                let deadline = Instant::now() + *timeout;
+                if tx.send(cmd).is_err() {
+                    *chan = None;
+                    return hung(ChoiceTree::root(Vec::new()), None, Duration::ZERO, "the worker thread ended");
+                }
+                let mut tree = ChoiceTree::root(Vec::new());
+                let mut args = None;
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match rx.recv_timeout(left) {
+                        Ok(Msg::Started(t, a)) => (tree, args) = (t, a),
+                        Ok(Msg::Done(r)) => return r,
+                        Err(RecvTimeoutError::Timeout) => {
+                            // Abandon the worker: it may never come back.
+                            *chan = None;
+                            return hung(tree, args, *timeout, "");
+                        }
+                        Err(RecvTimeoutError::Disconnected) => {
+                            *chan = None;
+                            return hung(tree, args, Duration::ZERO, "the worker thread ended");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn hung(tree: ChoiceTree, args: Option<Args>, after: Duration, why: &str) -> CaseResult {
+    CaseResult {
+        tree,
+        status: if why.is_empty() { Status::Hung(after) } else { Status::Failed(why.to_owned()) },
+        args,
+        labels: Vec::new(),
+        utility: None,
+        gen_time: Duration::ZERO,
+        test_time: after,
+    }
+}
+
+fn spawn_worker<V: 'static>(prop: Property<V>, guide: GuideFactory) -> (Sender<Cmd>, Receiver<Msg>) {
+    let (cmd_tx, cmd_rx) = channel::<Cmd>();
+    let (msg_tx, msg_rx) = channel::<Msg>();
+    // The property's closures are `Send + Sync`; the generator, guide and
+    // values are made on the worker and never leave it.
+    let spawned = std::thread::Builder::new().name("reflect-case".into()).spawn(move || {
+        let mut worker = Worker::new(prop, &guide);
+        while let Ok(cmd) = cmd_rx.recv() {
+            let tx = msg_tx.clone();
+            let r = worker.run(cmd, &mut |t, args| {
+                let _ = tx.send(Msg::Started(t.clone(), args.clone()));
+            });
+            if msg_tx.send(Msg::Done(r)).is_err() {
+                break;
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        panic!("reflect: cannot start a thread to run cases: {e}");
+    }
+    (cmd_tx, msg_rx)
+}
