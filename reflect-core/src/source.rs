@@ -148,3 +148,76 @@ impl Source for RngSource<'_> {
         false
     }
 }
+
+/// What a [`Script`] answers at a choice point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scripted {
+    /// This choice.
+    Take(Choice),
+    /// Whatever the source underneath answers.
+    Ask,
+    /// What the source underneath answers, but not this choice when another exists.
+    AskNot(Choice),
+    /// Stop the run.
+    Fail(Stop),
+}
+
+/// Answers some choice points itself and hands the rest to another source (see [`Handover`]).
+pub(crate) trait Script {
+    /// The answer at the choice point `site`, asking `request`.
+    fn next(&mut self, site: Site, request: Request<'_>) -> Scripted;
+    /// A part `site` begins.
+    fn enter(&mut self, _site: Site) {}
+    /// The innermost choice point or part ends.
+    fn leave(&mut self) {}
+}
+
+/// A source that follows a [`Script`] and asks `inner` where the script
+/// says so, keeping `inner`'s structure calls balanced: `inner` sees every
+/// part, and only the choice points it answers.
+pub(crate) struct Handover<'s, S> {
+    pub(crate) script: S,
+    inner: &'s mut dyn Source,
+    /// For each open node: whether `inner` saw it open.
+    open: Vec<bool>,
+}
+
+impl<'s, S: Script> Handover<'s, S> {
+    pub(crate) fn new(script: S, inner: &'s mut dyn Source) -> Self {
+        Handover { script, inner, open: Vec::new() }
+    }
+}
+
+impl<S: Script> Source for Handover<'_, S> {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let c = match self.script.next(site, request) {
+            Scripted::Take(c) => {
+                self.open.push(false);
+                return Ok(c);
+            }
+            Scripted::Fail(stop) => return Err(stop),
+            Scripted::Ask => self.inner.choose(site, request)?,
+            Scripted::AskNot(old) => {
+                let c = self.inner.choose(site, request)?;
+                if c == old && request.arity() > 1 {
+                    (old + 1) % request.arity()
+                } else {
+                    c
+                }
+            }
+        };
+        self.open.push(true);
+        Ok(c)
+    }
+    fn enter(&mut self, site: Site) {
+        self.script.enter(site);
+        self.inner.enter(site);
+        self.open.push(true);
+    }
+    fn leave(&mut self) {
+        self.script.leave();
+        if self.open.pop() == Some(true) {
+            self.inner.leave();
+        }
+    }
+}

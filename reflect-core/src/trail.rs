@@ -14,7 +14,7 @@
 //! cursor plus a rule for the gaps.
 
 use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
-use crate::source::{Source, Stop};
+use crate::source::{Script, Scripted, Source, Stop};
 
 /// What a node's request was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -448,5 +448,88 @@ impl<'t> Cursor<'t> {
         if self.stack.len() > 1 {
             self.stack.pop();
         }
+    }
+}
+
+/// A cursor as a script: keep what fits, hand the rest over (see [`crate::replay_with`]).
+impl Script for Cursor<'_> {
+    fn next(&mut self, site: Site, request: Request<'_>) -> Scripted {
+        match self.choose(site, request) {
+            Cue::Keep(c) => Scripted::Take(c),
+            Cue::Reroll(old) => Scripted::AskNot(old),
+            Cue::Unfit(_) | Cue::Missing => Scripted::Ask,
+        }
+    }
+    fn enter(&mut self, site: Site) {
+        Cursor::enter(self, site)
+    }
+    fn leave(&mut self) {
+        Cursor::leave(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choice::Opt;
+
+    const OPTS: [Opt; 2] = [Opt { label: "leaf", weight: 1 }, Opt { label: "node", weight: 3 }];
+
+    fn pick() -> Request<'static> {
+        Request::Pick { options: &OPTS, total: 4 }
+    }
+
+    #[test]
+    fn the_trail_reads_as_the_tree_it_records() {
+        let mut t = Trail::new();
+        let a = t.open_choice("t", pick(), 1);
+        let k = t.leaf_choice("key", Request::Int { span: 100 }, 70);
+        let p = t.open_part("left");
+        assert_eq!(t.open_nodes(), &[0, a, p]);
+        assert_eq!(t.next_index(), 0);
+        let l = t.leaf_choice("t", pick(), 0);
+        t.close();
+        assert_eq!(t.next_index(), 2);
+        assert_eq!(t.children(a).collect::<Vec<_>>(), vec![k, p]);
+        assert_eq!(t.children_rev(a).collect::<Vec<_>>(), vec![p, k]);
+        assert_eq!(t.node(l).label(), Some("leaf"));
+        assert_eq!(t.node(k).bucket(), Request::Int { span: 100 }.bucket(70));
+        assert!(t.node(k).is_wide() && !t.node(k).is_open() && t.node(a).is_open());
+        assert_eq!(t.choices_beneath(a), 2);
+        assert_eq!(t.choices_beneath(p), 1);
+        assert_eq!(t.choices_beneath(k), 0);
+        assert_eq!(t.choices(), vec![1, 70, 0]);
+        assert_eq!(t.parent(l), Some(p));
+        // A run that stopped here: open nodes are closed and kept.
+        assert_eq!(t.to_tree().to_string(), "<root>(t=1(key=70 left(t=0)))");
+        t.close();
+        assert_eq!(t.to_tree().to_string(), "<root>(t=1(key=70 left(t=0)))");
+        t.clear();
+        assert_eq!(t.nodes().len(), 1);
+        assert_eq!(t.to_tree(), ChoiceTree::root(Vec::new()));
+    }
+
+    #[test]
+    fn the_cursor_says_what_the_tree_holds() {
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::choice("t", 1, vec![ChoiceTree::choice("key", 5, vec![])]),
+            ChoiceTree::reroll(ChoiceTree::choice("t", 0, vec![])),
+            ChoiceTree::group("g", vec![ChoiceTree::choice("x", 9, vec![])]),
+        ]);
+        let mut c = Cursor::new(&tree);
+        assert_eq!(c.choose("t", pick()), Cue::Keep(1));
+        assert_eq!(c.choose("key", Request::Int { span: 3 }), Cue::Unfit(5));
+        c.leave();
+        assert_eq!(c.choose("other", pick()), Cue::Missing);
+        c.leave();
+        c.leave();
+        assert_eq!(c.choose("t", pick()), Cue::Reroll(0));
+        c.leave();
+        c.enter("g");
+        assert_eq!(c.choose("x", Request::Int { span: 10 }), Cue::Keep(9));
+        c.leave();
+        c.leave();
+        assert_eq!(c.choose("t", pick()), Cue::Missing);
+        assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
     }
 }

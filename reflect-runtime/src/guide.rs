@@ -120,7 +120,7 @@ impl<'a> ChoiceContext<'a> {
     pub fn siblings(&self, depth: usize) -> Vec<&'a Node> {
         let trail = self.trail;
         match trail.open_nodes().get(depth) {
-            Some(&id) => trail.children(id).map(|c| trail.node(c)).collect(),
+            Some(&id) => trail.children(id).map(|c| trail.node(c)).filter(|n| !n.is_open()).collect(),
             None => Vec::new(),
         }
     }

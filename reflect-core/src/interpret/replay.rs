@@ -1,0 +1,83 @@
+//! Lenient replay (papers/001's `MutGen`): a possibly broken or edited choice tree replayed against a generator, its gaps answered by a rule or by another source.
+
+use super::run_recorded;
+use crate::choice::{Choice, ChoiceTree, Request, Site};
+use crate::gen::Gen;
+use crate::source::{rng_from_seed, sample_uniform, DetRng, Handover, Source, Stop};
+use crate::trail::{Cue, Cursor};
+
+/// Any choice of `request` but `old`, uniformly, when there is another (papers/001's `Reroll`).
+pub fn reroll_choice(rng: &mut DetRng, request: Request<'_>, old: Choice) -> Choice {
+    let n = request.arity();
+    if n <= 1 {
+        0
+    } else if old < n {
+        let d = sample_uniform(rng, Request::Int { span: n - 2 });
+        if d >= old {
+            d + 1
+        } else {
+            d
+        }
+    } else {
+        sample_uniform(rng, request)
+    }
+}
+
+/// Replays a possibly broken choice tree (papers/001's `MutGen`), asking `fill` at the gaps.
+struct Lenient<'t, F> {
+    cursor: Cursor<'t>,
+    fill: F,
+}
+
+impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenient<'_, F> {
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        match self.cursor.choose(site, request) {
+            Cue::Keep(c) => Ok(c),
+            cue => (self.fill)(site, request, cue),
+        }
+    }
+    fn enter(&mut self, site: Site) {
+        self.cursor.enter(site);
+    }
+    fn leave(&mut self) {
+        self.cursor.leave();
+    }
+}
+
+/// Replay a possibly broken choice tree leniently (papers/001 Sec. 3.4.2,
+/// `MutGen`): a choice the generator can make is kept; one it cannot is
+/// replaced by a random one; a choice under a reroll mark
+/// ([`ChoiceTree::reroll`]) is replaced by a random different one; where the
+/// tree runs out or no longer matches the generator's structure (a different
+/// site), the first option is taken. Randomness comes from `seed`.
+/// Returns the value and the tree of choices actually made.
+///
+/// The value is always one the generator can produce; it is `Err` only when
+/// the generator's own validity condition rejects it (or it is void).
+pub fn replay_lenient<G: Gen + ?Sized>(g: &G, tree: &ChoiceTree, seed: u64) -> (Result<G::Value, Stop>, ChoiceTree) {
+    let mut rng = rng_from_seed(seed);
+    let fill = |_: Site, request: Request<'_>, cue: Cue| {
+        Ok(match cue {
+            Cue::Keep(c) => c,
+            Cue::Unfit(_) => sample_uniform(&mut rng, request),
+            Cue::Reroll(old) => reroll_choice(&mut rng, request, old),
+            Cue::Missing => 0,
+        })
+    };
+    run_recorded(g, Lenient { cursor: Cursor::new(tree), fill }).0
+}
+
+/// Replay a possibly broken choice tree as [`replay_lenient`] does, but ask
+/// `fallback` wherever the tree has no usable choice: where it runs out or
+/// no longer matches, where its choice does not fit, and under a reroll mark
+/// (when `fallback` gives the old choice back there and another exists, the
+/// next one, cyclically, is taken). `fallback` sees only the choice points it
+/// answers (each matched by one [`Source::leave`]) and every part.
+/// Returns the value and the tree of choices actually made.
+pub fn replay_with<G: Gen + ?Sized>(
+    g: &G,
+    tree: &ChoiceTree,
+    fallback: &mut dyn Source,
+) -> (Result<G::Value, Stop>, ChoiceTree) {
+    run_recorded(g, Handover::new(Cursor::new(tree), fallback)).0
+}

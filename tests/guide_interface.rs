@@ -1,0 +1,200 @@
+//! The guide interface: plans (fresh or a tree replayed leniently), what a guide sees at a choice (the trail, the cue, the
+//! budget, the generator), stopping a case, and the feedback after it.
+
+use reflect::prelude::*;
+use reflect::reflect_core::combinators::{bool, int, vec};
+use reflect::reflect_core::source::{rng_from_seed, sample, RngSource};
+use reflect::reflect_core::trail::Cue;
+use reflect::reflect_core::{replay_with, DetRng};
+use reflect::reflect_runtime::explore::generate_distinct;
+use reflect::reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
+use std::sync::{Arc, Mutex};
+
+/// Replays a fixed plan; counts the choices it is asked for, and what the plan held there.
+struct Planned {
+    plan: Plan,
+    asked: Vec<Cue>,
+}
+
+impl Guide for Planned {
+    fn name(&self) -> &str {
+        "planned"
+    }
+    fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
+        self.plan.clone()
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
+        self.asked.push(ctx.cue);
+        Ok(sample(rng, ctx.request))
+    }
+}
+
+#[test]
+fn a_replay_plan_is_followed_and_the_guide_fills_only_the_gaps() {
+    let g = vec(int(0u32..=1000).site("x"), 3..=6);
+    let (v, tree) = generate_recorded(&g, 5);
+    let v = v.unwrap();
+    // The whole tree fits: the value comes back and the guide is never asked.
+    let mut guide = Planned { plan: Plan::Replay(tree.clone()), asked: Vec::new() };
+    let out = generate_distinct(&g, &mut guide, 1, 0);
+    assert_eq!(out.unique_valid, vec![v.clone()]);
+    assert!(guide.asked.is_empty());
+    // The last element cut off, and the first one out of range: the guide answers those two.
+    let mut broken = tree.clone();
+    broken.children.pop();
+    broken.children[1].children[0].choice = Some(5000);
+    let mut guide = Planned { plan: Plan::Replay(broken), asked: Vec::new() };
+    let out = generate_distinct(&g, &mut guide, 1, 0);
+    assert_eq!(guide.asked, vec![Cue::Unfit(5000), Cue::Missing]);
+    let w = &out.unique_valid[0];
+    assert_eq!((w.len(), &w[1..w.len() - 1]), (v.len(), &v[1..v.len() - 1]));
+    // Fresh plans: every choice is asked, as a gap.
+    let mut guide = Planned { plan: Plan::Fresh, asked: Vec::new() };
+    generate_distinct(&g, &mut guide, 1, 0);
+    assert!(!guide.asked.is_empty() && guide.asked.iter().all(|c| *c == Cue::Missing));
+}
+
+#[test]
+fn replay_with_any_source_keeps_what_fits() {
+    let g = vec(int(0u32..=1000).site("x"), 3..=6);
+    let (v, tree) = generate_recorded(&g, 9);
+    let (w, used) = replay_with(&g, &tree, &mut RngSource(&mut rng_from_seed(1)));
+    assert_eq!((w.unwrap(), &used), (v.unwrap(), &tree));
+    // An empty tree: every choice comes from the source, as plain generation from the same RNG would make it.
+    let (w, _) = replay_with(&g, &ChoiceTree::root(Vec::new()), &mut RngSource(&mut rng_from_seed(3)));
+    assert_eq!(w.unwrap(), generate(&g, 3).unwrap());
+}
+
+/// Records what it sees at every choice: the prefix, the path's sites, the index, and how many closed
+/// children the innermost open node and its parent have. Answers 2 where it can, else 1.
+#[derive(Default)]
+struct Watcher {
+    seen: Vec<(Vec<u64>, Vec<&'static str>, usize, (usize, usize))>,
+}
+
+impl Guide for Watcher {
+    fn name(&self) -> &str {
+        "watcher"
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, _rng: &mut DetRng) -> Result<u64, Stop> {
+        let depth = ctx.path().count();
+        let path = ctx.path().map(|n| n.site).collect();
+        let closed = (ctx.siblings(depth).len(), depth.checked_sub(1).map_or(0, |d| ctx.siblings(d).len()));
+        self.seen.push((ctx.prefix(), path, ctx.index(), closed));
+        assert_eq!(ctx.case.budget, 1);
+        Ok(if ctx.request.accepts(2) { 2 } else { 1 })
+    }
+}
+
+#[test]
+fn the_context_shows_the_trail() {
+    // (a, [b, ...]) with each list element a pick over a bool.
+    let g = (int(0u8..=9).site("a"), vec(bool().site("b"), 0..=3).part("list"));
+    let mut w = Watcher::default();
+    let out = generate_distinct(&g, &mut w, 1, 0);
+    assert_eq!(out.unique_valid, vec![(2, vec![true, true])]);
+    let sites: Vec<_> = w.seen.iter().map(|s| s.1.clone()).collect();
+    let elem = vec!["1", "list", "elem"];
+    assert_eq!(sites, vec![vec!["0"], vec!["1", "list"], elem.clone(), elem]);
+    let prefixes: Vec<_> = w.seen.iter().map(|s| s.0.clone()).collect();
+    assert_eq!(prefixes, vec![vec![], vec![2], vec![2, 2], vec![2, 2, 1]]);
+    // Each choice is the first child of its node; the second element's parent list has the length
+    // and the first element closed beside it.
+    let placed: Vec<_> = w.seen.iter().map(|s| (s.2, s.3)).collect();
+    assert_eq!(placed, vec![(0, (0, 0)), (0, (0, 0)), (0, (0, 1)), (0, (0, 2))]);
+}
+
+/// Stops every case at its third choice.
+struct Stopper;
+
+impl Guide for Stopper {
+    fn name(&self) -> &str {
+        "stopper"
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
+        if ctx.trail.choice_count() >= 2 {
+            return Err(Stop::Halt);
+        }
+        Ok(sample(rng, ctx.request))
+    }
+}
+
+#[test]
+fn a_guide_can_stop_a_case() {
+    let g = vec(int(0u8..=9), 2..=5);
+    let out = generate_distinct(&g, &mut Stopper, 20, 1);
+    assert_eq!((out.valid, out.invalid), (0, 20));
+    // Under a property, a stopped case is discarded; a run of nothing else gives up.
+    let p = Property::new(move || vec(int(0u8..=9), 2..=5), |_: Vec<u8>| {});
+    match p.check(&Config::new("stopped").cases(10).guide(|| Stopper)) {
+        Err(RunError::Vacuous { valid, reasons, .. }) => {
+            assert_eq!(valid, 0);
+            assert!(reasons[0].0.contains("stopped"), "{reasons:?}");
+        }
+        other => panic!("expected a vacuous run, got {other:?}"),
+    }
+}
+
+/// Runs the generator itself at the start of each case and records (outcome, tree, valid samples) after it.
+struct Sampler {
+    /// How many of its own samples were valid, and how many invalid.
+    sampled: Arc<Mutex<(usize, usize)>>,
+    log: Arc<Mutex<Vec<(Outcome, ChoiceTree)>>>,
+}
+
+impl Guide for Sampler {
+    fn name(&self) -> &str {
+        "sampler"
+    }
+    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+        let mut rng = rng_from_seed(case.index);
+        let mut sampled = self.sampled.lock().unwrap();
+        for _ in 0..10 {
+            match case.gen.run_key(&mut RngSource(&mut rng)) {
+                Ok(_) => sampled.0 += 1,
+                Err(stop) => {
+                    assert_eq!(stop, Stop::Invalid);
+                    sampled.1 += 1
+                }
+            }
+        }
+        Plan::Fresh
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
+        Ok(sample(rng, ctx.request))
+    }
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        assert_eq!(feedback.valid, feedback.outcome != Outcome::Discarded);
+        self.log.lock().unwrap().push((feedback.outcome, feedback.tree()));
+    }
+}
+
+#[test]
+fn feedback_carries_the_outcome_and_the_tree_and_a_guide_can_run_the_generator() {
+    let (log, sampled) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new((0, 0))));
+    let (shared, counts) = (log.clone(), sampled.clone());
+    let gen = || int(0u32..=99).filter(|x| x % 2 == 0);
+    let p = Property::new(gen, |x: u32| {
+        assume!(x % 3 != 0);
+        assert!(x < 90);
+    });
+    let cfg = Config::new("sampler").cases(1000);
+    let err = p.check(&cfg.guide(move || Sampler { log: shared.clone(), sampled: counts.clone() })).unwrap_err();
+    assert!(matches!(err, RunError::Failed(_)));
+    // The guide's own runs of the generator: about half the numbers are odd, and invalid.
+    let (valid, invalid) = *sampled.lock().unwrap();
+    assert!(valid > 0 && invalid > 0 && valid + invalid == 10 * log.lock().unwrap().len(), "{valid} {invalid}");
+    let log = log.lock().unwrap();
+    let (last, tree) = log.last().unwrap();
+    assert_eq!(*last, Outcome::Failed, "the failing case is the last one the guide hears of");
+    let x = parse_tree(&gen(), tree).unwrap();
+    assert!(x >= 90 && x % 2 == 0 && x % 3 != 0);
+    for (outcome, tree) in log.iter() {
+        let parsed = parse_tree(&gen(), tree);
+        match outcome {
+            Outcome::Passed => assert!(parsed.is_ok_and(|x| x < 90 && x % 3 != 0)),
+            Outcome::Discarded => assert!(parsed.is_err() || parsed.is_ok_and(|x| x % 3 == 0)),
+            Outcome::Failed => assert!(parsed.is_ok_and(|x| x >= 90)),
+        }
+    }
+}
