@@ -35,11 +35,8 @@ fn main() {
     println!("next pick after `node`  = {:?}", next_pick(&d).map(|p| p.site));
     println!("nullable(refBST)        = {:?}", nullable(&g));
 
-    // Lenient replay: break the tree (reroll the root's first choice) and replay.
-    let mut broken = reflected[0].clone();
-    if let Some(first) = broken.children.first_mut() {
-        first.reroll = true;
-    }
+    // Lenient replay: edit the tree (reroll the root's first choice) and replay.
+    let broken = reflect::reflect_core::edit::Edit::Reroll { at: vec![0] }.apply(&reflected[0]).unwrap();
     let (mutant, _) = replay_lenient(&g, &broken, 1);
     let mutant = mutant.unwrap();
     println!("lenient replay (reroll) = {mutant:?}  still a BST: {}", is_bst(&mutant));
@@ -131,6 +128,8 @@ fn failing_property() {
 
 /// The same generator steered by RLCheck's learner: far more distinct valid values.
 fn guided_by_rl() {
+    use reflect::reflect_runtime::explore::generate_distinct;
+    use reflect::reflect_runtime::guides::{RandomGuide, RlGuide};
     println!();
     println!("== guided generation: Random vs RLCheck (TreeLR) ==");
     let g = Booking::generator();

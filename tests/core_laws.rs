@@ -1,32 +1,30 @@
 //! Laws of reflect-core's interpretations, over hand-written generators and many seeds.
 
-use rand::Rng;
 use reflect::prelude::*;
 use reflect::reflect_core::examples::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
-use reflect::reflect_core::{rng_from_seed, sequence_probability, DetRng};
-use std::collections::HashMap;
+use reflect::reflect_core::laws;
 use std::fmt::Debug;
 use std::hash::Hash;
 
 const SEEDS: u64 = 400;
 
-/// `parse(choices(generate(seed))) == generate(seed)`, and reflection finds
-/// the very tree generation recorded; every reflected tree parses back.
-fn round_trip_and_reflect<T: Clone + PartialEq + Debug>(g: &BoxGen<T>) {
-    for seed in 0..SEEDS {
-        let (v, tree) = generate_recorded(g, seed);
-        let v = v.unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert_eq!(generate(g, seed).unwrap(), v, "recording changed the value (seed {seed})");
-        assert_eq!(parse_tree(g, &tree).unwrap(), v, "round trip failed (seed {seed})");
-        let reflected = reflect(g, &v);
-        assert!(!reflected.is_empty(), "reflect found no way to make {v:?}");
-        assert!(reflected.contains(&tree), "reflect({v:?}) misses the recorded tree {tree}");
-        for t in &reflected {
-            assert_eq!(parse_tree(g, t).unwrap(), v, "reflected tree {t} parses to another value");
-        }
-        assert!(check(g, &v), "check rejects generated {v:?}");
-        assert!(probability(g, &v) > 0.0);
-    }
+/// The round-trip and reflection laws over 400 seeds; every seed gives a value.
+fn round_trip_and_reflect<T: PartialEq + Debug>(g: &BoxGen<T>) {
+    assert_eq!(laws::round_trip(g, SEEDS), SEEDS as usize);
+}
+
+fn derivative_laws<T: Ord + Clone + Debug + 'static>(g: &BoxGen<T>) {
+    laws::derivatives(g);
+}
+
+fn factoring<T: Clone + Eq + Hash + Debug>(g: &BoxGen<T>, samples: u64) {
+    laws::factoring(g, samples);
+}
+
+/// Lenient replay of edited trees (the shared edits, and choices set out of range) stays in range;
+/// these generators have no validity condition, so every replay gives a value.
+fn lenient_replay_stays_in_range<T: PartialEq + Debug>(g: &BoxGen<T>) {
+    assert_eq!(laws::lenient_replay(g, SEEDS), SEEDS as usize);
 }
 
 #[test]
@@ -98,60 +96,6 @@ fn check_rejects_values_outside_the_range() {
     assert!(!check(&string(char_class(&[('a', 'c')]), 0..=2), &"abc".to_string()));
 }
 
-/// The language as a multiset of (sequence, value).
-fn multiset<T: Ord + Clone>(mut members: Vec<(Vec<Choice>, T)>) -> Vec<(Vec<Choice>, T)> {
-    members.sort();
-    members
-}
-
-/// Theorem 2 / Lemma 1 over every prefix of the language, up to `prefixes` of them.
-fn derivative_laws<T: Ord + Clone + Debug + 'static>(g: &BoxGen<T>) {
-    let lang = language(g, 100_000, 64);
-    assert!(lang.complete, "the test generator must be finite");
-    // Every prefix of every sequence in the language, and some that fit no sequence.
-    let mut prefixes: Vec<Vec<Choice>> = vec![vec![]];
-    for (s, _) in &lang.members {
-        for k in 1..=s.len() {
-            prefixes.push(s[..k].to_vec());
-        }
-        let mut bad = s.clone();
-        bad.push(99);
-        prefixes.push(bad);
-    }
-    prefixes.sort();
-    prefixes.dedup();
-    for prefix in prefixes.iter().filter(|p| !p.is_empty()).take(600) {
-        // The derivative by the whole prefix, one choice at a time.
-        let mut d = derivative(g.clone(), prefix[0]);
-        for &c in &prefix[1..] {
-            d = d.derive(c);
-        }
-        let expected: Vec<(Vec<Choice>, T)> = lang
-            .members
-            .iter()
-            .filter(|(s, _)| s.starts_with(prefix))
-            .map(|(s, v)| (s[prefix.len()..].to_vec(), v.clone()))
-            .collect();
-        let got = language(&d, 100_000, 64);
-        assert!(got.complete);
-        assert_eq!(multiset(got.members.clone()), multiset(expected.clone()), "δ_{prefix:?}");
-        // ν holds exactly when no choice is left: the language is {ε}.
-        let null = nullable(&d);
-        match &null {
-            Some(v) => assert_eq!(got.members, vec![(vec![], v.clone())], "ν(δ_{prefix:?})"),
-            None => assert!(!got.members.iter().any(|(s, _)| s.is_empty()), "δ_{prefix:?} accepts ε but ν is ∅"),
-        }
-        // next_pick agrees: a choice is asked exactly when the language is not {ε} or ∅.
-        assert_eq!(next_pick(&d).is_some(), !got.members.is_empty() && null.is_none(), "next pick after {prefix:?}");
-    }
-    // δ of void is void; a choice the pick cannot make gives void.
-    let first_arity = next_pick(g).map(|p| p.request.as_request().arity()).unwrap_or(0);
-    let off = derivative(g.clone(), first_arity);
-    assert!(language(&off, 10, 64).members.is_empty());
-    assert!(language(&derivative(void::<T>(), 0), 10, 8).members.is_empty());
-    assert!(language(&derivative(just(1u8), 0), 10, 8).members.is_empty(), "δ(return v) = void");
-}
-
 #[test]
 fn derivative_laws_ref_bst() {
     derivative_laws(&ref_bst(0, 3));
@@ -185,119 +129,12 @@ fn derivative_laws_sorted_list_expr_sized_vec() {
     derivative_laws(&sized_vec(3, 2));
 }
 
-/// Theorem 1: parsing choices drawn from the randomness interpretation has
-/// the distribution of generation, which `probability` gives exactly.
-fn factoring<T: Clone + Eq + Hash + Debug>(g: &BoxGen<T>, samples: u64) {
-    let lang = language(g, 100_000, 64);
-    assert!(lang.complete);
-    // Exact: the probabilities of the language's sequences sum to 1 and
-    // `probability` of a value is the sum over its sequences.
-    let mut by_value: HashMap<T, f64> = HashMap::new();
-    let mut total = 0.0;
-    for (s, v) in &lang.members {
-        let p = sequence_probability(g, s);
-        total += p;
-        *by_value.entry(v.clone()).or_default() += p;
-    }
-    assert!((total - 1.0).abs() < 1e-9, "the language's probabilities sum to {total}");
-    for (v, p) in &by_value {
-        assert!((probability(g, v) - p).abs() < 1e-12, "probability({v:?})");
-    }
-    // Sampled: R then P, against the exact distribution.
-    let mut counts: HashMap<T, u64> = HashMap::new();
-    for seed in 0..samples {
-        let (_, tree) = generate_recorded(g, 1_000_000 + seed);
-        *counts.entry(parse_tree(g, &tree).unwrap()).or_default() += 1;
-    }
-    for v in counts.keys() {
-        assert!(by_value.contains_key(v), "{v:?} sampled but not in the language");
-    }
-    let n = samples as f64;
-    for (v, &p) in &by_value {
-        let freq = *counts.get(v).unwrap_or(&0) as f64 / n;
-        let sd = (p * (1.0 - p) / n).sqrt();
-        assert!((freq - p).abs() <= 5.0 * sd + 1e-3, "{v:?}: sampled {freq}, exact {p}");
-    }
-}
-
 #[test]
 fn theorem_1_factoring() {
     factoring(&ref_bst(0, 2), 20_000);
     factoring(&sized_vec(2, 2), 20_000);
     factoring(&sorted_list(2, 2), 20_000);
     factoring(&(bool(), option(int(0u8..=2))).boxed(), 20_000);
-}
-
-/// Random edits of a choice tree, of the kinds mutation and shrinking make.
-fn edit(tree: &mut ChoiceTree, rng: &mut DetRng) {
-    let paths = tree.paths();
-    let path = &paths[rng.random_range(0..paths.len())];
-    match rng.random_range(0..6) {
-        0 => {
-            // A new value, possibly one no choice point accepts.
-            if let Some(n) = tree.get_mut(path) {
-                n.choice = Some(rng.random_range(0..40));
-            }
-        }
-        1 => {
-            if let Some(n) = tree.get_mut(path) {
-                n.reroll = true;
-            }
-        }
-        2 => {
-            // Delete a subtree.
-            if let Some((last, parent)) = path.split_last() {
-                tree.get_mut(parent).unwrap().children.remove(*last);
-            }
-        }
-        3 => {
-            // Replace a node by one of its subtrees.
-            if let Some(n) = tree.get_mut(path) {
-                if !n.children.is_empty() {
-                    let k = rng.random_range(0..n.children.len());
-                    *n = n.children[k].clone();
-                }
-            }
-        }
-        4 => {
-            // Swap two subtrees.
-            let other = paths[rng.random_range(0..paths.len())].clone();
-            let disjoint = !other.starts_with(path) && !path.starts_with(&other);
-            if disjoint {
-                let a = tree.get(path).unwrap().clone();
-                let b = tree.get(&other).unwrap().clone();
-                *tree.get_mut(path).unwrap() = b;
-                *tree.get_mut(&other).unwrap() = a;
-            }
-        }
-        _ => {
-            // Shorten: drop a node's last children.
-            if let Some(n) = tree.get_mut(path) {
-                let keep = rng.random_range(0..=n.children.len());
-                n.children.truncate(keep);
-            }
-        }
-    }
-}
-
-fn lenient_replay_stays_in_range<T: Clone + PartialEq + Debug>(g: &BoxGen<T>) {
-    let mut rng = rng_from_seed(7);
-    for seed in 0..SEEDS {
-        let (v, tree) = generate_recorded(g, seed);
-        let v = v.unwrap();
-        // Unedited, replay is the identity.
-        let (same, used) = replay_lenient(g, &tree, seed);
-        assert_eq!(same.unwrap(), v);
-        assert_eq!(used, tree);
-        let mut edited = tree.clone();
-        for _ in 0..rng.random_range(1..4) {
-            edit(&mut edited, &mut rng);
-        }
-        let (mutant, used) = replay_lenient(g, &edited, seed);
-        let mutant = mutant.unwrap_or_else(|e| panic!("replay of {edited} failed: {e}"));
-        assert!(check(g, &mutant), "lenient replay of {edited} gave {mutant:?}, outside the range");
-        assert_eq!(parse_tree(g, &used).unwrap(), mutant, "the tree replay reports is not the one it used");
-    }
 }
 
 #[test]

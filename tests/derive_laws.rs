@@ -1,7 +1,7 @@
 //! Laws of derived generators: round trip, reflection soundness, check, derivatives, lenient replay, termination.
 
 use reflect::prelude::*;
-use reflect::reflect_core::{combinators::int, derived::DEFAULT_DEPTH, ParseError};
+use reflect::reflect_core::{combinators::int, derived::DEFAULT_DEPTH};
 use std::fmt::Debug;
 
 // ---------------------------------------------------------------- types
@@ -162,53 +162,12 @@ struct Wide {
 
 // ---------------------------------------------------------------- laws
 
-/// Mark the `k`-th choice node (pre-order) of `tree` for rerolling.
-fn reroll_nth(tree: &mut ChoiceTree, k: usize) {
-    let paths: Vec<Vec<usize>> =
-        tree.paths().into_iter().filter(|p| tree.get(p).is_some_and(|n| n.choice.is_some())).collect();
-    if paths.is_empty() {
-        return;
-    }
-    let p = &paths[k % paths.len()];
-    tree.get_mut(p).unwrap().reroll = true;
-}
-
-/// Checks the laws on `seeds` generated values of `T`; returns how many were valid.
+/// Checks the laws of `reflect_core::laws` on `seeds` generated values of `T` (round trip, reflection,
+/// lenient replay of edited trees); returns how many were valid.
 fn laws<T: Reflective + Clone + PartialEq + Debug>(seeds: u64) -> usize {
     let g = T::generator();
-    let mut valid = 0;
-    for seed in 0..seeds {
-        let (v, tree) = generate_recorded(&g, seed);
-        let v = match v {
-            Ok(v) => v,
-            Err(Stop::Invalid) => {
-                // The same choices parse to the same verdict.
-                assert_eq!(parse_tree(&g, &tree), Err(ParseError::NoValue(Stop::Invalid)));
-                continue;
-            }
-            Err(e) => panic!("seed {seed}: generation failed: {e}"),
-        };
-        valid += 1;
-        // Round trip: the recorded choices parse back to the value.
-        assert_eq!(parse_tree(&g, &tree).as_ref(), Ok(&v), "seed {seed}");
-        // Reflection: non-empty, contains the tree that made it, and every tree parses back.
-        let trees = reflect(&g, &v);
-        assert!(!trees.is_empty(), "seed {seed}: no reflection of {v:?}");
-        assert!(trees.contains(&tree), "seed {seed}: the recorded tree {tree} is not among the reflections of {v:?}");
-        for t in &trees {
-            assert_eq!(parse_tree(&g, t).as_ref(), Ok(&v), "seed {seed}: tree {t}");
-        }
-        assert!(check(&g, &v));
-        assert!(probability(&g, &v) > 0.0);
-        // Lenient replay of an edited tree stays in range.
-        let mut edited = tree.clone();
-        reroll_nth(&mut edited, seed as usize);
-        let (r, replayed) = replay_lenient(&g, &edited, seed);
-        if let Ok(w) = r {
-            assert!(check(&g, &w), "seed {seed}: replay gave {w:?}, outside the range");
-            assert_eq!(parse_tree(&g, &replayed).as_ref(), Ok(&w));
-        }
-    }
+    let valid = reflect::reflect_core::laws::round_trip(&g, seeds);
+    reflect::reflect_core::laws::lenient_replay(&g, seeds);
     valid
 }
 

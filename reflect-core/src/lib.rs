@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | generate | [`generate`], [`generate_recorded`] | a seeded RNG ([`RngSource`]), honouring weights |
 //! | parse | [`parse`], [`parse_tree`] | a choice sequence; a choice the generator cannot make is an error |
-//! | replay leniently | [`replay_lenient`] | a possibly broken [`ChoiceTree`]; unfit choices are replaced, missing ones take the first option |
+//! | replay leniently | [`replay_lenient`], [`replay_with`] | a possibly broken [`ChoiceTree`] (edited with [`edit`]); unfit choices are replaced, missing ones take the first option (or are asked of another source) |
 //! | weighted | [`generate_weighted`], [`Weights`] | weights looked up by site and label (tuning by examples) |
 //! | guided | [`Gen::run`] with any [`Source`] | a guide (see the runtime crate) |
 //! | language | [`language`], [`enumerate`] | every option in turn, up to a bound |
@@ -65,16 +65,20 @@ pub mod interpret;
 pub mod reflective;
 pub mod regex;
 pub mod source;
+pub mod trail;
+pub mod edit;
+pub mod laws;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, ROOT};
 pub use gen::{BoxGen, Gen, Way};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
-    nullable, parse, parse_tree, probability, reflect, replay_lenient, run_recorded, sequence_probability, Derivative,
+    nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability, Derivative,
     Language, NextPick, ParseError, Weights,
 };
 pub use reflective::Reflective;
-pub use source::{rng_from_seed, DetRng, Recorder, RngSource, Source, Stop};
+pub use source::{rng_from_seed, DetRng, RngSource, Source, Stop};
+pub use trail::{Recorder, Trail};
 
 /// Everything needed to write and use generators, in one `use`.
 pub mod prelude {

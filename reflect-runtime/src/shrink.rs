@@ -11,7 +11,8 @@
 //! candidate is strictly smaller in a well-order, shrinking terminates; the
 //! budget bounds it further.
 //!
-//! The edits, tried in rounds until a round changes nothing:
+//! The passes, each over the shared edits of [`reflect_core::edit`], tried in
+//! rounds until a round changes nothing:
 //!
 //! 1. delete a run of sibling subtrees (list elements), also lowering the
 //!    length choice before them when there is one;
@@ -24,6 +25,7 @@
 //!    and both parts' elements, the outer length lowered by one.
 
 use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::edit::{joinable, promotions, Edit};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -133,7 +135,15 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Edit 1: delete runs of sibling subtrees, largest runs first.
+    /// Tests the edit of the current tree, when it applies; whether it was kept.
+    fn try_edit(&mut self, edit: Edit) -> bool {
+        match edit.apply(&self.current) {
+            Some(cand) => self.try_candidate(cand),
+            None => false,
+        }
+    }
+
+    /// Pass 1: delete runs of sibling subtrees, largest runs first.
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
@@ -147,29 +157,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
                     if start + k > n || self.out_of_budget() {
                         break;
                     }
-                    let mut kept = false;
                     // With the length choice lowered to match, then without.
-                    for lower_len in [true, false] {
-                        let mut cand = self.current.clone();
-                        let node = cand.get_mut(&path).expect("path of the current tree");
-                        node.children.drain(start..start + k);
-                        if lower_len {
-                            // The nearest leaf choice before the run that can go down by `k`:
-                            // the collection's length, or a length chosen before it (bind).
-                            let len = node.children[..start]
-                                .iter_mut()
-                                .rev()
-                                .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k as Choice));
-                            match len {
-                                Some(len) => len.choice = len.choice.map(|c| c - k as Choice),
-                                None => continue,
-                            }
-                        }
-                        if self.try_candidate(cand) {
-                            kept = true;
-                            break;
-                        }
-                    }
+                    let kept = [true, false]
+                        .into_iter()
+                        .any(|lower_len| self.try_edit(Edit::Delete { at: path.clone(), start, len: k, lower_len }));
                     let n_now = self.current.get(&path).map_or(0, |t| t.children.len());
                     // A kept deletion brings new siblings to `start`: try there again.
                     if !kept || n_now >= n {
@@ -181,30 +172,15 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Edit 2: replace a subtree by a subtree of the same site and kind inside it.
+    /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
         while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            let node = self.current.get(&path).expect("path of the current tree").clone();
-            let mut inner = Vec::new();
-            for (j, d) in node.paths().into_iter().enumerate() {
-                if j == 0 {
-                    continue;
-                }
-                let t = node.get(&d).expect("path of the node");
-                if t.site == node.site && t.choice.is_some() == node.choice.is_some() {
-                    inner.push(t.clone());
-                }
-            }
-            // Smallest replacements first.
-            inner.sort_by_key(|t| t.size());
-            for d in inner {
-                let mut cand = self.current.clone();
-                *cand.get_mut(&path).expect("path of the current tree") = d;
-                if self.try_candidate(cand) {
+            for edit in promotions(&self.current, &path) {
+                if self.try_edit(edit) {
                     break;
                 }
             }
@@ -212,31 +188,25 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Edit 3: drop everything beneath a node.
+    /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
         while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
-            if self.current.get(&path).is_some_and(|t| !t.children.is_empty() && !path.is_empty()) {
-                let mut cand = self.current.clone();
-                cand.get_mut(&path).expect("path of the current tree").children.clear();
-                self.try_candidate(cand);
+            if !path.is_empty() {
+                self.try_edit(Edit::Empty { at: path });
             }
             i += 1;
         }
     }
 
-    fn with_choice(&self, path: &[usize], c: Choice) -> Option<ChoiceTree> {
-        let mut cand = self.current.clone();
-        let node = cand.get_mut(path)?;
-        node.choice?;
-        node.choice = Some(c);
-        Some(cand)
+    fn set(&mut self, path: &[usize], choice: Choice) -> bool {
+        self.try_edit(Edit::Set { at: path.to_vec(), choice })
     }
 
-    /// Edit 4: lower each choice, to 0 first, then as far as it still fails.
+    /// Pass 4: lower each choice, to 0 first, then as far as it still fails.
     fn lower_choices(&mut self) {
         let mut i = 0;
         while let Some(path) = self.current.path_at(i) {
@@ -249,10 +219,10 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
             };
             if c > 0 {
                 let small = c <= 8;
-                let zero = self.with_choice(&path, 0).is_some_and(|cand| self.try_candidate(cand));
+                let zero = self.set(&path, 0);
                 if !zero && small {
                     for lower in 1..c {
-                        if self.with_choice(&path, lower).is_some_and(|cand| self.try_candidate(cand)) {
+                        if self.set(&path, lower) {
                             break;
                         }
                     }
@@ -265,7 +235,7 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
                         if !still_here {
                             break;
                         }
-                        if self.with_choice(&path, mid).is_some_and(|cand| self.try_candidate(cand)) {
+                        if self.set(&path, mid) {
                             hi = mid;
                         } else {
                             lo = mid;
@@ -277,7 +247,7 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Edit 5: swap sibling subtrees of the same site when the smaller choices then come first.
+    /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
         while let Some(path) = self.current.path_at(i) {
@@ -292,25 +262,17 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
                         break;
                     }
                     let (x, y) = (&node.children[a], &node.children[b]);
-                    if x.site != y.site || !shortlex_less(&y.choices(), &x.choices()) {
-                        continue;
+                    if x.site == y.site && shortlex_less(&y.choices(), &x.choices()) {
+                        self.try_edit(Edit::Swap { at: path.clone(), a, b });
                     }
-                    let mut cand = self.current.clone();
-                    cand.get_mut(&path).expect("path of the current tree").children.swap(a, b);
-                    self.try_candidate(cand);
                 }
             }
             i += 1;
         }
     }
-}
 
-impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
-    /// Edit 6: join neighbouring parts that each begin with a length.
+    /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
-        let starts_with_len = |t: &ChoiceTree| {
-            t.choice.is_none() && t.children.first().is_some_and(|c| c.choice.is_some() && c.children.is_empty())
-        };
         let mut i = 0;
         while let Some(path) = self.current.path_at(i) {
             if self.out_of_budget() {
@@ -321,26 +283,9 @@ impl<F: FnMut(&ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
                 if a + 1 >= node.children.len() {
                     break;
                 }
-                let (x, y) = (&node.children[a], &node.children[a + 1]);
-                if x.site != y.site || !starts_with_len(x) || !starts_with_len(y) {
-                    a += 1;
-                    continue;
-                }
-                let mut cand = self.current.clone();
-                let node = cand.get_mut(&path).expect("path of the current tree");
-                let y = node.children.remove(a + 1);
-                let x = &mut node.children[a];
-                let added = y.children[0].choice.unwrap_or(0);
-                x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
-                x.children.extend(y.children.into_iter().skip(1));
-                if let Some(outer) = node.children[..a]
-                    .iter_mut()
-                    .rev()
-                    .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= 1))
+                if !joinable(&node.children[a], &node.children[a + 1])
+                    || !self.try_edit(Edit::Join { at: path.clone(), a })
                 {
-                    outer.choice = outer.choice.map(|c| c - 1);
-                }
-                if !self.try_candidate(cand) {
                     a += 1;
                 }
             }

@@ -1,0 +1,370 @@
+//! Edits of choice trees, shared by shrinking, mutation, simulated-annealing neighbourhoods and the fuzz mutator.
+//!
+//! An [`Edit`] names one change to a [`ChoiceTree`] by the paths of the
+//! nodes it touches (child indices from the root, as [`ChoiceTree::get`]);
+//! [`Edit::apply`] makes the changed tree, or says the edit does not apply.
+//! An edited tree may no longer fit its generator: it is meant to be replayed
+//! leniently ([`crate::replay_lenient`], or a guide's replay plan), which
+//! keeps what still fits and repairs the rest, so every edit gives a value
+//! the generator can make.
+//!
+//! The operators are those of the mutators of Goldstein's "Advancing
+//! Property-Based Testing in Theory and Practice" (Sec. 3.4: `rerollMut`
+//! marks one choice to be made differently, `swapMut` swaps two subtrees,
+//! `shrinkMut` replaces a subtree by one inside it), plus what shrinking
+//! needs: deleting runs of siblings (list elements), emptying a subtree,
+//! setting a choice, and joining two neighbouring parts.
+//! [`random_edit`] draws one mutation; the shrinker enumerates them in
+//! its own order (see the runtime's `shrink` module).
+
+use crate::choice::{Choice, ChoiceTree};
+use crate::source::DetRng;
+use rand::Rng;
+
+/// A path from the root of a choice tree: child indices.
+pub type Path = Vec<usize>;
+
+/// One edit of a choice tree; see the module docs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Edit {
+    /// Delete the children `start..start + len` of the node at `at` (a run
+    /// of list elements). With `lower_len`, also lower by `len` the nearest
+    /// leaf choice before the run that is at least `len`: the collection's
+    /// length, or a length chosen before it; the edit does not apply when
+    /// there is none.
+    Delete {
+        /// The parent of the run.
+        at: Path,
+        /// The first child deleted.
+        start: usize,
+        /// How many children are deleted.
+        len: usize,
+        /// Whether the length choice before the run goes down too.
+        lower_len: bool,
+    },
+    /// Replace the node at `at` by its descendant at `at` followed by
+    /// `from` (`shrinkMut`, when both are the same choice point).
+    Promote {
+        /// The node replaced.
+        at: Path,
+        /// The path of the replacement from `at`; not empty.
+        from: Path,
+    },
+    /// Drop everything beneath the node at `at`: a lenient replay then takes
+    /// the first (non-recursive) option wherever the generator asks beneath it.
+    Empty {
+        /// The node emptied.
+        at: Path,
+    },
+    /// Set the choice of the choice node at `at`.
+    Set {
+        /// The choice node.
+        at: Path,
+        /// Its new choice.
+        choice: Choice,
+    },
+    /// Mark the choice node at `at` to be made differently (`rerollMut`,
+    /// papers/001's `Reroll`): a replay takes any choice but the old one
+    /// there, and replays the old node's children beneath it.
+    Reroll {
+        /// The choice node.
+        at: Path,
+    },
+    /// Swap the children `a` and `b` of the node at `at`.
+    Swap {
+        /// The parent.
+        at: Path,
+        /// One child.
+        a: usize,
+        /// The other child.
+        b: usize,
+    },
+    /// Swap two subtrees anywhere in the tree, neither inside the other (`swapMut`).
+    Exchange {
+        /// One subtree.
+        x: Path,
+        /// The other.
+        y: Path,
+    },
+    /// Join the children `a` and `a + 1` of the node at `at`, two parts that
+    /// each begin with a length (two lists in a list of lists): one part
+    /// with the summed length and both parts' elements; the nearest leaf
+    /// choice of at least 1 before them (the outer length) goes down by one.
+    Join {
+        /// The parent.
+        at: Path,
+        /// The first of the two parts.
+        a: usize,
+    },
+}
+
+impl Edit {
+    /// The edited tree, or `None` when the edit does not apply to `tree`
+    /// (a path that is not there, a choice edit on a group, ...).
+    pub fn apply(&self, tree: &ChoiceTree) -> Option<ChoiceTree> {
+        let mut out = tree.clone();
+        match self {
+            Edit::Delete { at, start, len, lower_len } => {
+                let node = out.get_mut(at)?;
+                let (start, len) = (*start, *len);
+                if len == 0 || start.checked_add(len)? > node.children.len() {
+                    return None;
+                }
+                node.children.drain(start..start + len);
+                if *lower_len {
+                    let k = len as Choice;
+                    let length = node.children[..start]
+                        .iter_mut()
+                        .rev()
+                        .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))?;
+                    length.choice = length.choice.map(|c| c - k);
+                }
+            }
+            Edit::Promote { at, from } => {
+                if from.is_empty() {
+                    return None;
+                }
+                let inner = out.get(at)?.get(from)?.clone();
+                *out.get_mut(at)? = inner;
+            }
+            Edit::Empty { at } => {
+                let node = out.get_mut(at)?;
+                if node.children.is_empty() {
+                    return None;
+                }
+                node.children.clear();
+            }
+            Edit::Set { at, choice } => {
+                let node = out.get_mut(at)?;
+                node.choice?;
+                node.choice = Some(*choice);
+            }
+            Edit::Reroll { at } => {
+                let node = out.get_mut(at)?;
+                node.choice?;
+                let old = std::mem::replace(node, ChoiceTree::root(Vec::new()));
+                *node = ChoiceTree::reroll(old);
+            }
+            Edit::Swap { at, a, b } => {
+                let node = out.get_mut(at)?;
+                if a == b || (*a).max(*b) >= node.children.len() {
+                    return None;
+                }
+                node.children.swap(*a, *b);
+            }
+            Edit::Exchange { x, y } => {
+                if x.is_empty() || y.is_empty() || x.starts_with(y) || y.starts_with(x) {
+                    return None;
+                }
+                let (sx, sy) = (tree.get(x)?.clone(), tree.get(y)?.clone());
+                *out.get_mut(x)? = sy;
+                *out.get_mut(y)? = sx;
+            }
+            Edit::Join { at, a } => {
+                let node = out.get_mut(at)?;
+                let a = *a;
+                if a + 1 >= node.children.len() || !joinable(&node.children[a], &node.children[a + 1]) {
+                    return None;
+                }
+                let y = node.children.remove(a + 1);
+                let x = &mut node.children[a];
+                let added = y.children[0].choice.unwrap_or(0);
+                x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
+                x.children.extend(y.children.into_iter().skip(1));
+                if let Some(outer) = node.children[..a]
+                    .iter_mut()
+                    .rev()
+                    .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= 1))
+                {
+                    outer.choice = outer.choice.map(|c| c - 1);
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Whether a node is a part that begins with a length: a group whose first
+/// child is a choice with nothing beneath it.
+fn starts_with_len(t: &ChoiceTree) -> bool {
+    t.choice.is_none() && t.children.first().is_some_and(|c| c.choice.is_some() && c.children.is_empty())
+}
+
+/// Whether two sibling nodes can be joined ([`Edit::Join`]): parts of the
+/// same site that each begin with a length.
+pub fn joinable(x: &ChoiceTree, y: &ChoiceTree) -> bool {
+    x.site == y.site && starts_with_len(x) && starts_with_len(y)
+}
+
+/// The [`Edit::Promote`]s of the node at `at`: by each descendant of the
+/// same site and kind (choice point or part), smallest first (ties in
+/// pre-order).
+pub fn promotions(tree: &ChoiceTree, at: &[usize]) -> Vec<Edit> {
+    let Some(node) = tree.get(at) else { return Vec::new() };
+    let mut inner: Vec<(usize, Path)> = node
+        .paths()
+        .into_iter()
+        .skip(1)
+        .filter_map(|d| {
+            let t = node.get(&d)?;
+            (t.site == node.site && t.choice.is_some() == node.choice.is_some()).then(|| (t.size(), d))
+        })
+        .collect();
+    inner.sort_by_key(|(size, _)| *size);
+    inner.into_iter().map(|(_, from)| Edit::Promote { at: at.to_vec(), from }).collect()
+}
+
+/// The paths of every choice node of `tree`, in pre-order.
+pub fn choice_paths(tree: &ChoiceTree) -> Vec<Path> {
+    tree.paths().into_iter().filter(|p| tree.get(p).is_some_and(|t| t.choice.is_some())).collect()
+}
+
+/// One random mutation of `tree`, as the mutators of Goldstein's thesis
+/// draw them: most often a reroll of one choice (`rerollMut`), else a swap
+/// of two subtrees of the same site (`swapMut`), a subtree replaced by one
+/// of the same site inside it (`shrinkMut`), or the deletion of one child
+/// of a node with several (a list element). `None` when the tree has no
+/// choice to edit. The same RNG state gives the same edit.
+pub fn random_edit(tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+    let paths = tree.paths();
+    let choices: Vec<&Path> = paths.iter().filter(|p| tree.get(p).is_some_and(|t| t.choice.is_some())).collect();
+    if choices.is_empty() {
+        return None;
+    }
+    let reroll = |rng: &mut DetRng| Edit::Reroll { at: choices[rng.random_range(0..choices.len())].clone() };
+    let edit = match rng.random_range(0..8u32) {
+        // swapMut: two subtrees of the same site, neither inside the other.
+        5 => {
+            // There is a choice, so there is a node besides the root.
+            let x = &paths[rng.random_range(1..paths.len())];
+            let site = tree.get(x).map(|t| t.site.clone());
+            let partners: Vec<&Path> = paths
+                .iter()
+                .filter(|y| {
+                    !y.is_empty()
+                        && !y.starts_with(x)
+                        && !x.starts_with(y)
+                        && tree.get(y).map(|t| t.site.clone()) == site
+                })
+                .collect();
+            match partners.len() {
+                0 => reroll(rng),
+                n => Edit::Exchange { x: x.clone(), y: partners[rng.random_range(0..n)].clone() },
+            }
+        }
+        // shrinkMut: a subtree by one of the same site inside it.
+        6 => {
+            let at = &paths[rng.random_range(0..paths.len())];
+            let options = promotions(tree, at);
+            match options.len() {
+                0 => reroll(rng),
+                n => options[rng.random_range(0..n)].clone(),
+            }
+        }
+        // Delete one child of a node with at least two (a list element, with its length).
+        7 => {
+            let parents: Vec<&Path> =
+                paths.iter().filter(|p| tree.get(p).is_some_and(|t| t.children.len() >= 2)).collect();
+            match parents.len() {
+                0 => reroll(rng),
+                n => {
+                    let at = parents[rng.random_range(0..n)];
+                    let kids = tree.get(at).map_or(0, |t| t.children.len());
+                    let start = rng.random_range(1..kids);
+                    let cand = Edit::Delete { at: at.clone(), start, len: 1, lower_len: true };
+                    if cand.apply(tree).is_some() {
+                        cand
+                    } else {
+                        Edit::Delete { at: at.clone(), start, len: 1, lower_len: false }
+                    }
+                }
+            }
+        }
+        _ => reroll(rng),
+    };
+    Some(edit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::rng_from_seed;
+
+    /// `<root>(len=3 e(x=5) e(x=7) e(x=9))`, a list of three.
+    fn list() -> ChoiceTree {
+        let e = |x| ChoiceTree::group("e", vec![ChoiceTree::choice("x", x, vec![])]);
+        ChoiceTree::root(vec![ChoiceTree::choice("len", 3, vec![]), e(5), e(7), e(9)])
+    }
+
+    fn apply(e: Edit, t: &ChoiceTree) -> String {
+        e.apply(t).map_or("none".to_owned(), |t| t.to_string())
+    }
+
+    #[test]
+    fn delete_with_and_without_the_length() {
+        let t = list();
+        assert_eq!(apply(Edit::Delete { at: vec![], start: 1, len: 2, lower_len: true }, &t), "<root>(len=1 e(x=9))");
+        assert_eq!(
+            apply(Edit::Delete { at: vec![], start: 2, len: 1, lower_len: false }, &t),
+            "<root>(len=3 e(x=5) e(x=9))"
+        );
+        assert_eq!(apply(Edit::Delete { at: vec![], start: 0, len: 1, lower_len: true }, &t), "none");
+        assert_eq!(apply(Edit::Delete { at: vec![], start: 3, len: 2, lower_len: false }, &t), "none");
+    }
+
+    #[test]
+    fn promote_empty_set_reroll() {
+        let t = ChoiceTree::root(vec![ChoiceTree::choice(
+            "t",
+            1,
+            vec![ChoiceTree::choice("k", 4, vec![]), ChoiceTree::choice("t", 0, vec![])],
+        )]);
+        let p = promotions(&t, &[0]);
+        assert_eq!(p, vec![Edit::Promote { at: vec![0], from: vec![1] }]);
+        assert_eq!(apply(p[0].clone(), &t), "<root>(t=0)");
+        assert_eq!(apply(Edit::Empty { at: vec![0] }, &t), "<root>(t=1)");
+        assert_eq!(apply(Edit::Empty { at: vec![0, 0] }, &t), "none");
+        assert_eq!(apply(Edit::Set { at: vec![0, 0], choice: 2 }, &t), "<root>(t=1(k=2 t=0))");
+        assert_eq!(apply(Edit::Set { at: vec![], choice: 2 }, &t), "none");
+        let r = Edit::Reroll { at: vec![0, 0] }.apply(&t).unwrap();
+        assert!(r.get(&[0, 0]).unwrap().is_reroll());
+        assert_eq!(r.to_string(), "<root>(t=1(~(k=4) t=0))");
+        assert_eq!(apply(Edit::Reroll { at: vec![] }, &t), "none");
+    }
+
+    #[test]
+    fn swap_exchange_join() {
+        let t = list();
+        assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 3 }, &t), "<root>(len=3 e(x=9) e(x=7) e(x=5))");
+        assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 4 }, &t), "none");
+        assert_eq!(apply(Edit::Exchange { x: vec![1, 0], y: vec![2, 0] }, &t), "<root>(len=3 e(x=7) e(x=5) e(x=9))");
+        assert_eq!(apply(Edit::Exchange { x: vec![1], y: vec![1, 0] }, &t), "none");
+        let inner = |n, xs: &[u64]| {
+            let mut c = vec![ChoiceTree::choice("n", n, vec![])];
+            c.extend(xs.iter().map(|&x| ChoiceTree::choice("x", x, vec![])));
+            ChoiceTree::group("l", c)
+        };
+        let ll = ChoiceTree::root(vec![ChoiceTree::choice("len", 2, vec![]), inner(1, &[4]), inner(2, &[5, 6])]);
+        assert!(joinable(&ll.children[1], &ll.children[2]));
+        assert_eq!(apply(Edit::Join { at: vec![], a: 1 }, &ll), "<root>(len=1 l(n=3 x=4 x=5 x=6))");
+        assert_eq!(apply(Edit::Join { at: vec![], a: 0 }, &ll), "none");
+    }
+
+    #[test]
+    fn random_edits_apply_and_are_deterministic() {
+        let t = list();
+        let draw = |seed| {
+            let mut rng = rng_from_seed(seed);
+            (0..200).map(|_| random_edit(&t, &mut rng).unwrap()).collect::<Vec<_>>()
+        };
+        let edits = draw(3);
+        assert_eq!(edits, draw(3));
+        assert!(edits.iter().all(|e| e.apply(&t).is_some()), "every random edit applies");
+        let kinds = |f: fn(&Edit) -> bool| edits.iter().filter(|e| f(e)).count();
+        assert!(kinds(|e| matches!(e, Edit::Reroll { .. })) > 100);
+        assert!(kinds(|e| matches!(e, Edit::Exchange { .. })) > 0);
+        assert!(kinds(|e| matches!(e, Edit::Delete { .. })) > 0);
+        assert!(random_edit(&ChoiceTree::root(Vec::new()), &mut rng_from_seed(1)).is_none());
+        assert_eq!(choice_paths(&t).len(), 4);
+    }
+}
