@@ -12,8 +12,13 @@ use proptest::prelude::{any, Just, Strategy};
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rand::Rng;
+use reflect::combinators::{any_int, char_class, string, vec};
+use reflect::interpret::generate;
 use reflect::prelude::*;
-use reflect::reflect_core::examples::{bin_tree, Tree};
+/// Hand-written generators the tests share: papers/001's BST and a plain binary tree.
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+use fixtures::{bin_tree, Tree};
 use reflect::reflect_core::{rng_from_seed, DetRng};
 use std::hint::black_box;
 use std::time::Instant;

@@ -9,6 +9,7 @@
 //! The reference numbers (mean of 5 runs of the authors' code) are Random 826,
 //! Sequence 6,790, Tree 4,371, Tree L/R 9,431 unique valid trees.
 
+use reflect::combinators::{int, just, pick, pure, recursive};
 use reflect::prelude::*;
 use reflect::reflect_core::choice::Site;
 use reflect::reflect_runtime::explore::generate_distinct;

@@ -22,8 +22,11 @@
 //! (choice 0 is 0, then 1, -1, 2, -2, ...), so smaller choices are smaller
 //! in absolute value.
 
+use reflect::combinators::{any_int, int, pick, recursive, vec};
 use reflect::prelude::*;
 use reflect::reflect_core::parse_tree;
+use reflect::reflect_runtime::case::IntoOutcome;
+use reflect::runner::RunError;
 use std::time::Instant;
 
 const RUNS: u64 = 100;

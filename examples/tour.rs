@@ -2,8 +2,15 @@
 //!
 //! Run with `cargo run --release --example tour`.
 
+use reflect::interpret::{
+    check, derivative, generate, generate_recorded, generate_weighted, language, next_pick, nullable, parse,
+    parse_tree, probability, reflect, replay_lenient, Weights,
+};
 use reflect::prelude::*;
-use reflect::reflect_core::examples::{bin_tree, is_bst, ref_bst, Tree};
+/// Hand-written generators the tests share: papers/001's BST and a plain binary tree.
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+use fixtures::{bin_tree, is_bst, ref_bst, Tree};
 
 fn main() {
     println!("== one generator, every interpretation ==");

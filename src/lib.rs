@@ -8,9 +8,11 @@
 //! - [`reflect_derive`]: `#[derive(Reflective)]` and `#[property]`;
 //! - [`reflect_runtime`]: the property runner, guides, shrinking and persistence.
 //!
-//! `use reflect::prelude::*;` brings everything a test needs into scope.
+//! `use reflect::prelude::*;` brings what a test needs into scope; the
+//! combinators, the interpretations and the guides have a module each.
 //!
 //! ```
+//! use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
 //! use reflect::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -40,17 +42,25 @@
 //! }
 //! ```
 
-#![warn(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub use reflect_core;
 pub use reflect_derive;
 pub use reflect_runtime;
 
-/// Everything a user needs, in one `use`.
+pub use reflect_core::{choice, combinators, edit, interpret, laws, regex};
+pub use reflect_runtime::{config, explore, guide, guides, runner};
+
+/// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
+/// `#[property]`, `assume!`, `target!`, `label!`, `classify!`), the
+/// generator types ([`Reflective`](reflect_core::Reflective), [`Gen`](reflect_core::Gen),
+/// [`BoxGen`](reflect_core::BoxGen)) and the runner ([`Property`](reflect_runtime::runner::Property),
+/// [`Config`](reflect_runtime::config::Config)). Combinators live in [`combinators`],
+/// interpretations (generate, parse, reflect, check, ...) in [`interpret`],
+/// guides in [`guides`].
 pub mod prelude {
-    pub use reflect_core::prelude::*;
-    #[allow(unused_imports)]
-    pub use reflect_derive::*;
-    pub use reflect_runtime::prelude::*;
+    pub use reflect_core::{BoxGen, Gen, Reflective};
+    pub use reflect_derive::{property, Reflective};
+    pub use reflect_runtime::config::Config;
+    pub use reflect_runtime::runner::Property;
+    pub use reflect_runtime::{assume, classify, label, target};
 }

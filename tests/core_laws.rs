@@ -1,7 +1,14 @@
 //! Laws of reflect-core's interpretations, over hand-written generators and many seeds.
 
+use reflect::combinators::{any_char, bool, char_class, int, just, option, pick, recursive, string, vec};
+use reflect::interpret::{
+    check, generate, generate_recorded, generate_weighted, parse, parse_tree, probability, reflect, replay_lenient,
+    ParseError, Weights,
+};
 use reflect::prelude::*;
-use reflect::reflect_core::examples::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
+use reflect::reflect_core::{ChoiceTree, Stop};
+mod common;
+use common::fixtures::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
 use reflect::reflect_core::laws;
 use std::fmt::Debug;
 use std::hash::Hash;

@@ -1,7 +1,12 @@
 //! Laws of derived generators: round trip, reflection soundness, check, derivatives, lenient replay, termination.
 
+use reflect::interpret::{
+    check, derivative, generate, generate_recorded, language, next_pick, nullable, parse, parse_tree, reflect,
+    replay_lenient,
+};
 use reflect::prelude::*;
 use reflect::reflect_core::{combinators::int, derived::DEFAULT_DEPTH};
+use reflect::reflect_core::{ChoiceTree, Stop};
 use std::fmt::Debug;
 
 // ---------------------------------------------------------------- types

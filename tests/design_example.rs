@@ -1,7 +1,10 @@
 //! The example from DESIGN.md, as a user writes it: a derived type with a
 //! validity condition, and properties over it run by `cargo test`.
 
+use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
 use reflect::prelude::*;
+use reflect::reflect_core::Stop;
+use reflect::runner::RunError;
 
 // The derived tree of DESIGN.md, with `is_bst` and `insert`, lives in `common`:
 //

@@ -1,14 +1,17 @@
 //! The guide interface: plans (fresh or a tree replayed leniently), what a guide sees at a choice (the trail, the cue, the
 //! budget, the generator), stopping a case, and the feedback after it.
 
+use reflect::interpret::{generate, generate_recorded, parse_tree};
 use reflect::prelude::*;
 use reflect::reflect_core::combinators::{bool, int, vec};
 use reflect::reflect_core::edit::random_edit;
 use reflect::reflect_core::source::{rng_from_seed, sample, RngSource};
 use reflect::reflect_core::trail::Cue;
 use reflect::reflect_core::{replay_with, DetRng};
+use reflect::reflect_core::{ChoiceTree, Stop};
 use reflect::reflect_runtime::explore::generate_distinct;
 use reflect::reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
+use reflect::runner::RunError;
 use std::sync::{Arc, Mutex};
 
 /// Replays a fixed plan; counts the choices it is asked for, and what the plan held there.
@@ -70,8 +73,11 @@ fn replay_with_any_source_keeps_what_fits() {
 /// children the innermost open node and its parent have. Answers 2 where it can, else 1.
 #[derive(Default)]
 struct Watcher {
-    seen: Vec<(Vec<u64>, Vec<&'static str>, usize, (usize, usize))>,
+    seen: Vec<Seen>,
 }
+
+/// (prefix, the path's sites, index, (closed children of the innermost open node, of its parent)).
+type Seen = (Vec<u64>, Vec<&'static str>, usize, (usize, usize));
 
 impl Guide for Watcher {
     fn name(&self) -> &str {

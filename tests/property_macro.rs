@@ -1,7 +1,10 @@
 //! `#[property]` on passing properties: every argument form, return type and option.
 
+use reflect::combinators::int;
 use reflect::prelude::*;
-use reflect::reflect_core::examples::{is_bst, ref_bst, Tree};
+use reflect::reflect_core::Stop;
+mod common;
+use common::fixtures::{is_bst, ref_bst, Tree};
 use reflect::reflect_core::DetRng;
 use reflect::reflect_runtime::guide::{ChoiceContext, Guide};
 

@@ -4,9 +4,11 @@
 use reflect::prelude::*;
 use reflect::reflect_core::combinators::{int, vec};
 use reflect::reflect_core::DetRng;
+use reflect::reflect_core::Stop;
 use reflect::reflect_runtime::guide::{ChoiceContext, Feedback, Guide};
 use reflect::reflect_runtime::persist::Store;
 use reflect::reflect_runtime::runner::{FailureKind, Origin};
+use reflect::runner::{Failure, Report, RunError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -227,11 +229,13 @@ fn a_panicking_generator_is_a_failure_not_a_crash() {
     assert!(f.reason.contains("the generator panicked") && f.reason.contains("generator bug"), "{}", f.reason);
 }
 
+/// One case's feedback: (valid, new, utility).
+type Heard = (bool, bool, Option<f64>);
+
 /// Records the feedback it hears.
 #[derive(Default)]
 struct Listener {
-    /// Each case's (valid, new, utility).
-    log: Arc<Mutex<Vec<(bool, bool, Option<f64>)>>>,
+    log: Arc<Mutex<Vec<Heard>>>,
 }
 
 impl Guide for Listener {

@@ -4,7 +4,6 @@
 #[path = "../examples/rlcheck_bst.rs"]
 mod rlcheck_bst;
 
-use reflect::prelude::*;
 use reflect::reflect_runtime::explore::generate_distinct;
 use reflect::reflect_runtime::guide::Guide;
 use reflect::reflect_runtime::guides::{RandomGuide, RlGuide};

@@ -1,5 +1,6 @@
 //! The Monte Carlo Control learner (papers/000 Alg. 1) and the RL guide's rewards, determinism and configuration.
 
+use reflect::combinators::{bool, int};
 use reflect::prelude::*;
 use reflect::reflect_core::rng_from_seed;
 use reflect::reflect_core::trail::Trail;

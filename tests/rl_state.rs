@@ -4,7 +4,8 @@
 #[path = "../examples/rlcheck_bst.rs"]
 mod rlcheck_bst;
 
-use reflect::prelude::*;
+use reflect::combinators::{int, vec};
+use reflect::interpret::parse;
 use reflect::reflect_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
 use rlcheck_bst::{tree_gen, Bst, MAX_DEPTH};
 

@@ -53,28 +53,25 @@
 //! assert!(check(&g, &t));
 //! ```
 
-#![warn(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod choice;
 pub mod combinators;
 pub mod derived;
-pub mod examples;
+pub mod edit;
 pub mod gen;
 pub mod interpret;
+pub mod laws;
 pub mod reflective;
 pub mod regex;
 pub mod source;
 pub mod trail;
-pub mod edit;
-pub mod laws;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, ROOT};
 pub use gen::{BoxGen, Gen, Way};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
-    nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability, Derivative,
-    Language, NextPick, ParseError, Weights,
+    nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability,
+    Derivative, Language, NextPick, ParseError, Weights,
 };
 pub use reflective::Reflective;
 pub use source::{rng_from_seed, DetRng, RngSource, Source, Stop};

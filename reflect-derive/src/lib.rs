@@ -165,8 +165,6 @@
 //! type, `#[assume]` that is not a `bool`, unions, borrowed types, and
 //! types with no finite value.
 
-#![warn(missing_docs)]
-#![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
 

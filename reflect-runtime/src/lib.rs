@@ -13,8 +13,6 @@
 //! - [`config`]: the options of a run and the environment variables that override them;
 //! - [`hashing`]: deterministic hashing, and when a value is new.
 
-#![warn(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod case;
 pub mod config;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use reflect::prelude::*;
 
 /// A binary search tree with small keys; validity is stated once.

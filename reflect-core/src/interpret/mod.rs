@@ -7,13 +7,13 @@
 //!
 //! - [`replay`]: lenient replay of a (possibly edited) choice tree;
 //! - [`weighted`]: generation with weights by site and label (tuning by examples);
-//! - [`derivative`]: derivatives, `nullable`, the next pick, and the language.
+//! - [`derivatives`]: derivatives, `nullable`, the next pick, and the language.
 
-pub mod derivative;
+pub mod derivatives;
 pub mod replay;
 pub mod weighted;
 
-pub use derivative::{
+pub use derivatives::{
     derivative, enumerate, language, next_pick, nullable, sequence_probability, Derivative, Language, NextPick,
 };
 pub use replay::{replay_lenient, replay_with, reroll_choice};

@@ -1,3 +1,4 @@
+use reflect::combinators::pure;
 use reflect::prelude::*;
 
 #[derive(Clone)]

@@ -1,3 +1,4 @@
+use reflect::combinators::int;
 use reflect::prelude::*;
 
 #[property]

@@ -1,4 +1,4 @@
-//! Hand-written reflective generators used as running examples in docs, tests and benchmarks.
+//! Hand-written reflective generators shared by the tests and the benchmark examples (not part of the library).
 //!
 //! - [`ref_bst`]: papers/001's `refBST (lo, hi)` (Fig. 3.1), binary search trees;
 //! - [`bin_tree`]: a plain binary tree of `0..=10` with a depth bound;
@@ -6,8 +6,10 @@
 //! - [`expr`]: arithmetic expressions with division;
 //! - [`sized_vec`]: a dependent pair, a length and then a vector of that length.
 
-use crate::combinators::{int, just, pick, pure, recursive, vec};
-use crate::gen::{BoxGen, Gen};
+#![allow(dead_code)]
+
+use reflect::reflect_core::combinators::{int, just, pick, pure, recursive, vec};
+use reflect::reflect_core::gen::{BoxGen, Gen};
 
 /// A binary tree with `i64` keys.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
