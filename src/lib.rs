@@ -42,7 +42,6 @@
 //! }
 //! ```
 
-
 pub use reflect_core;
 pub use reflect_derive;
 pub use reflect_runtime;

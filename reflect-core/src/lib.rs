@@ -53,7 +53,6 @@
 //! assert!(check(&g, &t));
 //! ```
 
-
 pub mod choice;
 pub mod combinators;
 pub mod derived;

@@ -165,7 +165,6 @@
 //! type, `#[assume]` that is not a `bool`, unions, borrowed types, and
 //! types with no finite value.
 
-
 use proc_macro::TokenStream;
 
 mod derive;

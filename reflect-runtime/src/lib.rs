@@ -13,7 +13,6 @@
 //! - [`config`]: the options of a run and the environment variables that override them;
 //! - [`hashing`]: deterministic hashing, and when a value is new.
 
-
 pub mod case;
 pub mod config;
 pub mod explore;
