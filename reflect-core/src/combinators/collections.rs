@@ -1,0 +1,253 @@
+//! Container generators: `Option`, sequences (`Vec`, `String`) with a length choice, and tuples.
+
+use super::scalars::{int, Int};
+use crate::choice::{ChoiceTree, Opt, Request, Site};
+use crate::gen::{product, Gen, Way};
+use crate::source::{sample, DetRng, Source, Stop};
+use std::fmt::Debug;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+
+// ---------------------------------------------------------------- option
+
+/// `None` or `Some` of a sub-generator's value: a pick with labels
+/// `"None"` (weight 1, first, so lenient replay's default) and `"Some"`.
+#[derive(Debug, Clone)]
+pub struct OptionGen<G> {
+    site: Site,
+    gen: G,
+    options: [Opt; 2],
+}
+
+/// `None` with weight 1, `Some(g)` with weight 3, at the site `"option"`.
+pub fn option<G: Gen>(gen: G) -> OptionGen<G> {
+    OptionGen { site: "option", gen, options: [Opt { label: "None", weight: 1 }, Opt { label: "Some", weight: 3 }] }
+}
+
+impl<G> OptionGen<G> {
+    /// The same generator, at the choice point `site`.
+    pub fn site(mut self, site: Site) -> Self {
+        self.site = site;
+        self
+    }
+
+    /// The same generator with these weights for `None` and `Some`.
+    ///
+    /// # Panics
+    /// When a weight is 0.
+    pub fn weights(mut self, none: u32, some: u32) -> Self {
+        assert!(none > 0 && some > 0, "option: weights must be at least 1");
+        self.options[0].weight = none;
+        self.options[1].weight = some;
+        self
+    }
+
+    fn total(&self) -> u64 {
+        self.options[0].weight as u64 + self.options[1].weight as u64
+    }
+}
+
+impl<G: Gen> Gen for OptionGen<G> {
+    type Value = Option<G::Value>;
+    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+        let c = src.choose(self.site, Request::Pick { options: &self.options, total: self.total() })?;
+        let r = match c {
+            0 => Ok(None),
+            1 => self.gen.run(src).map(Some),
+            _ => Err(Stop::Rejected),
+        };
+        src.leave();
+        r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+        match sample(rng, Request::Pick { options: &self.options, total: self.total() }) {
+            0 => Ok(None),
+            _ => self.gen.run_rng(rng).map(Some),
+        }
+    }
+    fn back(&self, target: &Self::Value) -> Vec<Way> {
+        let p = |i: usize| self.options[i].weight as f64 / self.total() as f64;
+        match target {
+            None => vec![Way { forest: vec![ChoiceTree::choice(self.site, 0, Vec::new())], prob: p(0) }],
+            Some(v) => self
+                .gen
+                .back(v)
+                .into_iter()
+                .map(|w| Way { forest: vec![ChoiceTree::choice(self.site, 1, w.forest)], prob: w.prob * p(1) })
+                .collect(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- collections
+
+/// A length in a range (one integer choice point), then that many
+/// elements, each recorded as a part named by the element site.
+#[derive(Debug, Clone)]
+pub struct Collection<G, C> {
+    pub(crate) len: Int<usize>,
+    pub(crate) elem_site: Site,
+    pub(crate) gen: G,
+    pub(crate) _c: PhantomData<fn() -> C>,
+}
+
+/// A `Vec` whose length is uniform in `len` (site `"len"`), elements from `gen` (parts `"elem"`).
+pub fn vec<G: Gen>(gen: G, len: RangeInclusive<usize>) -> Collection<G, Vec<G::Value>> {
+    Collection { len: int(len).site("len"), elem_site: "elem", gen, _c: PhantomData }
+}
+
+/// A `String` whose length in chars is uniform in `len`, chars from `gen`.
+pub fn string<G: Gen<Value = char>>(gen: G, len: RangeInclusive<usize>) -> Collection<G, String> {
+    Collection { len: int(len).site("len"), elem_site: "elem", gen, _c: PhantomData }
+}
+
+impl<G, C> Collection<G, C> {
+    /// The same generator with its length at the choice point `len_site`
+    /// and its elements recorded as parts named `elem_site`.
+    pub fn sites(mut self, len_site: Site, elem_site: Site) -> Self {
+        self.len = self.len.site(len_site);
+        self.elem_site = elem_site;
+        self
+    }
+}
+
+/// Collections [`Collection`] can build and take apart.
+pub trait Sequence<T>: Sized {
+    /// An empty collection with room for `n` elements.
+    fn with_capacity(n: usize) -> Self;
+    /// Add one element at the end.
+    fn push_elem(&mut self, t: T);
+    /// The elements, in order, for the backward direction.
+    fn elems(&self) -> Vec<T>;
+}
+
+impl<T: Clone> Sequence<T> for Vec<T> {
+    #[inline]
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    #[inline]
+    fn push_elem(&mut self, t: T) {
+        self.push(t)
+    }
+    fn elems(&self) -> Vec<T> {
+        self.clone()
+    }
+}
+
+impl Sequence<char> for String {
+    #[inline]
+    fn with_capacity(n: usize) -> Self {
+        String::with_capacity(n)
+    }
+    #[inline]
+    fn push_elem(&mut self, t: char) {
+        self.push(t)
+    }
+    fn elems(&self) -> Vec<char> {
+        self.chars().collect()
+    }
+}
+
+impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
+    type Value = C;
+    fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
+        let n = self.len.run(src)?;
+        let mut out = C::with_capacity(n);
+        if src.tracks_parts() {
+            for _ in 0..n {
+                src.enter(self.elem_site);
+                let r = self.gen.run(src);
+                src.leave();
+                out.push_elem(r?);
+            }
+        } else {
+            for _ in 0..n {
+                out.push_elem(self.gen.run(src)?);
+            }
+        }
+        Ok(out)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<C, Stop> {
+        let n = self.len.run_rng(rng)?;
+        let mut out = C::with_capacity(n);
+        for _ in 0..n {
+            out.push_elem(self.gen.run_rng(rng)?);
+        }
+        Ok(out)
+    }
+    fn back(&self, target: &C) -> Vec<Way> {
+        let elems = target.elems();
+        let mut ways = self.len.back(&elems.len());
+        for e in &elems {
+            if ways.is_empty() {
+                break;
+            }
+            let parts: Vec<Way> = self
+                .gen
+                .back(e)
+                .into_iter()
+                .map(|w| Way { forest: vec![ChoiceTree::group(self.elem_site, w.forest)], prob: w.prob })
+                .collect();
+            ways = product(ways, &parts);
+        }
+        ways
+    }
+}
+
+// ---------------------------------------------------------------- tuples
+
+/// Site names of tuple components, by position.
+pub const POSITIONS: [Site; 16] =
+    ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"];
+
+macro_rules! tuple_gen {
+    ($($g:ident $v:ident $i:tt),+) => {
+        impl<$($g: Gen),+> Gen for ($($g,)+)
+        where $($g::Value: Clone),+
+        {
+            type Value = ($($g::Value,)+);
+            fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+                if !src.tracks_parts() {
+                    return Ok(($(self.$i.run(src)?,)+));
+                }
+                $(
+                    src.enter(POSITIONS[$i]);
+                    let $v = self.$i.run(src);
+                    src.leave();
+                    let $v = $v?;
+                )+
+                Ok(($($v,)+))
+            }
+            #[inline]
+            fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
+                Ok(($(self.$i.run_rng(rng)?,)+))
+            }
+            fn back(&self, target: &Self::Value) -> Vec<Way> {
+                let mut ways = vec![Way::empty()];
+                $(
+                    if ways.is_empty() { return ways; }
+                    let part: Vec<Way> = self.$i.back(&target.$i).into_iter()
+                        .map(|w| Way { forest: vec![ChoiceTree::group(POSITIONS[$i], w.forest)], prob: w.prob })
+                        .collect();
+                    ways = product(ways, &part);
+                )+
+                ways
+            }
+        }
+    };
+}
+tuple_gen!(A a 0);
+tuple_gen!(A a 0, B b 1);
+tuple_gen!(A a 0, B b 1, C c 2);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7, I i 8);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7, I i 8, J j 9);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7, I i 8, J j 9, K k 10);
+tuple_gen!(A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7, I i 8, J j 9, K k 10, L l 11);

@@ -1,0 +1,411 @@
+//! Combinators for writing reflective generators by hand: constants, pick, integers, chars, options, collections, tuples, map, bind with `at`, recursion, filters.
+//!
+//! Constants, `pick`, `map`, parts, filters, `at`/`bind`, recursion and
+//! generators from functions are here; scalars (integers, `bool`, chars,
+//! floats) and containers (`Option`, sequences, tuples) have a module each,
+//! re-exported here.
+
+use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
+use crate::gen::{product, BoxGen, Gen, Way};
+use crate::source::{sample, DetRng, Source, Stop};
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+mod collections;
+mod scalars;
+
+pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
+pub use scalars::{any_char, any_int, bool, char_class, float, int, Bool, CharClass, FloatValue, Int, IntValue};
+
+// ---------------------------------------------------------------- constants
+
+/// Always `value`; backward, accepts only a value equal to it.
+#[derive(Debug, Clone)]
+pub struct Just<T>(pub T);
+
+/// A generator that always gives `value` and, backward, checks that the
+/// value it is given equals it.
+pub fn just<T: Clone + PartialEq>(value: T) -> Just<T> {
+    Just(value)
+}
+
+impl<T: Clone + PartialEq> Gen for Just<T> {
+    type Value = T;
+    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    #[inline]
+    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        if *target == self.0 {
+            vec![Way::empty()]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+/// The monadic `return`: always `value`; backward, accepts any value
+/// unchecked. Use it at the end of a [`At::bind`] chain, whose projections
+/// already took the value apart; use [`just`] elsewhere.
+#[derive(Debug, Clone)]
+pub struct Pure<T>(pub T);
+
+/// See [`Pure`].
+pub fn pure<T: Clone>(value: T) -> Pure<T> {
+    Pure(value)
+}
+
+impl<T: Clone> Gen for Pure<T> {
+    type Value = T;
+    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    #[inline]
+    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
+        Ok(self.0.clone())
+    }
+    fn back(&self, _target: &T) -> Vec<Way> {
+        vec![Way::empty()]
+    }
+}
+
+/// The generator with no values.
+#[derive(Debug)]
+pub struct Void<T>(PhantomData<fn() -> T>);
+
+/// See [`Void`].
+pub fn void<T>() -> Void<T> {
+    Void(PhantomData)
+}
+
+impl<T> Gen for Void<T> {
+    type Value = T;
+    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+        Err(Stop::Void)
+    }
+    fn back(&self, _target: &T) -> Vec<Way> {
+        Vec::new()
+    }
+}
+
+// ---------------------------------------------------------------- pick
+
+/// A labelled, weighted choice among sub-generators (papers/001's `pick`).
+pub struct Pick<T> {
+    site: Site,
+    options: Vec<Opt>,
+    total: u64,
+    gens: Vec<BoxGen<T>>,
+}
+
+/// A choice point `site` among `(label, weight, generator)` options.
+/// The first option should be the non-recursive one: lenient replay takes
+/// it when the choices run out.
+///
+/// # Panics
+/// When there is no option, a weight is 0, or two labels are equal: these
+/// are mistakes in the generator's definition, not in its input.
+pub fn pick<T, I>(site: Site, options: I) -> Pick<T>
+where
+    I: IntoIterator<Item = (&'static str, u32, BoxGen<T>)>,
+{
+    let mut opts = Vec::new();
+    let mut gens = Vec::new();
+    for (label, weight, g) in options {
+        assert!(
+            weight > 0,
+            "pick `{site}`: option `{label}` has weight 0; give it a weight of at least 1 or leave it out"
+        );
+        assert!(
+            !opts.iter().any(|o: &Opt| o.label == label),
+            "pick `{site}`: the label `{label}` is used twice; labels name options and must differ"
+        );
+        opts.push(Opt { label, weight });
+        gens.push(g);
+    }
+    assert!(!opts.is_empty(), "pick `{site}` has no option; use `void()` for a generator with no values");
+    let total = opts.iter().map(|o| o.weight as u64).sum();
+    Pick { site, options: opts, total, gens }
+}
+
+impl<T> Pick<T> {
+    /// The options of this pick.
+    pub fn options(&self) -> &[Opt] {
+        &self.options
+    }
+}
+
+impl<T> Gen for Pick<T> {
+    type Value = T;
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        let c = src.choose(self.site, Request::Pick { options: &self.options, total: self.total })?;
+        let r = match self.gens.get(c as usize) {
+            Some(g) => g.run(src),
+            None => Err(Stop::Rejected),
+        };
+        src.leave();
+        r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        let c = sample(rng, Request::Pick { options: &self.options, total: self.total });
+        self.gens[c as usize].run_rng(rng)
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        let mut out = Vec::new();
+        for (i, g) in self.gens.iter().enumerate() {
+            let p = self.options[i].weight as f64 / self.total as f64;
+            for w in g.back(target) {
+                out.push(Way { forest: vec![ChoiceTree::choice(self.site, i as Choice, w.forest)], prob: w.prob * p });
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------- map, part, filter
+
+/// See [`Gen::map`].
+#[derive(Debug, Clone)]
+pub struct Map<G, F, B> {
+    pub(crate) gen: G,
+    pub(crate) forward: F,
+    pub(crate) backward: B,
+}
+
+impl<G: Gen, U, F, B> Gen for Map<G, F, B>
+where
+    F: Fn(G::Value) -> U,
+    B: Fn(&U) -> Option<G::Value>,
+{
+    type Value = U;
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<U, Stop> {
+        self.gen.run(src).map(&self.forward)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<U, Stop> {
+        self.gen.run_rng(rng).map(&self.forward)
+    }
+    fn back(&self, target: &U) -> Vec<Way> {
+        match (self.backward)(target) {
+            Some(v) => self.gen.back(&v),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// See [`Gen::part`].
+#[derive(Debug, Clone)]
+pub struct Part<G> {
+    pub(crate) gen: G,
+    pub(crate) site: Site,
+}
+
+impl<G: Gen> Gen for Part<G> {
+    type Value = G::Value;
+    fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
+        if !src.tracks_parts() {
+            return self.gen.run(src);
+        }
+        src.enter(self.site);
+        let r = self.gen.run(src);
+        src.leave();
+        r
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
+        self.gen.run_rng(rng)
+    }
+    fn back(&self, target: &G::Value) -> Vec<Way> {
+        self.gen
+            .back(target)
+            .into_iter()
+            .map(|w| Way { forest: vec![ChoiceTree::group(self.site, w.forest)], prob: w.prob })
+            .collect()
+    }
+}
+
+/// See [`Gen::filter`].
+#[derive(Debug, Clone)]
+pub struct Filter<G, P> {
+    pub(crate) gen: G,
+    pub(crate) valid: P,
+}
+
+impl<G: Gen, P: Fn(&G::Value) -> bool> Gen for Filter<G, P> {
+    type Value = G::Value;
+    fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
+        let v = self.gen.run(src)?;
+        if (self.valid)(&v) {
+            Ok(v)
+        } else {
+            Err(Stop::Invalid)
+        }
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
+        let v = self.gen.run_rng(rng)?;
+        if (self.valid)(&v) {
+            Ok(v)
+        } else {
+            Err(Stop::Invalid)
+        }
+    }
+    fn back(&self, target: &G::Value) -> Vec<Way> {
+        if (self.valid)(target) {
+            self.gen.back(target)
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+// ---------------------------------------------------------------- at and bind
+
+/// A generator focused on a part of a larger value (see [`Gen::at`]),
+/// waiting for the rest of the computation ([`At::bind`]).
+pub struct At<G, P, T> {
+    pub(crate) gen: G,
+    pub(crate) project: P,
+    pub(crate) _whole: PhantomData<fn(&T)>,
+}
+
+impl<G: Gen, P: Fn(&T) -> Option<G::Value>, T> At<G, P, T> {
+    /// Dependent generation: run the focused generator, then the generator
+    /// `next` builds from its value. Backward, the focused generator is
+    /// reflected on the projected part, and `next` of that part on the whole.
+    pub fn bind<K, H>(self, next: K) -> Bind<G, P, K>
+    where
+        K: Fn(G::Value) -> H,
+        H: Gen<Value = T>,
+        G::Value: Clone,
+    {
+        Bind { gen: self.gen, project: self.project, next }
+    }
+}
+
+/// Dependent generation; see [`At::bind`].
+#[derive(Clone)]
+pub struct Bind<G, P, K> {
+    gen: G,
+    project: P,
+    next: K,
+}
+
+impl<G, P, K, H, T> Gen for Bind<G, P, K>
+where
+    G: Gen,
+    G::Value: Clone,
+    P: Fn(&T) -> Option<G::Value>,
+    K: Fn(G::Value) -> H,
+    H: Gen<Value = T>,
+{
+    type Value = T;
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        let a = self.gen.run(src)?;
+        (self.next)(a).run(src)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        let a = self.gen.run_rng(rng)?;
+        (self.next)(a).run_rng(rng)
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        let Some(a) = (self.project)(target) else { return Vec::new() };
+        let first = self.gen.back(&a);
+        if first.is_empty() {
+            return first;
+        }
+        let rest = (self.next)(a).back(target);
+        if rest.is_empty() {
+            return rest;
+        }
+        product(first, &rest)
+    }
+}
+
+// ---------------------------------------------------------------- recursion
+
+/// A recursive generator whose recursion depth is at most `depth`.
+///
+/// `body` receives the generator for one level down (`None` at the bottom,
+/// where it must give a non-recursive generator) and returns the generator
+/// for its level. The `depth + 1` levels are built once and shared, so
+/// generation terminates by construction and allocates no generator per value.
+pub fn recursive<T: 'static>(depth: usize, body: impl Fn(Option<BoxGen<T>>) -> BoxGen<T>) -> BoxGen<T> {
+    let mut g = body(None);
+    for _ in 0..depth {
+        g = body(Some(g));
+    }
+    g
+}
+
+/// A generator built on first use, for recursion written as plain
+/// functions (e.g. papers/001's `refBST (lo, hi)`, whose sub-generators
+/// depend on earlier values and so are built during generation anyway).
+pub struct Lazy<T> {
+    make: Box<dyn Fn() -> BoxGen<T>>,
+    cell: std::cell::OnceCell<BoxGen<T>>,
+}
+
+/// See [`Lazy`].
+pub fn lazy<T>(make: impl Fn() -> BoxGen<T> + 'static) -> Lazy<T> {
+    Lazy { make: Box::new(make), cell: std::cell::OnceCell::new() }
+}
+
+impl<T> Lazy<T> {
+    fn get(&self) -> &BoxGen<T> {
+        self.cell.get_or_init(|| (self.make)())
+    }
+}
+
+impl<T> Gen for Lazy<T> {
+    type Value = T;
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        self.get().run(src)
+    }
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        self.get().run_rng(rng)
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        self.get().back(target)
+    }
+}
+
+// ---------------------------------------------------------------- from a function
+
+/// A generator from a pair of functions, for a new kind of building block
+/// without a named type.
+pub struct FromFns<T, R, B> {
+    run: R,
+    back: B,
+    _t: PhantomData<fn() -> T>,
+}
+
+/// See [`FromFns`]: `run` is the forward direction, `back` the backward one.
+pub fn from_fns<T, R, B>(run: R, back: B) -> FromFns<T, R, B>
+where
+    R: Fn(&mut dyn Source) -> Result<T, Stop>,
+    B: Fn(&T) -> Vec<Way>,
+{
+    FromFns { run, back, _t: PhantomData }
+}
+
+impl<T, R, B> Gen for FromFns<T, R, B>
+where
+    R: Fn(&mut dyn Source) -> Result<T, Stop>,
+    B: Fn(&T) -> Vec<Way>,
+{
+    type Value = T;
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        (self.run)(src)
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        (self.back)(target)
+    }
+}

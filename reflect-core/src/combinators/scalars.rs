@@ -1,0 +1,494 @@
+//! Scalar generators: integers in a range (counted outward from zero, so shrinking lowers toward 0), `bool`, characters from classes, floats.
+
+use super::{pick, Pick};
+use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
+use crate::gen::{Gen, Way};
+use crate::source::{sample, DetRng, Source, Stop};
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+use std::rc::Rc;
+
+// ---------------------------------------------------------------- integers
+
+/// Integer types usable as choice points: every primitive integer width.
+pub trait IntValue: Copy + Ord + Debug + 'static {
+    /// The two's-complement bits of the value, sign-extended to 128 bits.
+    fn to_bits(self) -> u128;
+    /// The value whose bits (truncated to this width) are `bits`.
+    fn from_bits(bits: u128) -> Self;
+    /// The smallest value of the type.
+    const MIN: Self;
+    /// The largest value of the type.
+    const MAX: Self;
+}
+
+macro_rules! int_value {
+    ($($t:ty),*) => {$(
+        impl IntValue for $t {
+            #[inline]
+            fn to_bits(self) -> u128 { self as i128 as u128 }
+            #[inline]
+            fn from_bits(bits: u128) -> Self { bits as Self }
+            const MIN: Self = <$t>::MIN;
+            const MAX: Self = <$t>::MAX;
+        }
+    )*};
+}
+int_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl IntValue for u128 {
+    fn to_bits(self) -> u128 {
+        self
+    }
+    fn from_bits(bits: u128) -> Self {
+        bits
+    }
+    const MIN: Self = u128::MIN;
+    const MAX: Self = u128::MAX;
+}
+
+impl IntValue for i128 {
+    fn to_bits(self) -> u128 {
+        self as u128
+    }
+    fn from_bits(bits: u128) -> Self {
+        bits as i128
+    }
+    const MIN: Self = i128::MIN;
+    const MAX: Self = i128::MAX;
+}
+
+/// An integer in an inclusive range, uniformly. One choice point; a range
+/// wider than 2^64 values (only possible for 128-bit types) takes two, high
+/// word first.
+///
+/// Choices count outward from the value of the range closest to zero (its
+/// *origin*): choice 0 is the origin, then one above, one below, two above,
+/// two below, ..., then the rest of the longer side. So a smaller choice is
+/// always a value closer to zero, which is what shrinking (lowering choices)
+/// and lenient replay's "first option" rely on. For a range of non-negative
+/// values the choice is simply the offset from the low end.
+#[derive(Debug, Clone, Copy)]
+pub struct Int<T> {
+    site: Site,
+    lo: T,
+    span: u128,
+    /// How many values lie below the origin (the origin's offset from `lo`).
+    below: u128,
+}
+
+/// An integer in `range` (see [`Int`]), at the site `"int"`; rename it with [`Int::site`].
+///
+/// # Panics
+/// When the range is empty.
+pub fn int<T: IntValue>(range: RangeInclusive<T>) -> Int<T> {
+    let (lo, hi) = range.into_inner();
+    assert!(lo <= hi, "int: the range {lo:?}..={hi:?} is empty; write it low..=high");
+    let origin = T::from_bits(0).clamp(lo, hi);
+    Int {
+        site: "int",
+        lo,
+        span: hi.to_bits().wrapping_sub(lo.to_bits()),
+        below: origin.to_bits().wrapping_sub(lo.to_bits()),
+    }
+}
+
+/// Any value of an integer type.
+pub fn any_int<T: IntValue>() -> Int<T> {
+    int(T::MIN..=T::MAX)
+}
+
+impl<T: IntValue> Int<T> {
+    /// The same generator, at the choice point `site`.
+    pub fn site(mut self, site: Site) -> Self {
+        self.site = site;
+        self
+    }
+
+    /// The values below the origin, above it, and the fewer of the two.
+    #[inline]
+    fn sides(&self) -> (u128, u128, u128) {
+        let (a, b) = (self.below, self.span - self.below);
+        (a, b, a.min(b))
+    }
+
+    /// The offset from `lo` of the value with choice `k` (`k <= span`).
+    #[inline]
+    fn offset_of(&self, k: u128) -> u128 {
+        let (a, b, m) = self.sides();
+        if a == 0 {
+            k
+        } else if k == 0 {
+            a
+        } else if k <= 2 * m {
+            let j = k.div_ceil(2);
+            if k % 2 == 1 {
+                a + j
+            } else {
+                a - j
+            }
+        } else if b > a {
+            a + (k - m)
+        } else {
+            a - (k - m)
+        }
+    }
+
+    /// The choice of the value at offset `off` from `lo` (the inverse of `offset_of`).
+    fn choice_of(&self, off: u128) -> u128 {
+        let (a, _, m) = self.sides();
+        if a == 0 {
+            return off;
+        }
+        let (d, up) = if off >= a { (off - a, true) } else { (a - off, false) };
+        if d == 0 {
+            0
+        } else if d <= m {
+            if up {
+                2 * d - 1
+            } else {
+                2 * d
+            }
+        } else {
+            d + m
+        }
+    }
+
+    /// The choice of `v`, if `v` is in range.
+    fn choice_for(&self, v: T) -> Option<u128> {
+        if v < self.lo {
+            return None;
+        }
+        let off = v.to_bits().wrapping_sub(self.lo.to_bits());
+        (off <= self.span).then(|| self.choice_of(off))
+    }
+
+    #[inline]
+    fn value_of(&self, k: u128) -> T {
+        T::from_bits(self.lo.to_bits().wrapping_add(self.offset_of(k)))
+    }
+}
+
+impl<T: IntValue> Gen for Int<T> {
+    type Value = T;
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        if self.span <= u64::MAX as u128 {
+            let c = sample(rng, Request::Int { span: self.span as u64 });
+            return Ok(self.value_of(c as u128));
+        }
+        self.run(&mut crate::source::RngSource(rng))
+    }
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        let k = if self.span <= u64::MAX as u128 {
+            let c = src.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
+            c as u128
+        } else {
+            let hi_span = (self.span >> 64) as u64;
+            let hi = src.choose_leaf(self.site, Request::Int { span: hi_span })?;
+            let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
+            let lo = src.choose_leaf(self.site, Request::Int { span: lo_span })?;
+            ((hi as u128) << 64) | lo as u128
+        };
+        if k > self.span {
+            return Err(Stop::Rejected);
+        }
+        Ok(self.value_of(k))
+    }
+    fn back(&self, target: &T) -> Vec<Way> {
+        let Some(k) = self.choice_for(*target) else { return Vec::new() };
+        if self.span <= u64::MAX as u128 {
+            vec![Way {
+                forest: vec![ChoiceTree::choice(self.site, k as Choice, Vec::new())],
+                prob: 1.0 / (self.span as f64 + 1.0),
+            }]
+        } else {
+            let hi_span = (self.span >> 64) as u64;
+            let hi = (k >> 64) as u64;
+            let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
+            vec![Way {
+                forest: vec![
+                    ChoiceTree::choice(self.site, hi as Choice, Vec::new()),
+                    ChoiceTree::choice(self.site, k as u64, Vec::new()),
+                ],
+                prob: 1.0 / (hi_span as f64 + 1.0) / (lo_span as f64 + 1.0),
+            }]
+        }
+    }
+}
+
+#[cfg(test)]
+mod int_tests {
+    use super::*;
+
+    /// Choices enumerate the range exactly once, closest to zero first.
+    fn check_order<T: IntValue + std::hash::Hash>(lo: T, hi: T, zero_distance: impl Fn(T) -> u128) {
+        let g = int(lo..=hi);
+        let span = g.span;
+        let mut seen = std::collections::HashSet::new();
+        let mut last = 0u128;
+        for k in 0..=span {
+            let v = g.value_of(k);
+            assert!(lo <= v && v <= hi, "{v:?} out of {lo:?}..={hi:?}");
+            assert!(seen.insert(v), "{v:?} twice");
+            assert_eq!(g.choice_for(v), Some(k), "inverse at {k}");
+            let d = zero_distance(v);
+            assert!(d >= last, "choice {k} ({v:?}) is closer to zero than an earlier one");
+            last = d;
+        }
+    }
+
+    #[test]
+    fn choices_count_outward_from_zero() {
+        check_order(-3i8, 5, |v| v.unsigned_abs() as u128);
+        check_order(-7i8, 2, |v| v.unsigned_abs() as u128);
+        check_order(-4i16, 4, |v| v.unsigned_abs() as u128);
+        check_order(-9i32, -2, |v| v.unsigned_abs() as u128);
+        check_order(3u8, 9, |v| v as u128);
+        check_order(i8::MIN, i8::MAX, |v| v.unsigned_abs() as u128);
+        assert_eq!(int(-5i32..=5).value_of(0), 0);
+        assert_eq!(int(-5i32..=5).value_of(1), 1);
+        assert_eq!(int(-5i32..=5).value_of(2), -1);
+        let big = any_int::<i128>();
+        assert_eq!(big.value_of(0), 0);
+        assert_eq!(big.value_of(u128::MAX), i128::MIN);
+        assert_eq!(big.choice_for(i128::MAX), Some(u128::MAX - 2));
+        assert_eq!(any_int::<i64>().value_of(u64::MAX as u128), i64::MIN);
+    }
+}
+
+// ---------------------------------------------------------------- bool and char
+
+/// `false` or `true`, each with weight 1 (a pick with labels `"false"`, `"true"`).
+#[derive(Debug, Clone, Copy)]
+pub struct Bool {
+    site: Site,
+}
+
+const BOOL_OPTIONS: [Opt; 2] = [Opt { label: "false", weight: 1 }, Opt { label: "true", weight: 1 }];
+
+/// See [`Bool`]; at the site `"bool"`, renamed with [`Bool::site`].
+pub fn bool() -> Bool {
+    Bool { site: "bool" }
+}
+
+impl Bool {
+    /// The same generator, at the choice point `site`.
+    pub fn site(mut self, site: Site) -> Self {
+        self.site = site;
+        self
+    }
+}
+
+impl Gen for Bool {
+    type Value = bool;
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<bool, Stop> {
+        let c = src.choose_leaf(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })?;
+        match c {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Stop::Rejected),
+        }
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<bool, Stop> {
+        Ok(sample(rng, Request::Pick { options: &BOOL_OPTIONS, total: 2 }) == 1)
+    }
+    fn back(&self, target: &bool) -> Vec<Way> {
+        vec![Way { forest: vec![ChoiceTree::choice(self.site, *target as Choice, Vec::new())], prob: 0.5 }]
+    }
+}
+
+/// A char from a class: a union of inclusive ranges, uniformly over its
+/// members. One integer choice point: the char's index in the class.
+#[derive(Debug, Clone)]
+pub struct CharClass {
+    site: Site,
+    ranges: Rc<[(u32, u32)]>,
+    count: u64,
+}
+
+/// A char in one of `ranges` (each `(low, high)` inclusive); surrogates are
+/// never produced. At the site `"char"`.
+///
+/// # Panics
+/// When the class has no char.
+pub fn char_class(ranges: &[(char, char)]) -> CharClass {
+    let mut rs: Vec<(u32, u32)> = Vec::new();
+    for &(a, b) in ranges {
+        let (a, b) = (a as u32, b as u32);
+        if a > b {
+            continue;
+        }
+        // Split around the surrogate gap so every index maps to a char.
+        if a < 0xD800 && b > 0xDFFF {
+            rs.push((a, 0xD7FF));
+            rs.push((0xE000, b));
+        } else {
+            rs.push((a, b));
+        }
+    }
+    rs.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in rs {
+        match merged.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let count: u64 = merged.iter().map(|&(a, b)| (b - a) as u64 + 1).sum();
+    assert!(count > 0, "char_class: the class {ranges:?} has no char");
+    CharClass { site: "char", ranges: merged.into(), count }
+}
+
+/// Any char (any Unicode scalar value).
+pub fn any_char() -> CharClass {
+    char_class(&[('\0', char::MAX)])
+}
+
+impl CharClass {
+    /// The same generator, at the choice point `site`.
+    pub fn site(mut self, site: Site) -> Self {
+        self.site = site;
+        self
+    }
+
+    /// The char at `index` in the class.
+    fn nth(&self, mut index: u64) -> Option<char> {
+        for &(a, b) in self.ranges.iter() {
+            let n = (b - a) as u64 + 1;
+            if index < n {
+                return char::from_u32(a + index as u32);
+            }
+            index -= n;
+        }
+        None
+    }
+
+    /// The index of `c` in the class.
+    fn index(&self, c: char) -> Option<u64> {
+        let c = c as u32;
+        let mut before = 0u64;
+        for &(a, b) in self.ranges.iter() {
+            if (a..=b).contains(&c) {
+                return Some(before + (c - a) as u64);
+            }
+            before += (b - a) as u64 + 1;
+        }
+        None
+    }
+
+    /// Whether `c` is in the class.
+    pub fn contains(&self, c: char) -> bool {
+        self.index(c).is_some()
+    }
+}
+
+impl Gen for CharClass {
+    type Value = char;
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<char, Stop> {
+        let c = src.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
+        self.nth(c).ok_or(Stop::Rejected)
+    }
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<char, Stop> {
+        let c = sample(rng, Request::Int { span: self.count - 1 });
+        self.nth(c).ok_or(Stop::Rejected)
+    }
+    fn back(&self, target: &char) -> Vec<Way> {
+        match self.index(*target) {
+            Some(i) => {
+                vec![Way { forest: vec![ChoiceTree::choice(self.site, i, Vec::new())], prob: 1.0 / self.count as f64 }]
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- floats
+
+/// Floating-point types usable with [`float`].
+pub trait FloatValue: Copy + PartialEq + Debug + 'static {
+    /// The unsigned integer type of the same width.
+    type Bits: IntValue;
+    /// The value's bits.
+    fn bits(self) -> Self::Bits;
+    /// The value with these bits.
+    fn from_float_bits(bits: Self::Bits) -> Self;
+    /// `n` tenths, as this type (`n as Self / 10.0`).
+    fn from_tenths(n: i32) -> Self;
+    /// The value as an `f64` (exact).
+    fn to_f64(self) -> f64;
+    /// The special values: zeros, ones, infinities, NaN, the extremes.
+    fn specials() -> Vec<Self>;
+}
+
+macro_rules! float_value {
+    ($t:ident, $bits:ty) => {
+        impl FloatValue for $t {
+            type Bits = $bits;
+            fn bits(self) -> $bits {
+                self.to_bits()
+            }
+            fn from_float_bits(bits: $bits) -> Self {
+                $t::from_bits(bits)
+            }
+            fn from_tenths(n: i32) -> Self {
+                n as $t / 10.0
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn specials() -> Vec<Self> {
+                vec![
+                    0.0,
+                    -0.0,
+                    1.0,
+                    -1.0,
+                    0.5,
+                    $t::INFINITY,
+                    $t::NEG_INFINITY,
+                    $t::NAN,
+                    $t::MIN_POSITIVE,
+                    $t::EPSILON,
+                    $t::MAX,
+                    $t::MIN,
+                ]
+            }
+        }
+    };
+}
+float_value!(f64, u64);
+float_value!(f32, u32);
+
+/// The largest magnitude of [`float`]'s `"decimal"` option, in tenths.
+const FLOAT_DECIMAL_TENTHS: i32 = 10_000;
+
+/// Any float, from a pick at the site `"float"` among three options:
+/// `"decimal"` (weight 6: a multiple of 0.1 in `-1000.0..=1000.0`, counting
+/// outward from 0.0, so shrinking lowers toward 0), `"special"` (weight 2:
+/// zeros, ones, 0.5, infinities, NaN, the smallest positive normal, epsilon,
+/// the extremes) and `"bits"` (weight 2: any bit pattern). Backward, values
+/// are compared by their bits, so NaN and -0.0 reflect too.
+pub fn float<F: FloatValue>() -> Pick<F> {
+    let decimal = int(-FLOAT_DECIMAL_TENTHS..=FLOAT_DECIMAL_TENTHS)
+        .site("float.decimal")
+        .map(F::from_tenths, |v: &F| tenths(*v).filter(|&n| F::from_tenths(n).bits() == v.bits()));
+    let specials = F::specials();
+    let n = specials.len() - 1;
+    let special = int(0..=n)
+        .site("float.special")
+        .map(move |i| F::specials()[i], move |v: &F| specials.iter().position(|s| s.bits() == v.bits()));
+    let bits = any_int::<F::Bits>().site("float.bits").map(F::from_float_bits, |v: &F| Some(v.bits()));
+    pick("float", [("decimal", 6, decimal.boxed()), ("special", 2, special.boxed()), ("bits", 2, bits.boxed())])
+}
+
+/// `v` in tenths, rounded, when it is within the `"decimal"` range.
+fn tenths<F: FloatValue>(v: F) -> Option<i32> {
+    let x = v.to_f64();
+    let limit = FLOAT_DECIMAL_TENTHS as f64 / 10.0;
+    (x.is_finite() && x.abs() <= limit).then(|| (x * 10.0).round() as i32)
+}
