@@ -15,7 +15,7 @@ use rand::Rng;
 use reflect::combinators::{any_int, char_class, string, vec};
 use reflect::interpret::generate;
 use reflect::prelude::*;
-/// Hand-written generators the tests share: papers/001's BST and a plain binary tree.
+/// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
 #[path = "../tests/common/fixtures.rs"]
 mod fixtures;
 use fixtures::{bin_tree, Tree};

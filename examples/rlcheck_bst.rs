@@ -1,8 +1,8 @@
-//! papers/000's BST case study (Sec. 4.3.1, Fig. 4): unique valid binary search trees from 100,000 runs of a plain tree generator, under Random and RLCheck with the Sequence, Tree and Tree L/R state abstractions.
+//! RLCheck's BST case study (Sec. 4.3.1, Fig. 4): unique valid binary search trees from 100,000 runs of a plain tree generator, under Random and RLCheck with the Sequence, Tree and Tree L/R state abstractions.
 //!
 //! Run with `cargo run --release --example rlcheck_bst -- --trials 100000 --seed 1`.
 //!
-//! The generator is papers/000's Fig. 1: a node value in `0..=10`, then (above
+//! The generator is RLCheck's Fig. 1: a node value in `0..=10`, then (above
 //! depth 4) a left-child and a right-child boolean choice, each recursing when
 //! `true`; validity is the strict BST invariant. The RL guides derive their
 //! states from the generator's choice tree: no state code is written here.
@@ -18,7 +18,7 @@ use reflect::reflect_runtime::guides::rl::{Abstraction, RlGuide};
 use reflect::reflect_runtime::guides::RandomGuide;
 use std::time::Instant;
 
-/// papers/000 Fig. 1's `BinaryTree`: a value and two optional children.
+/// RLCheck Fig. 1's `BinaryTree`: a value and two optional children.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Bst {
     /// The node's value, in `0..=10`.
@@ -36,7 +36,7 @@ impl Bst {
     }
 }
 
-/// papers/000's `MAX_DEPTH`: at most 4 links from the root to a node.
+/// RLCheck's `MAX_DEPTH`: at most 4 links from the root to a node.
 pub const MAX_DEPTH: usize = 4;
 
 /// A child choice: the pick `site` between `"false"` (no child) and `"true"`
@@ -47,7 +47,7 @@ fn child(site: Site, sub: BoxGen<Bst>) -> BoxGen<Option<Box<Bst>>> {
     pick(site, [("false", 1, just(None).boxed()), ("true", 1, some.boxed())]).boxed()
 }
 
-/// papers/000 Fig. 1's `generate_tree`, without the validity filter: the
+/// RLCheck Fig. 1's `generate_tree`, without the validity filter: the
 /// value (choice point `"value"`, `0..=10`), then, above `max_depth`, the
 /// choice points `"left"` and `"right"`.
 pub fn tree_gen(max_depth: usize) -> BoxGen<Bst> {
@@ -150,7 +150,7 @@ fn main() {
         println!("guide={} valid={} unique_valid={} secs={:.3}", r.name, r.valid, r.unique.len(), r.secs);
     }
     if sizes {
-        // papers/000 Fig. 5: unique valid trees by size.
+        // RLCheck Fig. 5: unique valid trees by size.
         for r in &rows {
             let mut by_size = [0usize; 32];
             for t in &r.unique {

@@ -7,14 +7,14 @@ use reflect::interpret::{
     parse_tree, probability, reflect, replay_lenient, Weights,
 };
 use reflect::prelude::*;
-/// Hand-written generators the tests share: papers/001's BST and a plain binary tree.
+/// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
 #[path = "../tests/common/fixtures.rs"]
 mod fixtures;
 use fixtures::{bin_tree, is_bst, ref_bst, Tree};
 
 fn main() {
     println!("== one generator, every interpretation ==");
-    // papers/001's refBST: binary search trees with keys in 0..=9.
+    // Goldstein's refBST: binary search trees with keys in 0..=9.
     let g = ref_bst(0, 9);
 
     // Generate: a seeded RNG answers the choices. (Seed 1 gives a small tree.)
@@ -48,7 +48,7 @@ fn main() {
     let mutant = mutant.unwrap();
     println!("lenient replay (reroll) = {mutant:?}  still a BST: {}", is_bst(&mutant));
 
-    // Tuned generation: weights from examples (papers/001's tunedLike).
+    // Tuned generation: weights from examples (Goldstein's tunedLike).
     let small = bin_tree(4);
     let examples = [Tree::Leaf, Tree::node(Tree::Leaf, 1, Tree::Leaf)];
     let w = Weights::like(&small, &examples);

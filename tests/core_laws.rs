@@ -155,7 +155,7 @@ fn lenient_replay_of_edited_trees_stays_in_range() {
 
 #[test]
 fn lenient_replay_keeps_bst_validity_after_a_key_change() {
-    // papers/001 Fig. 3.2: change a key; the rest of the tree is fixed up to stay a BST.
+    // Goldstein's thesis Fig. 3.2: change a key; the rest of the tree is fixed up to stay a BST.
     let g = ref_bst(0, 20);
     let t = Tree::node(Tree::node(Tree::Leaf, 4, Tree::Leaf), 6, Tree::node(Tree::Leaf, 9, Tree::Leaf));
     let mut tree = reflect(&g, &t).remove(0);

@@ -1,4 +1,4 @@
-//! The Monte Carlo Control learner (papers/000 Alg. 1) and the RL guide's rewards, determinism and configuration.
+//! The Monte Carlo Control learner (RLCheck Alg. 1) and the RL guide's rewards, determinism and configuration.
 
 use reflect::combinators::{bool, int};
 use reflect::prelude::*;

@@ -1,4 +1,4 @@
-//! The state abstractions derived from the choice tree reproduce papers/000's worked example (Fig. 2, Sec. 4.3.1).
+//! The state abstractions derived from the choice tree reproduce RLCheck's worked example (Fig. 2, Sec. 4.3.1).
 
 #[allow(dead_code)]
 #[path = "../examples/rlcheck_bst.rs"]
@@ -9,7 +9,7 @@ use reflect::interpret::parse;
 use reflect::reflect_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
 use rlcheck_bst::{tree_gen, Bst, MAX_DEPTH};
 
-/// papers/000 Fig. 2: c1 = 2, c2 = True, c3 = 1, c4 = False, c5 = False,
+/// RLCheck Fig. 2: c1 = 2, c2 = True, c3 = 1, c4 = False, c5 = False,
 /// c6 = True, then c7 = 3 (the right child's value), c8 = c9 = False.
 const FIG2: [u64; 9] = [2, 1, 1, 0, 0, 1, 3, 0, 0];
 

@@ -227,7 +227,7 @@ impl ChoiceTree {
         ChoiceTree { site: site.into(), choice: Some(choice), children }
     }
 
-    /// A reroll mark around `node` (papers/001's `Reroll`): a replay answers
+    /// A reroll mark around `node` (Goldstein's `Reroll`): a replay answers
     /// the choice point `node` records with any choice but `node`'s, then
     /// replays `node`'s children beneath it. The mark is a group whose only
     /// child is `node`; recorded trees never hold one.

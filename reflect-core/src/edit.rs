@@ -64,7 +64,7 @@ pub enum Edit {
         choice: Choice,
     },
     /// Mark the choice node at `at` to be made differently (`rerollMut`,
-    /// papers/001's `Reroll`): a replay takes any choice but the old one
+    /// Goldstein's `Reroll`): a replay takes any choice but the old one
     /// there, and replays the old node's children beneath it.
     Reroll {
         /// The choice node.

@@ -90,7 +90,7 @@ pub trait Gen {
     }
 
     /// Focus this generator on a part of a larger value of type `T` for the
-    /// backward direction (papers/001's `at`): `project` extracts the part
+    /// backward direction (Goldstein's `at`): `project` extracts the part
     /// from the whole, or `None` when the whole cannot contain it. Continue
     /// with [`At::bind`](crate::combinators::At::bind).
     fn at<T, P>(self, project: P) -> crate::combinators::At<Self, P, T>

@@ -19,6 +19,11 @@
 //! | check | [`check`] | is the value in the generator's range? |
 //! | probability | [`probability`] | weights: how likely is the value? |
 //!
+//! The interpretations, derivatives and mutation follow Harrison Goldstein,
+//! *Advancing Property-Based Testing in Theory and Practice* (dissertation
+//! proposal, University of Pennsylvania, 2022), cited in these docs as
+//! "Goldstein's thesis".
+//!
 //! # Writing a generator
 //!
 //! Papers/001's running example, a binary search tree with keys in

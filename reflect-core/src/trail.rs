@@ -10,7 +10,7 @@
 //!
 //! A [`Cursor`] walks a (possibly broken, possibly edited) choice tree in
 //! step with a running generator and says, at each choice point, what the
-//! tree holds there ([`Cue`]): lenient replay (papers/001's `MutGen`) is a
+//! tree holds there ([`Cue`]): lenient replay (Goldstein's `MutGen`) is a
 //! cursor plus a rule for the gaps.
 
 use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
@@ -362,10 +362,10 @@ pub enum Cue {
     Keep(Choice),
     /// A choice the point cannot make (out of its range): choose another.
     Unfit(Choice),
-    /// A reroll mark: choose any choice but this one (papers/001's `Reroll`).
+    /// A reroll mark: choose any choice but this one (Goldstein's `Reroll`).
     Reroll(Choice),
     /// The tree has run out here, or no longer matches the generator (a
-    /// different site): papers/001 takes the first option.
+    /// different site): Goldstein's thesis takes the first option.
     Missing,
 }
 

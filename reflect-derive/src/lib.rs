@@ -129,7 +129,7 @@
 //!   the field's own (a generator of `U` for a field of type `F`): forward,
 //!   the value becomes the field with `F: From<U>`; backward, `project`,
 //!   a `Fn(&F) -> Option<U>`, takes the field back to the generator's value
-//!   (`None` when the field cannot come from it). It is papers/001's `at`.
+//!   (`None` when the field cannot come from it). It is Goldstein's `at`.
 //! - **`#[assume(expr)]`**: the validity condition of the field, with `self`
 //!   the field (a reference); checked right after the field is generated.
 //!

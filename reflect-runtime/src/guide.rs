@@ -32,7 +32,7 @@ pub enum Plan {
     /// Generate afresh: the guide answers every choice.
     #[default]
     Fresh,
-    /// Replay this choice tree leniently (papers/001's `MutGen`): a choice
+    /// Replay this choice tree leniently (Goldstein's `MutGen`): a choice
     /// the generator can make is kept; the guide answers where the tree
     /// runs out, no longer matches, holds an unfit choice or a reroll mark.
     Replay(ChoiceTree),

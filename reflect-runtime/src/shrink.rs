@@ -7,7 +7,7 @@
 //! the condition rejects is simply not interesting). A candidate is kept
 //! when it still fails and the choices it actually used are smaller in
 //! *shortlex* order (fewer choices first, then lexicographically smaller),
-//! as papers/001's reflective shrinker orders them. Because every kept
+//! as Goldstein's reflective shrinker orders them. Because every kept
 //! candidate is strictly smaller in a well-order, shrinking terminates; the
 //! budget bounds it further.
 //!

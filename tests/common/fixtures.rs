@@ -1,6 +1,6 @@
 //! Hand-written reflective generators shared by the tests and the benchmark examples (not part of the library).
 //!
-//! - [`ref_bst`]: papers/001's `refBST (lo, hi)` (Fig. 3.1), binary search trees;
+//! - [`ref_bst`]: Goldstein's `refBST (lo, hi)` (Fig. 3.1), binary search trees;
 //! - [`bin_tree`]: a plain binary tree of `0..=10` with a depth bound;
 //! - [`sorted_list`]: sorted lists, built by dependent generation;
 //! - [`expr`]: arithmetic expressions with division;
@@ -86,7 +86,7 @@ pub fn is_bst(t: &Tree) -> bool {
     t.keys().windows(2).all(|w| w[0] < w[1])
 }
 
-/// papers/001's `refBST (lo, hi)` (Fig. 3.1): binary search trees with keys
+/// Goldstein's `refBST (lo, hi)` (Fig. 3.1): binary search trees with keys
 /// in `lo..=hi`. The pick `"bst"` has options `"leaf"` (weight 1) and
 /// `"node"` (weight 5); the key is the choice point `"key"`.
 pub fn ref_bst(lo: i64, hi: i64) -> BoxGen<Tree> {

@@ -93,7 +93,7 @@ impl<T> Gen for Void<T> {
 
 // ---------------------------------------------------------------- pick
 
-/// A labelled, weighted choice among sub-generators (papers/001's `pick`).
+/// A labelled, weighted choice among sub-generators (Goldstein's `pick`).
 pub struct Pick<T> {
     site: Site,
     options: Vec<Opt>,
@@ -346,7 +346,7 @@ pub fn recursive<T: 'static>(depth: usize, body: impl Fn(Option<BoxGen<T>>) -> B
 }
 
 /// A generator built on first use, for recursion written as plain
-/// functions (e.g. papers/001's `refBST (lo, hi)`, whose sub-generators
+/// functions (e.g. Goldstein's `refBST (lo, hi)`, whose sub-generators
 /// depend on earlier values and so are built during generation anyway).
 pub struct Lazy<T> {
     make: Box<dyn Fn() -> BoxGen<T>>,

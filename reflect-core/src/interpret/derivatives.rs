@@ -1,4 +1,4 @@
-//! Derivatives of generators (papers/001 Sec. 2.5): what a generator does after a prefix of choices, `nullable`, the next pick, and the language enumerated.
+//! Derivatives of generators (Goldstein's thesis Sec. 2.5): what a generator does after a prefix of choices, `nullable`, the next pick, and the language enumerated.
 
 use crate::choice::{Choice, ChoiceTree, OwnedRequest, Request, Site};
 use crate::gen::{Gen, Way};
@@ -71,7 +71,7 @@ pub fn next_pick<G: Gen + ?Sized>(g: &G) -> Option<NextPick> {
     }
 }
 
-/// papers/001's `ν`: the value `g` gives without making any choice, if it makes none.
+/// Goldstein's `ν`: the value `g` gives without making any choice, if it makes none.
 pub fn nullable<G: Gen + ?Sized>(g: &G) -> Option<G::Value> {
     match after_prefix(g, &[]).0 {
         AfterPrefix::Done(v) => Some(v),
@@ -79,7 +79,7 @@ pub fn nullable<G: Gen + ?Sized>(g: &G) -> Option<G::Value> {
     }
 }
 
-/// The derivative of a generator by a choice prefix (papers/001 Sec. 2.5):
+/// The derivative of a generator by a choice prefix (Goldstein's thesis Sec. 2.5):
 /// the generator that makes the choices `g` would make after `prefix`.
 /// It is `void` when the prefix does not fit.
 #[derive(Debug, Clone)]
@@ -168,7 +168,7 @@ impl<G: Gen> Gen for Derivative<G> {
     }
 }
 
-/// The language of a generator, enumerated up to a bound (papers/001's `L[.]`).
+/// The language of a generator, enumerated up to a bound (Goldstein's `L[.]`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Language<T> {
     /// Every choice sequence found with the value it parses to, in
@@ -221,7 +221,7 @@ pub fn language<G: Gen + ?Sized>(g: &G, max_members: usize, max_len: usize) -> L
     out
 }
 
-/// Enumerate the values of `g` (papers/001's `Enum`), up to the same bounds as [`language`].
+/// Enumerate the values of `g` (Goldstein's `Enum`), up to the same bounds as [`language`].
 pub fn enumerate<G: Gen + ?Sized>(g: &G, max_members: usize, max_len: usize) -> Vec<G::Value> {
     language(g, max_members, max_len).members.into_iter().map(|(_, v)| v).collect()
 }

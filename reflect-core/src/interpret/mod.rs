@@ -27,7 +27,7 @@ use std::fmt;
 
 // ---------------------------------------------------------------- generate
 
-/// Generate one value from `seed` (papers/001's `G[.]`).
+/// Generate one value from `seed` (Goldstein's `G[.]`).
 pub fn generate<G: Gen + ?Sized>(g: &G, seed: u64) -> Result<G::Value, Stop> {
     g.run_rng(&mut rng_from_seed(seed))
 }
@@ -38,7 +38,7 @@ pub fn generate_with<G: Gen + ?Sized>(g: &G, rng: &mut DetRng) -> Result<G::Valu
 }
 
 /// Generate one value from `seed` and record the choice tree that made it
-/// (papers/001's randomness interpretation `R[.]`, with the value).
+/// (Goldstein's randomness interpretation `R[.]`, with the value).
 pub fn generate_recorded<G: Gen + ?Sized>(g: &G, seed: u64) -> (Result<G::Value, Stop>, ChoiceTree) {
     run_recorded(g, RngSource(&mut rng_from_seed(seed))).0
 }
@@ -124,7 +124,7 @@ impl Source for SeqSource<'_> {
     }
 }
 
-/// Parse a choice sequence strictly (papers/001's `P[.]`): every choice must
+/// Parse a choice sequence strictly (Goldstein's `P[.]`): every choice must
 /// be one the generator can make at that point, and all must be used.
 pub fn parse<G: Gen + ?Sized>(g: &G, choices: &[Choice]) -> Result<G::Value, ParseError> {
     let mut src = SeqSource { choices, pos: 0, error: None };
@@ -142,18 +142,18 @@ pub fn parse_tree<G: Gen + ?Sized>(g: &G, tree: &ChoiceTree) -> Result<G::Value,
 
 // ---------------------------------------------------------------- backward
 
-/// Every choice tree that makes `g` produce `value` (papers/001's
+/// Every choice tree that makes `g` produce `value` (Goldstein's
 /// `Reflect`); empty when `g` cannot produce it.
 pub fn reflect<G: Gen + ?Sized>(g: &G, value: &G::Value) -> Vec<ChoiceTree> {
     g.back(value).into_iter().map(|w| ChoiceTree::root(w.forest)).collect()
 }
 
-/// Whether `value` is in the range of `g` (papers/001's `Check`).
+/// Whether `value` is in the range of `g` (Goldstein's `Check`).
 pub fn check<G: Gen + ?Sized>(g: &G, value: &G::Value) -> bool {
     !g.back(value).is_empty()
 }
 
-/// The probability that generation gives `value` (papers/001's `Prob`):
+/// The probability that generation gives `value` (Goldstein's `Prob`):
 /// the sum over every way of making it.
 pub fn probability<G: Gen + ?Sized>(g: &G, value: &G::Value) -> f64 {
     g.back(value).iter().map(|w| w.prob).sum()

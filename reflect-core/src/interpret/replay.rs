@@ -1,4 +1,4 @@
-//! Lenient replay (papers/001's `MutGen`): a possibly broken or edited choice tree replayed against a generator, its gaps answered by a rule or by another source.
+//! Lenient replay (Goldstein's `MutGen`): a possibly broken or edited choice tree replayed against a generator, its gaps answered by a rule or by another source.
 
 use super::run_recorded;
 use crate::choice::{Choice, ChoiceTree, Request, Site};
@@ -6,7 +6,7 @@ use crate::gen::Gen;
 use crate::source::{rng_from_seed, sample_uniform, DetRng, Handover, Source, Stop};
 use crate::trail::{Cue, Cursor};
 
-/// Any choice of `request` but `old`, uniformly, when there is another (papers/001's `Reroll`).
+/// Any choice of `request` but `old`, uniformly, when there is another (Goldstein's `Reroll`).
 pub fn reroll_choice(rng: &mut DetRng, request: Request<'_>, old: Choice) -> Choice {
     let n = request.arity();
     if n <= 1 {
@@ -23,7 +23,7 @@ pub fn reroll_choice(rng: &mut DetRng, request: Request<'_>, old: Choice) -> Cho
     }
 }
 
-/// Replays a possibly broken choice tree (papers/001's `MutGen`), asking `fill` at the gaps.
+/// Replays a possibly broken choice tree (Goldstein's `MutGen`), asking `fill` at the gaps.
 struct Lenient<'t, F> {
     cursor: Cursor<'t>,
     fill: F,
@@ -44,7 +44,7 @@ impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenien
     }
 }
 
-/// Replay a possibly broken choice tree leniently (papers/001 Sec. 3.4.2,
+/// Replay a possibly broken choice tree leniently (Goldstein's thesis Sec. 3.4.2,
 /// `MutGen`): a choice the generator can make is kept; one it cannot is
 /// replaced by a random one; a choice under a reroll mark
 /// ([`ChoiceTree::reroll`]) is replaced by a random different one; where the

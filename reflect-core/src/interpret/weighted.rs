@@ -1,4 +1,4 @@
-//! Weighted generation (papers/001's `WeightedGen`): weights looked up by site and label, as tuning by examples sets them.
+//! Weighted generation (Goldstein's `WeightedGen`): weights looked up by site and label, as tuning by examples sets them.
 
 use super::{reflect, SeqSource};
 use crate::choice::{Choice, Request, Site};
@@ -7,7 +7,7 @@ use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, Source, Stop}
 use std::collections::HashMap;
 
 /// Weights by site and label, for generation tuned by examples
-/// (papers/001's `WeightedGen`, `tunedLike`, `tunedUnlike`).
+/// (Goldstein's `WeightedGen`, `tunedLike`, `tunedUnlike`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Weights {
     /// Weights by site, then by label (looked up by `&str`, without allocating).
@@ -124,7 +124,7 @@ impl Source for WeightedSource<'_> {
     }
 }
 
-/// Generate with weights looked up by site and label (papers/001's
+/// Generate with weights looked up by site and label (Goldstein's
 /// `WeightedGen`): when every option of a pick weighs 0 it is uniform.
 /// Integer ranges with more than [`crate::choice::SMALL_DOMAIN`] values stay uniform.
 pub fn generate_weighted<G: Gen + ?Sized>(g: &G, weights: &Weights, seed: u64) -> Result<G::Value, Stop> {

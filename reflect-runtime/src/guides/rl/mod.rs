@@ -26,7 +26,7 @@ use reflect_core::source::{DetRng, Stop};
 use state::State;
 use std::collections::HashMap;
 
-/// The parameters of an [`RlGuide`]; the defaults are papers/000's (Sec. 4.3.1).
+/// The parameters of an [`RlGuide`]; the defaults are RLCheck's (Sec. 4.3.1).
 ///
 /// ```
 /// use reflect_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
@@ -49,7 +49,7 @@ pub struct RlConfig {
     pub abstraction: Abstraction,
     /// Tree and Tree L/R: whether a closed pick that built nothing (a `false`,
     /// a `None`, a leaf variant) stays in its later siblings' states. Default
-    /// `false`, as papers/000 (Fig. 3: both child choices see only the node's
+    /// `false`, as RLCheck (Fig. 3: both child choices see only the node's
     /// value) and the authors' code.
     pub sibling_picks: bool,
 }
@@ -101,7 +101,7 @@ impl RlConfig {
         self
     }
 
-    /// The reward for a case that went as `feedback` says (papers/000 Eq. 1).
+    /// The reward for a case that went as `feedback` says (RLCheck Eq. 1).
     pub fn reward(&self, feedback: &Feedback<'_>) -> f64 {
         match (feedback.valid, feedback.new) {
             (false, _) => self.r_invalid,
@@ -111,11 +111,11 @@ impl RlConfig {
     }
 }
 
-/// papers/000's Monte Carlo Control guide (RLCheck): one [`Learner`] per
+/// RLCheck's Monte Carlo Control guide: one [`Learner`] per
 /// choice point, states from an [`Abstraction`] of the choice tree, rewards
 /// from [`Feedback`] (see the module docs).
 ///
-/// `RlGuide::default()` is papers/000's configuration: Tree L/R, `w = 4`,
+/// `RlGuide::default()` is RLCheck's configuration: Tree L/R, `w = 4`,
 /// ε = 0.25, rewards 20 / 0 / -1.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! RLCheck's state abstraction (papers/000 Sec. 4.3), read off the case's trail: Sequence, Tree and Tree L/R with a window.
+//! RLCheck's state abstraction (Sec. 4.3 of the paper), read off the case's trail: Sequence, Tree and Tree L/R with a window.
 //!
 //! - **Sequence**: the last `w` choices made;
 //! - **Tree**: the last `w` *influencing* choices on the way from the root to
@@ -32,7 +32,7 @@ use reflect_core::source::{rng_from_seed, Stop};
 use reflect_core::trail::{Node, Trail};
 use std::fmt;
 
-/// How a learner's state is derived from the choices made so far (papers/000 Sec. 4.3).
+/// How a learner's state is derived from the choices made so far (RLCheck Sec. 4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Abstraction {
     /// The last `w` choices made, whatever made them.
@@ -47,7 +47,7 @@ pub enum Abstraction {
 }
 
 impl Abstraction {
-    /// The abstraction's name as papers/000 writes it: `Sequence`, `Tree`, `TreeLR`.
+    /// The abstraction's name as RLCheck writes it: `Sequence`, `Tree`, `TreeLR`.
     pub fn name(self) -> &'static str {
         match self {
             Abstraction::Sequence => "Sequence",
@@ -56,7 +56,7 @@ impl Abstraction {
         }
     }
 
-    /// All three abstractions, in papers/000's order.
+    /// All three abstractions, in RLCheck's order.
     pub const ALL: [Abstraction; 3] = [Abstraction::Sequence, Abstraction::Tree, Abstraction::TreeLR];
 }
 
