@@ -18,7 +18,7 @@
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
 use crate::choice::{ChoiceTree, Opt, Request, Site};
-use crate::combinators::{int, Collection, Part, Sequence};
+use crate::combinators::{int, option, pick_ways, Collection, OptionGen, Part, Sequence};
 use crate::gen::{product, BoxGen, Gen, Way};
 use crate::source::{Source, Stop};
 use std::any::{Any, TypeId};
@@ -99,15 +99,16 @@ pub fn cached<T: 'static>(make: fn() -> BoxGen<T>) -> BoxGen<T> {
     })
 }
 
-/// The sum of the weights of `options`.
-pub const fn total(options: &[Opt]) -> u64 {
-    let mut t = 0u64;
-    let mut i = 0;
-    while i < options.len() {
-        t += options[i].weight as u64;
-        i += 1;
+pub use crate::combinators::total;
+
+/// The options a derived pick offers: all of them, or only the first
+/// `base` (the base options, which the derive puts first) when `limited`.
+pub fn offered(options: &'static [Opt], base: usize, limited: bool) -> &'static [Opt] {
+    if limited {
+        &options[..base]
+    } else {
+        options
     }
-    t
 }
 
 /// Answers the pick of a derived enum at `site` among `options`, of which
@@ -119,7 +120,7 @@ pub fn choose_variant(
     base: usize,
     limited: bool,
 ) -> Result<u64, Stop> {
-    let opts = if limited { &options[..base] } else { options };
+    let opts = offered(options, base, limited);
     src.choose(site, Request::Pick { options: opts, total: total(opts) })
 }
 
@@ -134,13 +135,8 @@ pub fn variant_ways(
     index: usize,
     fields: Vec<Way>,
 ) -> Vec<Way> {
-    let opts = if limited { &options[..base] } else { options };
-    let Some(opt) = opts.get(index) else { return Vec::new() };
-    let p = opt.weight as f64 / total(opts) as f64;
-    fields
-        .into_iter()
-        .map(|w| Way { forest: vec![ChoiceTree::choice(site, index as u64, w.forest)], prob: w.prob * p })
-        .collect()
+    let opts = offered(options, base, limited);
+    pick_ways(site, opts, total(opts), index, fields)
 }
 
 /// Runs one field's generator as the part `site` (a group in the choice tree).
@@ -200,59 +196,19 @@ impl<E, C: Sequence<E>> Gen for SeqField<E, C> {
     }
 }
 
-/// An `Option` field: a pick at `site` between `"None"` (weight 1, first)
-/// and `"Some"` (weight 3). When `limited` and the enclosing derived
-/// generator is at its depth budget, only `"None"` is offered.
-pub struct OptionField<T> {
-    site: Site,
-    depth: usize,
-    limited: bool,
-    inner: BoxGen<T>,
-}
+/// An `Option` field: the [`option`] combinator at `site` (`"None"` with
+/// weight 1, first; `"Some"` with weight 3). When `limited` (the inner type
+/// may recurse), only `"None"` is offered once the enclosing derived
+/// generator is at its depth budget `depth`.
+pub type OptionField<T> = OptionGen<BoxGen<T>>;
 
-const OPTION_OPTIONS: [Opt; 2] = [Opt { label: "None", weight: 1 }, Opt { label: "Some", weight: 3 }];
-
-impl<T> OptionField<T> {
-    /// See [`OptionField`].
-    pub fn new(site: Site, depth: usize, limited: bool, inner: BoxGen<T>) -> Self {
-        OptionField { site, depth, limited, inner }
-    }
-
-    fn options(&self) -> &'static [Opt] {
-        if self.limited && current_level() >= self.depth {
-            &OPTION_OPTIONS[..1]
-        } else {
-            &OPTION_OPTIONS
-        }
-    }
-}
-
-impl<T> Gen for OptionField<T> {
-    type Value = Option<T>;
-    fn run(&self, src: &mut dyn Source) -> Result<Option<T>, Stop> {
-        let opts = self.options();
-        let c = src.choose(self.site, Request::Pick { options: opts, total: total(opts) })?;
-        let r = match c {
-            0 => Ok(None),
-            1 if opts.len() > 1 => self.inner.run(src).map(Some),
-            _ => Err(Stop::Rejected),
-        };
-        src.leave();
-        r
-    }
-    fn back(&self, target: &Option<T>) -> Vec<Way> {
-        let opts = self.options();
-        let t = total(opts) as f64;
-        match target {
-            None => vec![Way { forest: vec![ChoiceTree::choice(self.site, 0, Vec::new())], prob: 1.0 / t }],
-            Some(_) if opts.len() == 1 => Vec::new(),
-            Some(v) => self
-                .inner
-                .back(v)
-                .into_iter()
-                .map(|w| Way { forest: vec![ChoiceTree::choice(self.site, 1, w.forest)], prob: w.prob * 3.0 / t })
-                .collect(),
-        }
+/// The generator of an `Option` field; see [`OptionField`].
+pub fn option_field<T>(site: Site, depth: usize, limited: bool, inner: BoxGen<T>) -> OptionField<T> {
+    let g = option(inner).site(site);
+    if limited {
+        g.depth_limit(depth)
+    } else {
+        g
     }
 }
 

@@ -168,6 +168,7 @@
 use proc_macro::TokenStream;
 
 mod derive;
+mod errors;
 mod property;
 
 /// Derives `Reflective`: see the crate documentation for every attribute.

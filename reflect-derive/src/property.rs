@@ -29,6 +29,7 @@
 //! | `stats` | print the table of labels (`label!`, `classify!`) after the run |
 //! | `regressions = false` / `"dir"` | where failures are remembered (default `regressions/` beside `Cargo.toml`) |
 
+use crate::errors::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream, Parser};
@@ -71,37 +72,21 @@ struct Options {
     regressions: Regressions,
 }
 
-/// Collects errors so that all of them are reported together.
-#[derive(Default)]
-struct Errors(Option<syn::Error>);
-
-impl Errors {
-    fn push(&mut self, e: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(e),
-            None => self.0 = Some(e),
-        }
-    }
-    fn at(&mut self, span: impl ToTokens, msg: impl std::fmt::Display) {
-        self.push(syn::Error::new_spanned(span, msg));
-    }
-}
-
-fn integer(errors: &mut Errors, name: &Ident, value: Option<Expr>) -> Option<Expr> {
+fn integer(errors: &mut Ctxt, name: &Ident, value: Option<Expr>) -> Option<Expr> {
     match value {
         None => {
-            errors.at(name, format!("`{name}` needs a value: `{name} = 100`"));
+            errors.error_spanned(name, format!("`{name}` needs a value: `{name} = 100`"));
             None
         }
         Some(Expr::Lit(l)) if !matches!(l.lit, Lit::Int(_)) => {
-            errors.at(&l, format!("`{name}` must be a whole number, such as `{name} = 100`"));
+            errors.error_spanned(&l, format!("`{name}` must be a whole number, such as `{name} = 100`"));
             None
         }
         Some(e) => Some(e),
     }
 }
 
-fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
+fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
     let mut opts = Options { calls: Vec::new(), examples: Vec::new(), regressions: Regressions::Default };
     let raw = match Punctuated::<RawOpt, Token![,]>::parse_terminated.parse2(attr) {
         Ok(r) => r,
@@ -118,7 +103,7 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
     for RawOpt { name, value } in raw {
         let key = name.to_string();
         if key != "example" && seen.contains(&key) {
-            errors.at(&name, format!("`{key}` is given twice"));
+            errors.error_spanned(&name, format!("`{key}` is given twice"));
             continue;
         }
         seen.push(key.clone());
@@ -140,10 +125,11 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
             }
             "stats" => match value {
                 None => opts.calls.push(quote!(.statistics(true))),
-                Some(v) => errors.at(v, "`stats` is a flag: write `stats` alone"),
+                Some(v) => errors.error_spanned(v, "`stats` is a flag: write `stats` alone"),
             },
             "guide" => match value {
-                None => errors.at(&name, "`guide` needs a value: `guide = random`, `guide = rl`, or an expression"),
+                None => errors
+                    .error_spanned(&name, "`guide` needs a value: `guide = random`, `guide = rl`, or an expression"),
                 Some(Expr::Path(p)) if p.path.is_ident("random") => {
                     opts.calls.push(quote!(.guide(|| #rt::guides::RandomGuide)));
                 }
@@ -153,7 +139,7 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
                 Some(e) => opts.calls.push(quote_spanned!(e.span()=> .guide(|| #e))),
             },
             "example" => match value {
-                None => errors.at(&name, "`example` needs a value: `example = (1, vec![2])`"),
+                None => errors.error_spanned(&name, "`example` needs a value: `example = (1, vec![2])`"),
                 Some(e) => opts.examples.push(e),
             },
             "regressions" => match value {
@@ -161,10 +147,13 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
                     opts.regressions = if b.value { Regressions::Default } else { Regressions::Off };
                 }
                 Some(Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. })) => opts.regressions = Regressions::Dir(s),
-                Some(e) => errors.at(e, "`regressions` is `false`, `true`, or a directory such as `\"regressions\"`"),
-                None => errors.at(&name, "`regressions` needs a value: `regressions = false` or a directory"),
+                Some(e) => errors
+                    .error_spanned(e, "`regressions` is `false`, `true`, or a directory such as `\"regressions\"`"),
+                None => {
+                    errors.error_spanned(&name, "`regressions` needs a value: `regressions = false` or a directory")
+                }
             },
-            _ => errors.at(&name, format!("unknown option `{key}`; the options are {OPTIONS}")),
+            _ => errors.error_spanned(&name, format!("unknown option `{key}`; the options are {OPTIONS}")),
         }
     }
     opts
@@ -178,20 +167,22 @@ struct Arg {
     name: String,
 }
 
-fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<Expr> {
+fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Ctxt) -> Option<Expr> {
     let mut gen = None;
     for attr in std::mem::take(attrs) {
         if attr.path().is_ident("gen") {
             if gen.is_some() {
-                errors.at(&attr, "only one `#[gen(...)]` per argument");
+                errors.error_spanned(&attr, "only one `#[gen(...)]` per argument");
                 continue;
             }
             match attr.parse_args::<Expr>() {
                 Ok(e) => gen = Some(e),
-                Err(_) => errors.at(&attr, "`#[gen(...)]` takes one generator expression: `#[gen(int(0..=9))]`"),
+                Err(_) => {
+                    errors.error_spanned(&attr, "`#[gen(...)]` takes one generator expression: `#[gen(int(0..=9))]`")
+                }
             }
         } else {
-            errors.at(&attr, "only `#[gen(EXPR)]` is allowed on a property's argument");
+            errors.error_spanned(&attr, "only `#[gen(EXPR)]` is allowed on a property's argument");
         }
     }
     gen
@@ -199,7 +190,7 @@ fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<Expr
 
 /// Expand `#[property(attr)] item`.
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
+    let mut errors = Ctxt::default();
     let opts = parse_options(attr, &mut errors);
     let mut func: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -210,35 +201,35 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let sig = &func.sig;
     if let Some(a) = &sig.asyncness {
-        errors.at(a, "a property cannot be `async`; write a plain `fn` (block on futures inside it)");
+        errors.error_spanned(a, "a property cannot be `async`; write a plain `fn` (block on futures inside it)");
     }
     if let Some(c) = &sig.constness {
-        errors.at(c, "a property cannot be `const`");
+        errors.error_spanned(c, "a property cannot be `const`");
     }
     if let Some(u) = &sig.unsafety {
-        errors.at(u, "a property cannot be `unsafe`");
+        errors.error_spanned(u, "a property cannot be `unsafe`");
     }
     if let Some(a) = &sig.abi {
-        errors.at(a, "a property cannot have an ABI");
+        errors.error_spanned(a, "a property cannot have an ABI");
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        errors.at(
+        errors.error_spanned(
             &sig.generics,
             "a property cannot be generic: its arguments are generated, so their types must be known",
         );
     }
     if let Some(v) = &sig.variadic {
-        errors.at(v, "a property cannot be variadic");
+        errors.error_spanned(v, "a property cannot be variadic");
     }
     for attr in &func.attrs {
         if attr.path().is_ident("test") {
-            errors.at(attr, "`#[property]` already makes the function a `#[test]`; remove `#[test]`");
+            errors.error_spanned(attr, "`#[property]` already makes the function a `#[test]`; remove `#[test]`");
         }
     }
     let mut args = Vec::new();
     for input in func.sig.inputs.iter_mut() {
         match input {
-            FnArg::Receiver(r) => errors.at(&*r, "a property cannot take `self`; it is a free function"),
+            FnArg::Receiver(r) => errors.error_spanned(&*r, "a property cannot take `self`; it is a free function"),
             FnArg::Typed(pt) => {
                 let gen = take_gen_attr(&mut pt.attrs, &mut errors);
                 let name = match &*pt.pat {
@@ -250,11 +241,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     if args.is_empty() && func.sig.inputs.is_empty() {
-        errors
-            .at(&func.sig.ident, "a property needs at least one argument to generate; for a plain test use `#[test]`");
+        errors.error_spanned(
+            &func.sig.ident,
+            "a property needs at least one argument to generate; for a plain test use `#[test]`",
+        );
     }
-    if let Some(e) = errors.0 {
-        return e.to_compile_error();
+    if let Some(e) = errors.into_compile_error() {
+        return e;
     }
     generate(func, args, opts)
 }

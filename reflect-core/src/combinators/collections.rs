@@ -1,6 +1,7 @@
 //! Container generators: `Option`, sequences (`Vec`, `String`) with a length choice, and tuples.
 
 use super::scalars::{int, Int};
+use super::{pick_ways, total};
 use crate::choice::{ChoiceTree, Opt, Request, Site};
 use crate::gen::{product, Gen, Way};
 use crate::source::{sample, DetRng, Source, Stop};
@@ -17,11 +18,18 @@ pub struct OptionGen<G> {
     site: Site,
     gen: G,
     options: [Opt; 2],
+    /// A depth budget: at or past it (see [`crate::derived`]), only `None` is offered.
+    depth: Option<usize>,
 }
 
 /// `None` with weight 1, `Some(g)` with weight 3, at the site `"option"`.
 pub fn option<G: Gen>(gen: G) -> OptionGen<G> {
-    OptionGen { site: "option", gen, options: [Opt { label: "None", weight: 1 }, Opt { label: "Some", weight: 3 }] }
+    OptionGen {
+        site: "option",
+        gen,
+        options: [Opt { label: "None", weight: 1 }, Opt { label: "Some", weight: 3 }],
+        depth: None,
+    }
 }
 
 impl<G> OptionGen<G> {
@@ -42,18 +50,32 @@ impl<G> OptionGen<G> {
         self
     }
 
-    fn total(&self) -> u64 {
-        self.options[0].weight as u64 + self.options[1].weight as u64
+    /// The same generator, offering only `None` once the derived generators
+    /// running around it reach the depth budget `depth` (see
+    /// [`crate::derived::current_level`]): how a derived type's `Option`
+    /// field of a recursive type ends its recursion.
+    pub fn depth_limit(mut self, depth: usize) -> Self {
+        self.depth = Some(depth);
+        self
+    }
+
+    /// The options offered now.
+    fn offered(&self) -> &[Opt] {
+        match self.depth {
+            Some(d) if crate::derived::current_level() >= d => &self.options[..1],
+            _ => &self.options,
+        }
     }
 }
 
 impl<G: Gen> Gen for OptionGen<G> {
     type Value = Option<G::Value>;
     fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
-        let c = src.choose(self.site, Request::Pick { options: &self.options, total: self.total() })?;
+        let options = self.offered();
+        let c = src.choose(self.site, Request::Pick { options, total: total(options) })?;
         let r = match c {
             0 => Ok(None),
-            1 => self.gen.run(src).map(Some),
+            1 if options.len() > 1 => self.gen.run(src).map(Some),
             _ => Err(Stop::Rejected),
         };
         src.leave();
@@ -61,21 +83,17 @@ impl<G: Gen> Gen for OptionGen<G> {
     }
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-        match sample(rng, Request::Pick { options: &self.options, total: self.total() }) {
+        let options = self.offered();
+        match sample(rng, Request::Pick { options, total: total(options) }) {
             0 => Ok(None),
             _ => self.gen.run_rng(rng).map(Some),
         }
     }
     fn back(&self, target: &Self::Value) -> Vec<Way> {
-        let p = |i: usize| self.options[i].weight as f64 / self.total() as f64;
+        let options = self.offered();
         match target {
-            None => vec![Way { forest: vec![ChoiceTree::choice(self.site, 0, Vec::new())], prob: p(0) }],
-            Some(v) => self
-                .gen
-                .back(v)
-                .into_iter()
-                .map(|w| Way { forest: vec![ChoiceTree::choice(self.site, 1, w.forest)], prob: w.prob * p(1) })
-                .collect(),
+            None => pick_ways(self.site, options, total(options), 0, vec![Way::empty()]),
+            Some(v) => pick_ways(self.site, options, total(options), 1, self.gen.back(v)),
         }
     }
 }

@@ -157,13 +157,33 @@ impl<T> Gen for Pick<T> {
     fn back(&self, target: &T) -> Vec<Way> {
         let mut out = Vec::new();
         for (i, g) in self.gens.iter().enumerate() {
-            let p = self.options[i].weight as f64 / self.total as f64;
-            for w in g.back(target) {
-                out.push(Way { forest: vec![ChoiceTree::choice(self.site, i as Choice, w.forest)], prob: w.prob * p });
-            }
+            out.extend(pick_ways(self.site, &self.options, self.total, i, g.back(target)));
         }
         out
     }
+}
+
+/// The sum of the weights of `options`.
+pub const fn total(options: &[Opt]) -> u64 {
+    let mut t = 0u64;
+    let mut i = 0;
+    while i < options.len() {
+        t += options[i].weight as u64;
+        i += 1;
+    }
+    t
+}
+
+/// The backward step of every pick: the ways of option `index`'s
+/// sub-generator (`ways`), each wrapped in the pick's choice node at `site`
+/// and weighted by the option's probability (`weight / total`). No way when
+/// there is no such option.
+pub fn pick_ways(site: Site, options: &[Opt], total: u64, index: usize, ways: Vec<Way>) -> Vec<Way> {
+    let Some(opt) = options.get(index) else { return Vec::new() };
+    let p = opt.weight as f64 / total as f64;
+    ways.into_iter()
+        .map(|w| Way { forest: vec![ChoiceTree::choice(site, index as Choice, w.forest)], prob: w.prob * p })
+        .collect()
 }
 
 // ---------------------------------------------------------------- map, part, filter

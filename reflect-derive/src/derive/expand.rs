@@ -155,7 +155,7 @@ impl Cx<'_> {
         }
         if let Some(inner) = shape::generic_arg(ty, "Option") {
             let limited = shape::tier(inner, self.input.ident, &self.params) > Tier::Closed;
-            return stored(quote!(#rc::Gen::boxed(#rc::derived::OptionField::<#inner>::new(
+            return stored(quote!(#rc::Gen::boxed(#rc::derived::option_field::<#inner>(
                 #site, #depth, #limited, <#inner as #rc::Reflective>::generator()
             ))));
         }

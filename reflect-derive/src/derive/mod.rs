@@ -5,44 +5,12 @@ pub mod check;
 pub mod expand;
 pub mod shape;
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, ToTokens};
+use proc_macro2::TokenStream;
+use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident, Member, Type};
 
-/// Collects every error of one input, so that all are reported together.
-#[derive(Default)]
-pub struct Ctxt {
-    errors: Option<syn::Error>,
-}
-
-impl Ctxt {
-    /// Record `e`.
-    pub fn push(&mut self, e: syn::Error) {
-        match &mut self.errors {
-            Some(all) => all.combine(e),
-            None => self.errors = Some(e),
-        }
-    }
-
-    /// Record an error at `span`.
-    pub fn error(&mut self, span: Span, msg: impl std::fmt::Display) {
-        self.push(syn::Error::new(span, msg));
-    }
-
-    /// Record an error spanning all of `tokens`.
-    pub fn error_spanned(&mut self, tokens: impl ToTokens, msg: impl std::fmt::Display) {
-        self.push(syn::Error::new_spanned(tokens, msg));
-    }
-
-    /// The errors recorded, if any.
-    pub fn finish(self) -> Result<(), syn::Error> {
-        match self.errors {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
+pub use crate::errors::Ctxt;
 
 /// The input type, with its attributes parsed.
 pub struct Input<'a> {
