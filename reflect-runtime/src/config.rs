@@ -15,6 +15,7 @@
 
 use crate::guide::Guide;
 use crate::guides::RandomGuide;
+use crate::hashing::fnv1a;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -236,16 +237,6 @@ pub fn parse_u64(s: &str) -> Option<u64> {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => s.parse().ok(),
     }
-}
-
-/// The 64-bit FNV-1a hash: stable across runs, platforms and Rust versions.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Hashing in one place: a small deterministic hasher for tables, and the one notion of "a new value" shared by the runner, guides and [`crate::explore`].
+//! Hashing in one place: stable hashes (FNV-1a for names and tokens, SplitMix64 for case seeds), a small deterministic hasher for tables, and the one notion of "a new value" shared by the runner, guides and [`crate::explore`].
 //!
 //! A value is *new* in a run when no value with the same `Debug` text was
 //! made before in it. `Debug` is what every property argument has (it is
@@ -67,6 +67,24 @@ impl Hasher for KeyHasher {
 
 /// Builds [`KeyHasher`]s, for `HashMap`s keyed by hashes that are already well mixed.
 pub type BuildKey = BuildHasherDefault<KeyHasher>;
+
+/// The 64-bit FNV-1a hash: stable across runs, platforms and Rust versions.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The seed of generated case `i` of a run with seed `seed` (SplitMix64 of both).
+pub fn case_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// The hash of a string.
 pub fn hash_str(s: &str) -> u64 {

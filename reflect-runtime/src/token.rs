@@ -5,7 +5,7 @@
 //! on those choices, leniently (a choice the generator can no longer make is
 //! replaced), so a token survives small changes to the generator.
 
-use crate::config::fnv1a;
+use crate::hashing::fnv1a;
 use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
 use reflect_core::gen::Gen;
 use reflect_core::source::{Source, Stop};

@@ -28,6 +28,6 @@ mod report;
 mod run;
 mod worker;
 
+pub use crate::hashing::case_seed;
 pub use property::{argument, argument_is_debug, returns_outcome, Property};
 pub use report::{Failure, FailureKind, Origin, Report, RunError};
-pub use run::case_seed;

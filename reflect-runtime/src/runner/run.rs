@@ -4,6 +4,7 @@ use super::property::Property;
 use super::report::{Failure, FailureKind, Origin, Report, RunError};
 use super::worker::{Cmd, Exec};
 use crate::config::Config;
+use crate::hashing::case_seed;
 use crate::observe::Observer;
 use crate::outcome::{CaseResult, Status};
 use crate::persist::Store;
@@ -12,14 +13,6 @@ use crate::token;
 use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------- the run
-
-/// The seed of generated case `i` of a run with seed `seed` (SplitMix64 of both).
-pub fn case_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 pub(super) struct Run<V: 'static> {
     prop: Property<V>,
