@@ -17,6 +17,42 @@
 //!
 //! [`GuidedSource`] turns a guide and a plan into the [`Source`] a generator
 //! runs against; it keeps the one trail of the case.
+//!
+//! A guide of its own, in a few lines: mutate the last valid input with one
+//! of the shared choice-tree edits ([`reflect_core::edit`]), and answer the
+//! gaps the edit leaves at random.
+//!
+//! ```
+//! use reflect_core::choice::{Choice, ChoiceTree};
+//! use reflect_core::combinators::{int, vec};
+//! use reflect_core::edit::random_edit;
+//! use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
+//! use reflect_runtime::config::Config;
+//! use reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+//! use reflect_runtime::runner::Property;
+//!
+//! #[derive(Default)]
+//! struct Mutate { last: Option<ChoiceTree> }
+//!
+//! impl Guide for Mutate {
+//!     fn name(&self) -> &str { "mutate" }
+//!     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+//!         let Some(last) = &self.last else { return Plan::Fresh };
+//!         let edit = random_edit(last, &mut rng_from_seed(case.index));
+//!         edit.and_then(|e| e.apply(last)).map_or(Plan::Fresh, Plan::Replay)
+//!     }
+//!     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+//!         Ok(sample(rng, ctx.request))
+//!     }
+//!     fn feedback(&mut self, feedback: &Feedback<'_>) {
+//!         if feedback.valid { self.last = Some(feedback.tree()) }
+//!     }
+//! }
+//!
+//! let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
+//! let report = p.check(&Config::new("mutate").cases(100).guide(Mutate::default)).unwrap();
+//! assert_eq!((report.cases, report.guide.as_str()), (100, "mutate"));
+//! ```
 
 use crate::hashing::value_key;
 use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
