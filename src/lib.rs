@@ -61,5 +61,5 @@ pub mod prelude {
     pub use reflect_derive::{property, Reflective};
     pub use reflect_runtime::config::Config;
     pub use reflect_runtime::runner::Property;
-    pub use reflect_runtime::{assume, classify, label, target};
+    pub use reflect_runtime::{assume, classify, label, maximize, minimize, target};
 }

@@ -86,6 +86,17 @@ pub enum Edit {
         /// The other.
         y: Path,
     },
+    /// Insert `node` as the child `index` of the node at `at` (`index` may be
+    /// the number of children: at the end). An empty part inserted among
+    /// list elements is a new element: a replay generates it afresh.
+    Insert {
+        /// The parent.
+        at: Path,
+        /// Where the new child goes.
+        index: usize,
+        /// The new child.
+        node: ChoiceTree,
+    },
     /// Join the children `a` and `a + 1` of the node at `at`, two parts that
     /// each begin with a length (two lists in a list of lists): one part
     /// with the summed length and both parts' elements; the nearest leaf
@@ -103,6 +114,16 @@ impl Edit {
     /// (a path that is not there, a choice edit on a group, ...).
     pub fn apply(&self, tree: &ChoiceTree) -> Option<ChoiceTree> {
         let mut out = tree.clone();
+        self.apply_in_place(&mut out).then_some(out)
+    }
+
+    /// Edit `tree` in place; whether the edit applied (when it did not,
+    /// `tree` may be partly edited: use [`Edit::apply`] to keep it intact).
+    pub fn apply_in_place(&self, out: &mut ChoiceTree) -> bool {
+        self.edit(out).is_some()
+    }
+
+    fn edit(&self, out: &mut ChoiceTree) -> Option<()> {
         match self {
             Edit::Delete { at, start, len, lower_len } => {
                 let node = out.get_mut(at)?;
@@ -124,8 +145,9 @@ impl Edit {
                 if from.is_empty() {
                     return None;
                 }
-                let inner = out.get(at)?.get(from)?.clone();
-                *out.get_mut(at)? = inner;
+                let node = out.get_mut(at)?;
+                let inner = node.get(from)?.clone();
+                *node = inner;
             }
             Edit::Empty { at } => {
                 let node = out.get_mut(at)?;
@@ -156,9 +178,16 @@ impl Edit {
                 if x.is_empty() || y.is_empty() || x.starts_with(y) || y.starts_with(x) {
                     return None;
                 }
-                let (sx, sy) = (tree.get(x)?.clone(), tree.get(y)?.clone());
+                let (sx, sy) = (out.get(x)?.clone(), out.get(y)?.clone());
                 *out.get_mut(x)? = sy;
                 *out.get_mut(y)? = sx;
+            }
+            Edit::Insert { at, index, node } => {
+                let parent = out.get_mut(at)?;
+                if *index > parent.children.len() {
+                    return None;
+                }
+                parent.children.insert(*index, node.clone());
             }
             Edit::Join { at, a } => {
                 let node = out.get_mut(at)?;
@@ -180,7 +209,7 @@ impl Edit {
                 }
             }
         }
-        Some(out)
+        Some(())
     }
 }
 

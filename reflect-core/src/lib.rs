@@ -65,6 +65,7 @@ pub mod edit;
 pub mod gen;
 pub mod interpret;
 pub mod laws;
+pub mod neighbour;
 pub mod reflective;
 pub mod regex;
 pub mod source;

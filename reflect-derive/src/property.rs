@@ -65,11 +65,58 @@ enum Regressions {
     Dir(syn::LitStr),
 }
 
+/// `guide = sa` or `guide = sa(...)`: the configuration calls, and a neighbourhood function written by hand.
+struct Sa {
+    config: Vec<TokenStream>,
+    neighbour: Option<Expr>,
+}
+
+const SA_OPTIONS: &str = "steps, initial_temp, restart_after, max_retries, neighbour";
+
+/// The options of `sa(...)`, each `key = value`.
+fn parse_sa(call: &syn::ExprCall, errors: &mut Ctxt) -> Sa {
+    let mut sa = Sa { config: Vec::new(), neighbour: None };
+    let mut seen: Vec<String> = Vec::new();
+    for arg in &call.args {
+        let Expr::Assign(assign) = arg else {
+            errors.error_spanned(arg, format!("`sa(...)` takes `key = value` options; the options are {SA_OPTIONS}"));
+            continue;
+        };
+        let key = match &*assign.left {
+            Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        };
+        let Some(key) = key else {
+            errors.error_spanned(&assign.left, format!("an option name; the options are {SA_OPTIONS}"));
+            continue;
+        };
+        if seen.contains(&key) {
+            errors.error_spanned(&assign.left, format!("`{key}` is given twice"));
+            continue;
+        }
+        seen.push(key.clone());
+        let value = &assign.right;
+        match key.as_str() {
+            "steps" | "restart_after" | "max_retries" => {
+                let method = Ident::new(&key, assign.left.span());
+                sa.config.push(quote_spanned!(value.span()=> .#method(#value)));
+            }
+            "initial_temp" => sa.config.push(quote_spanned!(value.span()=> .initial_temp(#value))),
+            "neighbour" => sa.neighbour = Some((**value).clone()),
+            _ => {
+                errors.error_spanned(&assign.left, format!("unknown `sa` option `{key}`; the options are {SA_OPTIONS}"))
+            }
+        }
+    }
+    sa
+}
+
 /// The options, checked.
 struct Options {
     calls: Vec<TokenStream>,
     examples: Vec<Expr>,
     regressions: Regressions,
+    sa: Option<Sa>,
 }
 
 fn integer(errors: &mut Ctxt, name: &Ident, value: Option<Expr>) -> Option<Expr> {
@@ -87,7 +134,7 @@ fn integer(errors: &mut Ctxt, name: &Ident, value: Option<Expr>) -> Option<Expr>
 }
 
 fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
-    let mut opts = Options { calls: Vec::new(), examples: Vec::new(), regressions: Regressions::Default };
+    let mut opts = Options { calls: Vec::new(), examples: Vec::new(), regressions: Regressions::Default, sa: None };
     let raw = match Punctuated::<RawOpt, Token![,]>::parse_terminated.parse2(attr) {
         Ok(r) => r,
         Err(e) => {
@@ -135,6 +182,12 @@ fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
                 }
                 Some(Expr::Path(p)) if p.path.is_ident("rl") => {
                     opts.calls.push(quote!(.guide(|| <#rt::guides::RlGuide as ::core::default::Default>::default())));
+                }
+                Some(Expr::Path(p)) if p.path.is_ident("sa") => {
+                    opts.sa = Some(Sa { config: Vec::new(), neighbour: None })
+                }
+                Some(Expr::Call(c)) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("sa")) => {
+                    opts.sa = Some(parse_sa(&c, errors));
                 }
                 Some(e) => opts.calls.push(quote_spanned!(e.span()=> .guide(|| #e))),
             },
@@ -312,7 +365,22 @@ fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStream {
         Regressions::Off => quote!(),
         Regressions::Dir(d) => quote!(.regressions(::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/", #d))),
     };
-    let calls = &opts.calls;
+    let mut calls = opts.calls.clone();
+    if let Some(sa) = &opts.sa {
+        let config = &sa.config;
+        let config = quote!(#rt::guides::SaConfig::default() #(#config)*);
+        calls.push(match &sa.neighbour {
+            None => quote!(.guide(|| #rt::guides::SaGuide::new(#config))),
+            Some(f) => quote_spanned! {f.span()=>
+                .guide(|| #rt::guides::SaGuide::with_neighbour(
+                    #config,
+                    #rt::runner::argument::<#value_ty, _>(#gen_expr),
+                    #f,
+                ))
+            },
+        });
+    }
+    let calls = &calls;
     let examples = opts.examples.iter().map(|e| quote_spanned!(e.span()=> .example(|| #e)));
 
     let checks = quote! {

@@ -1,4 +1,4 @@
-//! What a property says about the case it runs: `assume!`, `target!`, `label!`, `classify!`, and its return value.
+//! What a property says about the case it runs: `assume!`, `maximize!` / `minimize!` / `target!`, `label!`, `classify!`, and its return value.
 //!
 //! These macros talk to the runner through thread-local state of the thread
 //! running the case. Outside a runner, `target!`, `label!` and `classify!` do
@@ -40,8 +40,14 @@ pub(crate) fn end() -> CaseState {
 }
 
 /// Report the utility of the current case, for guides that search for high
-/// utility (what [`crate::target!`] calls). The largest reported value counts.
+/// utility (what [`crate::maximize!`] and [`crate::target!`] call;
+/// [`crate::minimize!`] reports the negated value). When a case reports
+/// several, the largest counts: the case is as good as its best measure. A
+/// NaN is ignored.
 pub fn report_utility(utility: f64) {
+    if utility.is_nan() {
+        return;
+    }
     STATE.with(|s| {
         if let Some(st) = s.borrow_mut().as_mut() {
             st.utility = Some(st.utility.map_or(utility, |u| u.max(utility)));
@@ -81,8 +87,47 @@ macro_rules! assume {
     };
 }
 
-/// Report a utility for the current case (a number; larger is more
-/// interesting), for guides that search, such as simulated annealing.
+/// Ask the guide to maximize `utility` (a number) for the current case:
+/// targeted property-based testing (Löscher and Sagonas, "Automating
+/// Targeted Property-Based Testing", ICST 2018). A search guide such as
+/// simulated annealing (`#[property(guide = sa)]`) moves toward inputs of
+/// higher utility; the report shows the best utility reached. Several calls
+/// in one case: the largest value counts.
+///
+/// ```
+/// # use reflect_runtime::maximize;
+/// fn prop(xs: Vec<u8>) {
+///     maximize!(xs.len());
+///     assert!(xs.len() < 1000);
+/// }
+/// # prop(vec![1]);
+/// ```
+#[macro_export]
+macro_rules! maximize {
+    ($utility:expr $(,)?) => {
+        $crate::case::report_utility(($utility) as f64)
+    };
+}
+
+/// Ask the guide to minimize `utility` for the current case (see
+/// [`maximize!`]): it reports `-utility`, so the report's best utility is
+/// the negated minimum.
+///
+/// ```
+/// # use reflect_runtime::minimize;
+/// fn prop(x: i32) {
+///     minimize!((x - 7).abs());
+/// }
+/// # prop(3);
+/// ```
+#[macro_export]
+macro_rules! minimize {
+    ($utility:expr $(,)?) => {
+        $crate::case::report_utility(-(($utility) as f64))
+    };
+}
+
+/// Report a utility for the current case; the same as [`maximize!`].
 ///
 /// ```
 /// # use reflect_runtime::target;

@@ -31,5 +31,5 @@ pub mod prelude {
     pub use crate::case::IntoOutcome;
     pub use crate::config::Config;
     pub use crate::runner::{Failure, Property, Report, RunError};
-    pub use crate::{assume, classify, label, target};
+    pub use crate::{assume, classify, label, maximize, minimize, target};
 }

@@ -4,9 +4,12 @@
 //! |---|---|---|
 //! | plain random generation (the default) | `random` | [`random`] |
 //! | RLCheck: Monte Carlo Control per choice point | `rl` | [`rl`] |
+//! | targeted: simulated annealing on `maximize!` / `minimize!` | `sa`, `sa(steps = .., initial_temp = .., restart_after = ..)` | [`sa`] |
 
 pub mod random;
 pub mod rl;
+pub mod sa;
 
 pub use random::RandomGuide;
 pub use rl::{RlConfig, RlGuide};
+pub use sa::{SaConfig, SaGuide};

@@ -30,4 +30,4 @@ mod worker;
 
 pub use crate::hashing::case_seed;
 pub use property::{argument, argument_is_debug, returns_outcome, Property};
-pub use report::{Failure, FailureKind, Origin, Report, RunError};
+pub use report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};

@@ -31,6 +31,24 @@ pub struct Report {
     pub replay_note: Option<String>,
     /// The guide's name.
     pub guide: String,
+    /// The best utility the property reported (`maximize!`, `minimize!`
+    /// as its negation, `target!`) over the generated cases, and at which.
+    pub best_utility: Option<BestUtility>,
+}
+
+/// The best utility of a run, and where it was reached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BestUtility {
+    /// The utility (`minimize!` reports its value negated).
+    pub utility: f64,
+    /// The generated case that reached it (0-based).
+    pub case: u64,
+}
+
+impl fmt::Display for BestUtility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "best utility {} at generated case #{}", self.utility, self.case)
+    }
 }
 
 impl Report {
@@ -38,6 +56,9 @@ impl Report {
     pub fn statistics(&self) -> String {
         let mut out =
             format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
+        if let Some(best) = &self.best_utility {
+            out.push_str(&format!("  {best}\n"));
+        }
         if self.labels.is_empty() {
             out.push_str("  (no labels; label cases with `label!` or `classify!`)\n");
         }
@@ -109,6 +130,8 @@ pub struct Failure {
     pub flaky: bool,
     /// Warnings met on the way.
     pub warnings: Vec<String>,
+    /// The best utility reached before the failure, if the property reported any.
+    pub best_utility: Option<BestUtility>,
 }
 
 impl Failure {
@@ -150,6 +173,9 @@ impl fmt::Display for Failure {
             self.shrink.attempts,
             if self.shrink.budget_exhausted { ", budget exhausted" } else { "" }
         )?;
+        if let Some(best) = &self.best_utility {
+            writeln!(f, "{best}")?;
+        }
         writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
         if let Some(p) = &self.saved_to {
             writeln!(f, "remembered in {} (replayed first from now on)", p.display())?;

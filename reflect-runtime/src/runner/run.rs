@@ -1,7 +1,7 @@
 //! The run's lifecycle: a replay token, remembered failures and examples first, then generated cases until enough passed; a failure is shrunk, remembered and reported.
 
 use super::property::Property;
-use super::report::{Failure, FailureKind, Origin, Report, RunError};
+use super::report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
 use super::worker::{Cmd, Exec};
 use crate::config::Config;
 use crate::hashing::case_seed;
@@ -122,6 +122,11 @@ impl<V: 'static> Run<V> {
                 Cmd::Generate { seed: case_seed(self.seed, i), index: i, budget: self.config.cases, render },
                 "generated",
             );
+            if let Some(u) = r.utility {
+                if self.report.best_utility.is_none_or(|b| u > b.utility) {
+                    self.report.best_utility = Some(BestUtility { utility: u, case: i });
+                }
+            }
             if r.status.fails() {
                 return Err(self.fail_and_remember(r, Origin::Generated(i), store));
             }
@@ -222,6 +227,7 @@ impl<V: 'static> Run<V> {
             saved_to: None,
             flaky,
             warnings: self.report.warnings.clone(),
+            best_utility: self.report.best_utility,
         }))
     }
 }

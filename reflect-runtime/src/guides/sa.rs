@@ -1,0 +1,346 @@
+//! Targeted property-based testing by simulated annealing (Löscher and Sagonas, "Automating Targeted Property-Based Testing", ICST 2018), its neighbourhoods constructed from the generator's choice trees.
+//!
+//! The property reports a utility with `maximize!` (or `minimize!`,
+//! `target!`); [`SaGuide`] searches for inputs of high utility:
+//!
+//! 1. the first input comes from the generator;
+//! 2. each next case is a *neighbour* of the current input at temperature
+//!    `T_k = T_0 · (1 - k / k_max)`: by default its recorded choice tree,
+//!    edited by the rules of [`reflect_core::neighbour`] (the paper's Tables
+//!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
+//!    a value the generator can make, new parts generated afresh; or, with
+//!    [`SaGuide::with_neighbour`], a function of the value written by hand;
+//! 3. a neighbour of higher utility is accepted; one of lower utility with
+//!    probability `exp(-(u_cur - u_next) / T)` (at `T = 0`, never); a
+//!    neighbour the validity condition rejects (`#[assume]`, `assume!`) is
+//!    not a step: another neighbour is drawn, and after
+//!    [`SaConfig::max_retries`] in a row, a fresh input from the generator;
+//! 4. after [`SaConfig::restart_after`] rejected steps in a row, the search
+//!    restarts from a fresh input, its schedule over the steps that are left
+//!    (as the paper's implementation, PropEr, does in its restarting
+//!    temperature function).
+//!
+//! Departures: PropEr's default temperature function never restarts; we
+//! restart after 100 rejections, PropEr's restart threshold, because a
+//! search stuck at a local optimum otherwise spends the rest of its budget
+//! there. A case that reports no utility counts as utility 0. Several
+//! utilities in one case: the largest counts (see [`crate::maximize!`]).
+
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
+use crate::hashing::mix;
+use rand::Rng;
+use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::gen::BoxGen;
+use reflect_core::interpret::{parse_tree, reflect};
+use reflect_core::neighbour::neighbour;
+use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
+use reflect_core::trail::Kind;
+
+/// The parameters of a [`SaGuide`]; the defaults are the paper's implementation's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SaConfig {
+    /// `k_max`, the number of steps the temperature falls over; `None` (the
+    /// default, as PropEr: the number of tests) takes the run's number of cases.
+    pub steps: Option<u64>,
+    /// `T_0`, the temperature at the start; default 1.
+    pub initial_temp: f64,
+    /// Restart from a fresh input after this many rejected steps in a row;
+    /// default `Some(100)` (PropEr's restart threshold); `None` never restarts.
+    pub restart_after: Option<u64>,
+    /// After this many invalid neighbours in a row, try a fresh input
+    /// instead; default 50 (PropEr's constraint tries).
+    pub max_retries: u64,
+}
+
+impl Default for SaConfig {
+    fn default() -> Self {
+        SaConfig { steps: None, initial_temp: 1.0, restart_after: Some(100), max_retries: 50 }
+    }
+}
+
+impl SaConfig {
+    /// The same configuration with `k_max = steps`.
+    pub fn steps(mut self, steps: u64) -> Self {
+        self.steps = Some(steps);
+        self
+    }
+
+    /// The same configuration starting at temperature `t` (clamped to `0..=1`).
+    pub fn initial_temp(mut self, t: f64) -> Self {
+        self.initial_temp = t.clamp(0.0, 1.0);
+        self
+    }
+
+    /// The same configuration restarting after `n` rejections in a row (`0`: never).
+    pub fn restart_after(mut self, n: u64) -> Self {
+        self.restart_after = (n > 0).then_some(n);
+        self
+    }
+
+    /// The same configuration with at most `n` invalid neighbours in a row.
+    pub fn max_retries(mut self, n: u64) -> Self {
+        self.max_retries = n.max(1);
+        self
+    }
+}
+
+/// Whether a step from utility `current` to `next` at temperature `t` is
+/// accepted, `draw` being uniform in `0..1`: always when `next > current`,
+/// else when `draw < exp(-(current - next) / t)` (never at `t = 0`).
+pub fn accept(current: f64, next: f64, t: f64, draw: f64) -> bool {
+    if next > current {
+        return true;
+    }
+    if t <= 0.0 {
+        return false;
+    }
+    draw < (-(current - next) / t).exp()
+}
+
+/// What the search has done so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SaStats {
+    /// Steps taken (valid neighbours evaluated).
+    pub steps: u64,
+    /// Steps accepted.
+    pub accepted: u64,
+    /// Restarts from a fresh input.
+    pub restarts: u64,
+    /// Neighbours the validity condition rejected (each retried).
+    pub invalid_neighbours: u64,
+    /// Neighbours written by hand that the generator cannot make (each replaced by a fresh input).
+    pub unreflectable: u64,
+    /// The best utility seen.
+    pub best: Option<f64>,
+}
+
+/// A neighbourhood function over values, turned into one over choice trees.
+trait TreeNeighbour {
+    fn next(&mut self, current: &ChoiceTree, t: f64, rng: &mut DetRng) -> Option<ChoiceTree>;
+}
+
+/// A user's neighbourhood function: parse the current tree to its value,
+/// move it, and reflect the result into a tree to replay.
+struct ByValue<T> {
+    gen: BoxGen<T>,
+    next: fn(&T, f64, &mut DetRng) -> T,
+}
+
+impl<T> TreeNeighbour for ByValue<T> {
+    fn next(&mut self, current: &ChoiceTree, t: f64, rng: &mut DetRng) -> Option<ChoiceTree> {
+        let value = parse_tree(&self.gen, current).ok()?;
+        let moved = (self.next)(&value, t, rng);
+        reflect(&self.gen, &moved).into_iter().next()
+    }
+}
+
+/// The current input of the search.
+struct Current {
+    tree: ChoiceTree,
+    kinds: Vec<Kind>,
+    utility: f64,
+}
+
+/// Simulated annealing over choice trees; see the module docs.
+///
+/// ```
+/// use reflect_core::combinators::{int, vec};
+/// use reflect_runtime::config::Config;
+/// use reflect_runtime::guides::sa::SaGuide;
+/// use reflect_runtime::{maximize, runner::Property};
+///
+/// // Fails only for a list of at least 30 numbers summing to more than 2,900.
+/// let p = Property::new(
+///     || vec(int(0u32..=100), 0..=40),
+///     |xs: Vec<u32>| {
+///         let sum: u32 = xs.iter().sum();
+///         maximize!(sum);
+///         sum <= 2_900
+///     },
+/// );
+/// let found = p.check(&Config::new("sa_doc").cases(5_000).guide(SaGuide::default));
+/// assert!(found.is_err());
+/// ```
+pub struct SaGuide {
+    config: SaConfig,
+    current: Option<Current>,
+    /// The step within the current schedule.
+    k: u64,
+    /// The schedule's length (`k_max`, less the steps before the last restart).
+    k_max: Option<u64>,
+    rejected_in_a_row: u64,
+    invalid_in_a_row: u64,
+    /// Whether the next case is a fresh input rather than a neighbour.
+    fresh: bool,
+    user: Option<Box<dyn TreeNeighbour>>,
+    stats: SaStats,
+}
+
+impl Default for SaGuide {
+    fn default() -> Self {
+        SaGuide::new(SaConfig::default())
+    }
+}
+
+impl SaGuide {
+    /// A search with this configuration and the neighbourhood constructed from the choice trees.
+    pub fn new(config: SaConfig) -> Self {
+        SaGuide {
+            config,
+            current: None,
+            k: 0,
+            k_max: None,
+            rejected_in_a_row: 0,
+            invalid_in_a_row: 0,
+            fresh: true,
+            user: None,
+            stats: SaStats::default(),
+        }
+    }
+
+    /// A search whose neighbours come from `next(current value, temperature,
+    /// rng)`, a neighbourhood function written by hand, over the values of
+    /// `gen` (the property's generator): each neighbour is reflected into
+    /// the choices that make it. A neighbour the generator cannot make is
+    /// counted ([`SaStats::unreflectable`]) and replaced by a fresh input.
+    pub fn with_neighbour<T: 'static>(config: SaConfig, gen: BoxGen<T>, next: fn(&T, f64, &mut DetRng) -> T) -> Self {
+        let mut g = SaGuide::new(config);
+        g.user = Some(Box::new(ByValue { gen, next }));
+        g
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SaConfig {
+        &self.config
+    }
+
+    /// What the search has done so far.
+    pub fn stats(&self) -> SaStats {
+        self.stats
+    }
+
+    /// The temperature of the next step.
+    pub fn temperature(&self) -> f64 {
+        let k_max = self.k_max.unwrap_or(1).max(1);
+        self.config.initial_temp * (1.0 - (self.k as f64 / k_max as f64)).clamp(0.0, 1.0)
+    }
+
+    fn restart(&mut self) {
+        self.current = None;
+        self.fresh = true;
+        self.stats.restarts += 1;
+        self.k_max = self.k_max.map(|m| m.saturating_sub(self.k));
+        self.k = 0;
+        self.rejected_in_a_row = 0;
+    }
+}
+
+impl Guide for SaGuide {
+    fn name(&self) -> &str {
+        if self.user.is_some() {
+            "sa(neighbour)"
+        } else {
+            "sa"
+        }
+    }
+
+    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+        if self.k_max.is_none() {
+            self.k_max = Some(self.config.steps.unwrap_or(case.budget).max(1));
+        }
+        let Some(current) = &self.current else { return Plan::Fresh };
+        if self.fresh {
+            return Plan::Fresh;
+        }
+        let t = self.temperature();
+        let mut rng = rng_from_seed(mix(case.index, 0x5a17_e5a1));
+        let next = match &mut self.user {
+            Some(user) => user.next(&current.tree, t, &mut rng),
+            None => Some(neighbour(&current.tree, &current.kinds, t, &mut rng)),
+        };
+        match next {
+            Some(tree) => Plan::Replay(tree),
+            None => {
+                self.stats.unreflectable += 1;
+                Plan::Fresh
+            }
+        }
+    }
+
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+        Ok(sample(rng, ctx.request))
+    }
+
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        let was_fresh = self.fresh || self.current.is_none();
+        if feedback.outcome == Outcome::Discarded {
+            if !was_fresh {
+                self.stats.invalid_neighbours += 1;
+                self.invalid_in_a_row += 1;
+                if self.invalid_in_a_row >= self.config.max_retries {
+                    self.invalid_in_a_row = 0;
+                    self.fresh = true;
+                }
+            }
+            return;
+        }
+        self.invalid_in_a_row = 0;
+        let u = feedback.utility.unwrap_or(0.0);
+        self.stats.best = Some(self.stats.best.map_or(u, |b| b.max(u)));
+        self.stats.steps += 1;
+        let t = self.temperature();
+        let take = match &self.current {
+            None => true,
+            Some(cur) => {
+                let draw = rng_from_seed(mix(self.stats.steps, 0xacce_97ed)).random::<f64>();
+                accept(cur.utility, u, t, draw)
+            }
+        };
+        self.k += 1;
+        self.fresh = false;
+        if take {
+            let kinds = feedback.trail.nodes().iter().map(|n| n.kind).collect();
+            self.current = Some(Current { tree: feedback.tree(), kinds, utility: u });
+            self.stats.accepted += 1;
+            self.rejected_in_a_row = 0;
+        } else {
+            self.rejected_in_a_row += 1;
+            if self.config.restart_after.is_some_and(|r| self.rejected_in_a_row >= r) {
+                self.restart();
+            }
+        }
+        if self.k_max.is_some_and(|m| self.k >= m) {
+            // The schedule is spent: start another from a fresh input.
+            self.restart();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acceptance_follows_the_rule() {
+        assert!(accept(1.0, 2.0, 0.0, 0.999), "better is always accepted");
+        assert!(!accept(2.0, 1.0, 0.0, 0.0), "at T = 0, worse never is");
+        // exp(-(5 - 4) / 0.5) = exp(-2) = 0.1353...
+        assert!(accept(5.0, 4.0, 0.5, 0.135));
+        assert!(!accept(5.0, 4.0, 0.5, 0.136));
+        // Equal utility: exp(0) = 1, accepted at any T > 0.
+        assert!(accept(3.0, 3.0, 0.01, 0.999));
+    }
+
+    #[test]
+    fn the_temperature_falls_linearly() {
+        let mut g = SaGuide::new(SaConfig::default().steps(10));
+        g.k_max = Some(10);
+        assert_eq!(g.temperature(), 1.0);
+        g.k = 5;
+        assert_eq!(g.temperature(), 0.5);
+        g.k = 10;
+        assert_eq!(g.temperature(), 0.0);
+        let half = SaGuide::new(SaConfig::default().initial_temp(0.5));
+        assert_eq!(half.temperature(), 0.5);
+    }
+}
