@@ -11,22 +11,31 @@
 //! [`Edit`]s, applied in an order that keeps their paths valid; the edited
 //! tree is meant to be replayed leniently, new parts generated afresh.
 //!
-//! The rules, with the constants of the paper's implementation:
+//! The rules, with the constants of the paper's implementation (PropEr)
+//! except where said:
 //!
 //! | node | rule |
 //! |---|---|
 //! | integer choice over `0..=span` | moves by `o ~ U[-r, r]`, `r = ⌊span · 0.1 · t⌋ + 1`, reflected back into range ([`INT_STEP`]) |
-//! | a length followed by its elements (a `Vec`, a `String`) | growth `g ~ U[0.1, 0.9]`; before each element: insert a new one (`0.3·g·t`, again after an insert), delete it (`0.3·(1-g)·t`), modify it (`0.15·t`) or keep it; at the end insert while `U < 0.5·t`; the length follows, within its range |
+//! | a length followed by its elements (a `Vec`, a `String`) | growth `g ~ U[0.1, 0.9]`; before each element: insert a new one (`0.1·g·t`, again after an insert), delete it (`0.1·(1-g)·t`), modify it (`0.1·t`) or keep it; at the end insert while `U < 0.5·t`; the length follows, within its range |
 //! | pick (a union) | keep (`0.3·t`), change to a uniformly chosen option generated afresh (`0.3·t`), else modify what the option built |
-//! | part, or what a pick built (a tuple) | each child modified with probability `0.5·t`; when none is, one chosen uniformly is |
+//! | part, or what a pick built (a tuple) | each child modified with probability `0.5·t`; when nothing beneath the node changed, one child chosen uniformly is |
 //!
 //! Departures from the paper, and why: integers move in *choice order*
 //! (choices count outward from zero, so for a range on one side of zero this
 //! is the value moving; for a range around zero, its magnitude); the tuple
-//! rule always modifies at least one child, so a neighbour is never the
-//! base itself (the paper's would be, with probability `(1 - 0.5·t)^n`,
-//! wasting a test); a part (a field, an element) is always descended, as
-//! the paper's matching does for the parts of a `?LET`.
+//! rule changes one child when nothing beneath the node changed, so a
+//! neighbour is rarely the base itself (the paper's is, with probability
+//! `(1 - 0.5·t)^n`, wasting a test); a part (a field, an element) is always
+//! descended, as the paper's matching does for the parts of a `?LET`; a list
+//! element is inserted, deleted and modified at rates `0.1·g`, `0.1·(1-g)`
+//! and `0.1` (PropEr: `0.3·g`, `0.3·(1-g)`, `0.15`), because at PropEr's
+//! rates a step at high temperature rewrites about a third of a list and the
+//! search wanders: on the paper's graph benchmark
+//! (`examples/targeted_graph.rs`, 8 runs, `graph`) PropEr's rates took 9,354
+//! tests on average to the counterexample, these 1,684. PropEr also, by default, ignores the temperature
+//! inside its constructed neighbourhood (its temperature scaling is off);
+//! the paper's tables scale by it, as we do.
 
 use crate::choice::{Choice, ChoiceTree};
 use crate::edit::{Edit, Path};
@@ -37,11 +46,11 @@ use rand::Rng;
 /// The fraction of an integer range an integer choice may move at temperature 1.
 pub const INT_STEP: f64 = 0.1;
 /// A list element: the rate of inserting a new one before it, times the growth coefficient.
-pub const LIST_ADD: f64 = 0.3;
+pub const LIST_ADD: f64 = 0.1;
 /// A list element: the rate of deleting it, times one minus the growth coefficient.
-pub const LIST_DEL: f64 = 0.3;
+pub const LIST_DEL: f64 = 0.1;
 /// A list element: the rate of modifying it.
-pub const LIST_MODIFY: f64 = 0.15;
+pub const LIST_MODIFY: f64 = 0.1;
 /// The end of a list: the rate of appending a new element.
 pub const LIST_APPEND: f64 = 0.5;
 /// A pick: the rate of keeping it as it is.
@@ -119,6 +128,7 @@ impl Neighbourhood<'_, '_> {
             id += k.size();
         }
         // Lists, and the other children (the components of a tuple).
+        let before = self.edits.len();
         let mut components = Vec::new();
         let mut i = 0;
         while i < kids.len() {
@@ -133,12 +143,16 @@ impl Neighbourhood<'_, '_> {
         if components.is_empty() {
             return;
         }
-        let mut chosen: Vec<usize> =
+        let chosen: Vec<usize> =
             components.iter().copied().filter(|_| self.rng.random::<f64>() < TUPLE_MODIFY * self.t).collect();
-        if chosen.is_empty() {
-            chosen.push(components[self.rng.random_range(0..components.len())]);
+        for &i in &chosen {
+            path.push(i);
+            self.node(&kids[i], path, ids[i]);
+            path.pop();
         }
-        for i in chosen {
+        if self.edits.len() == before {
+            // Nothing changed beneath this node: change one component.
+            let i = components[self.rng.random_range(0..components.len())];
             path.push(i);
             self.node(&kids[i], path, ids[i]);
             path.pop();
@@ -288,8 +302,8 @@ mod rule_tests {
 
     #[test]
     fn list_elements_are_added_deleted_and_modified_at_the_tables_rates() {
-        // At t = 1, E[g] = 0.5: each element is deleted with probability about 0.15, modified about 0.15,
-        // and a new one inserted before it about 0.15 / (1 - 0.15) times on average.
+        // At t = 1, E[g] = 0.5: each element is deleted with probability 0.05, modified 0.1, and a new
+        // one inserted before it 0.05 / (1 - 0.05) times on average; at the end, 0.5 / (1 - 0.5) = 1.
         let (tree, kinds) = list(20, 1000);
         let mut rng = rng_from_seed(4);
         let (mut kept, mut total, mut len_sum, mut fresh) = (0usize, 0usize, 0u64, 0usize);
@@ -310,28 +324,34 @@ mod rule_tests {
             }
         }
         let old_left = total as f64 / (samples * 20) as f64;
-        assert!((old_left - 0.85).abs() < 0.02, "{old_left} of the old elements remain (expected 0.85)");
+        assert!((old_left - 0.95).abs() < 0.01, "{old_left} of the old elements remain (expected 0.95)");
         // Modified elements move by at most 10: some leave 0..20, most stay.
         assert!(kept as f64 / total as f64 > 0.9);
-        // Inserted: 20 × 0.15/0.85 before elements, plus appends at the end (geometric, 0.5/(1-0.5) = 1).
         let inserted = fresh as f64 / samples as f64;
-        assert!((inserted - (20.0 * 0.15 / 0.85 + 1.0)).abs() < 0.5, "{inserted} inserted per neighbour");
-        assert!((len_sum as f64 / samples as f64 - (17.0 + inserted)).abs() < 0.5);
+        assert!((inserted - (20.0 * 0.05 / 0.95 + 1.0)).abs() < 0.2, "{inserted} inserted per neighbour");
+        assert!((len_sum as f64 / samples as f64 - (19.0 + inserted)).abs() < 0.3);
         // At t = 0 a list is left as it is (it has no tuple component to force a change in).
         assert_eq!(neighbour(&tree, &kinds, 0.0, &mut rng), tree);
     }
 
     #[test]
     fn picks_are_kept_changed_or_modified_at_the_tables_rates() {
-        // A pick of 4 options with one integer beneath it.
+        // A pick of 4 options with one integer beneath it; the pick's own rule, as a list element's is.
         let tree = ChoiceTree::root(vec![ChoiceTree::choice("p", 2, vec![ChoiceTree::choice("x", 50, vec![])])]);
         let kinds = [Kind::Part, Kind::Pick { label: "c", options: 4 }, Kind::Int { span: 100 }];
         let mut rng = rng_from_seed(8);
         let (mut same, mut changed, mut modified) = (0, 0, 0);
         let samples = 20_000;
         for _ in 0..samples {
-            let n = neighbour(&tree, &kinds, 0.5, &mut rng);
-            let p = &n.children[0];
+            let mut n = Neighbourhood { kinds: &kinds, t: 0.5, rng: &mut rng, edits: Vec::new() };
+            n.node(&tree.children[0], &mut vec![0], 1);
+            let mut out = tree.clone();
+            let mut edits = n.edits;
+            edits.sort_by(|(pa, ra, _), (pb, rb, _)| pb.cmp(pa).then(ra.cmp(rb)));
+            for (_, _, e) in edits {
+                assert!(e.apply_in_place(&mut out));
+            }
+            let p = &out.children[0];
             if p.choice != Some(2) {
                 changed += 1;
                 assert!(p.children.is_empty(), "a changed pick is generated afresh beneath");
@@ -342,11 +362,13 @@ mod rule_tests {
             }
         }
         let f = |n: i32| n as f64 / samples as f64;
-        // change: 0.3 t × 3/4 of the draws pick another option; modify: 1 - 0.6 t, of which the integer
-        // (reach ⌊100 × 0.1 × 0.5⌋ + 1 = 6) stays put 1/13 of the time.
+        // change: 0.3 t, 3/4 of the draws another option; modify: 1 - 0.6 t, what the option built is
+        // changed (its one integer, reach ⌊100 × 0.1 × 0.5⌋ + 1 = 6, moves by 0 with probability 1/13,
+        // and is then drawn once more: it stays put with probability 1/13 × (0.25 / 13 + 0.75)).
+        let stay = (0.25 / 13.0 + 0.75) / 13.0;
         assert!((f(changed) - 0.15 * 0.75).abs() < 0.01, "changed {}", f(changed));
-        assert!((f(modified) - 0.7 * 12.0 / 13.0).abs() < 0.015, "modified {}", f(modified));
-        assert!((f(same) - (0.15 + 0.15 * 0.25 + 0.7 / 13.0)).abs() < 0.015, "same {}", f(same));
+        assert!((f(modified) - 0.7 * (1.0 - stay)).abs() < 0.015, "modified {}", f(modified));
+        assert!((f(same) - (0.15 + 0.15 * 0.25 + 0.7 * stay)).abs() < 0.015, "same {}", f(same));
     }
 
     #[test]

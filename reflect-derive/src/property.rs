@@ -24,7 +24,7 @@
 //! | `shrink_time_ms = N` | shrink for at most `N` ms (default 30 000) |
 //! | `timeout_ms = N` | one case may take `N` ms before it fails as hanging (default 10 000) |
 //! | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
-//! | `guide = EXPR` | the guide: `random`, `rl`, or any expression whose value implements `Guide` |
+//! | `guide = EXPR` | the guide: `random`, `rl`, `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), or any expression whose value implements `Guide` |
 //! | `example = EXPR` | a value (a tuple, with several arguments) to run first; repeatable |
 //! | `stats` | print the table of labels (`label!`, `classify!`) after the run |
 //! | `regressions = false` / `"dir"` | where failures are remembered (default `regressions/` beside `Cargo.toml`) |

@@ -8,33 +8,36 @@
 //!    `T_k = T_0 · (1 - k / k_max)`: by default its recorded choice tree,
 //!    edited by the rules of [`reflect_core::neighbour`] (the paper's Tables
 //!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
-//!    a value the generator can make, new parts generated afresh; or, with
+//!    a value the generator can make, new parts generated afresh (a pick
+//!    there takes its first, base option, as lenient replay does; an integer
+//!    is drawn at random); or, with
 //!    [`SaGuide::with_neighbour`], a function of the value written by hand;
 //! 3. a neighbour of higher utility is accepted; one of lower utility with
 //!    probability `exp(-(u_cur - u_next) / T)` (at `T = 0`, never); a
 //!    neighbour the validity condition rejects (`#[assume]`, `assume!`) is
 //!    not a step: another neighbour is drawn, and after
 //!    [`SaConfig::max_retries`] in a row, a fresh input from the generator;
-//! 4. after [`SaConfig::restart_after`] rejected steps in a row, the search
-//!    restarts from a fresh input, its schedule over the steps that are left
-//!    (as the paper's implementation, PropEr, does in its restarting
-//!    temperature function).
+//! 4. with [`SaConfig::restart_after`], after that many rejected steps in a
+//!    row the search restarts from a fresh input, its schedule over the steps
+//!    that are left (as the paper's implementation, PropEr, does in its
+//!    restarting temperature function); by default it does not restart, as
+//!    PropEr's default temperature function; when the schedule is spent
+//!    (`k = k_max`) it starts another.
 //!
-//! Departures: PropEr's default temperature function never restarts; we
-//! restart after 100 rejections, PropEr's restart threshold, because a
-//! search stuck at a local optimum otherwise spends the rest of its budget
-//! there. A case that reports no utility counts as utility 0. Several
-//! utilities in one case: the largest counts (see [`crate::maximize!`]).
+//! A case that reports no utility counts as utility 0. Several utilities in
+//! one case: the largest counts (see [`crate::maximize!`]). The departures of
+//! the constructed neighbourhood from the paper's are listed in
+//! [`reflect_core::neighbour`].
 
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
-use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::choice::{Choice, ChoiceTree, Request};
 use reflect_core::gen::BoxGen;
 use reflect_core::interpret::{parse_tree, reflect};
 use reflect_core::neighbour::neighbour;
 use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
-use reflect_core::trail::Kind;
+use reflect_core::trail::{Cue, Kind};
 
 /// The parameters of a [`SaGuide`]; the defaults are the paper's implementation's.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,7 +48,9 @@ pub struct SaConfig {
     /// `T_0`, the temperature at the start; default 1.
     pub initial_temp: f64,
     /// Restart from a fresh input after this many rejected steps in a row;
-    /// default `Some(100)` (PropEr's restart threshold); `None` never restarts.
+    /// default `None`: never, as PropEr's default temperature function (its
+    /// restarting one uses 100, which on the graph benchmark of
+    /// `examples/targeted_graph.rs` took 2-4 times as many tests).
     pub restart_after: Option<u64>,
     /// After this many invalid neighbours in a row, try a fresh input
     /// instead; default 50 (PropEr's constraint tries).
@@ -54,7 +59,7 @@ pub struct SaConfig {
 
 impl Default for SaConfig {
     fn default() -> Self {
-        SaConfig { steps: None, initial_temp: 1.0, restart_after: Some(100), max_retries: 50 }
+        SaConfig { steps: None, initial_temp: 1.0, restart_after: None, max_retries: 50 }
     }
 }
 
@@ -172,6 +177,8 @@ pub struct SaGuide {
     invalid_in_a_row: u64,
     /// Whether the next case is a fresh input rather than a neighbour.
     fresh: bool,
+    /// The index of the case planned last, for seeding.
+    case: u64,
     user: Option<Box<dyn TreeNeighbour>>,
     stats: SaStats,
 }
@@ -193,6 +200,7 @@ impl SaGuide {
             rejected_in_a_row: 0,
             invalid_in_a_row: 0,
             fresh: true,
+            case: 0,
             user: None,
             stats: SaStats::default(),
         }
@@ -248,6 +256,7 @@ impl Guide for SaGuide {
         if self.k_max.is_none() {
             self.k_max = Some(self.config.steps.unwrap_or(case.budget).max(1));
         }
+        self.case = case.index;
         let Some(current) = &self.current else { return Plan::Fresh };
         if self.fresh {
             return Plan::Fresh;
@@ -268,7 +277,13 @@ impl Guide for SaGuide {
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        Ok(sample(rng, ctx.request))
+        // Fresh parts of a neighbour: a pick takes its first (base) option, as lenient replay does
+        // (Goldstein's `MutGen`), so a leaf that becomes a node gets leaves beneath it; an integer
+        // is drawn at random, so a new list element is a random one.
+        Ok(match (ctx.cue, ctx.request) {
+            (Cue::Missing, Request::Pick { .. }) if self.current.is_some() && !self.fresh => 0,
+            _ => sample(rng, ctx.request),
+        })
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
@@ -292,7 +307,7 @@ impl Guide for SaGuide {
         let take = match &self.current {
             None => true,
             Some(cur) => {
-                let draw = rng_from_seed(mix(self.stats.steps, 0xacce_97ed)).random::<f64>();
+                let draw = rng_from_seed(mix(self.case, 0xacce_97ed)).random::<f64>();
                 accept(cur.utility, u, t, draw)
             }
         };
