@@ -35,6 +35,8 @@ fn simulated_annealing_finds_what_random_generation_does_not() {
                 let best = f.best_utility.expect("the best utility is reported");
                 assert!(best.utility > 3_300.0, "seed {seed}: {best}");
                 assert!(f.to_string().contains("best utility"), "{f}");
+                assert!(f.guide_notes[0].starts_with("simulated annealing: "), "{f}");
+                assert!(f.to_string().contains("accepted"), "{f}");
             }
             other => panic!("seed {seed}: simulated annealing should find it: {other:?}"),
         }
@@ -51,7 +53,9 @@ fn minimize_is_maximizing_the_negation() {
     );
     let cfg = Config::new("near").cases(3_000).seed(3);
     let random = p.check(&cfg).unwrap().best_utility.unwrap();
-    let sa = p.check(&cfg.guide(SaGuide::default)).unwrap().best_utility.unwrap();
+    let sa_report = p.check(&cfg.guide(SaGuide::default)).unwrap();
+    assert!(sa_report.statistics().contains("simulated annealing: 3000 steps"), "{}", sa_report.statistics());
+    let sa = sa_report.best_utility.unwrap();
     assert!(random.utility <= 0.0 && sa.utility <= 0.0);
     assert!(sa.utility > random.utility, "annealing got closer: {} against {}", sa.utility, random.utility);
     assert!(sa.utility > -100.0, "within 100 of the target: {}", sa.utility);

@@ -225,6 +225,12 @@ pub trait Guide {
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         let _ = feedback;
     }
+
+    /// What the guide has to say about the run so far, one line each, for
+    /// the report (its statistics and its failures); none by default.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl<G: Guide + ?Sized> Guide for Box<G> {
@@ -239,6 +245,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         (**self).feedback(feedback)
+    }
+    fn notes(&self) -> Vec<String> {
+        (**self).notes()
     }
 }
 

@@ -57,4 +57,22 @@ pub(crate) struct CaseResult {
     pub(crate) utility: Option<f64>,
     pub(crate) gen_time: Duration,
     pub(crate) test_time: Duration,
+    /// What the guide says about the run so far (only in answer to a request for notes).
+    pub(crate) notes: Vec<String>,
+}
+
+impl CaseResult {
+    /// A result with no case behind it.
+    pub(crate) fn empty(status: Status) -> Self {
+        CaseResult {
+            tree: ChoiceTree::root(Vec::new()),
+            status,
+            args: None,
+            labels: Vec::new(),
+            utility: None,
+            gen_time: Duration::ZERO,
+            test_time: Duration::ZERO,
+            notes: Vec::new(),
+        }
+    }
 }

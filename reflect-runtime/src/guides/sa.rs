@@ -276,6 +276,22 @@ impl Guide for SaGuide {
         }
     }
 
+    fn notes(&self) -> Vec<String> {
+        let s = &self.stats;
+        vec![format!(
+            "simulated annealing: {} steps, {} accepted, {} restarts, {} invalid neighbours retried{}",
+            s.steps,
+            s.accepted,
+            s.restarts,
+            s.invalid_neighbours,
+            if s.unreflectable > 0 {
+                format!(", {} neighbours the generator cannot make", s.unreflectable)
+            } else {
+                String::new()
+            }
+        )]
+    }
+
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         // Fresh parts of a neighbour: a pick takes its first (base) option, as lenient replay does
         // (Goldstein's `MutGen`), so a leaf that becomes a node gets leaves beneath it; an integer

@@ -34,6 +34,8 @@ pub struct Report {
     /// The best utility the property reported (`maximize!`, `minimize!`
     /// as its negation, `target!`) over the generated cases, and at which.
     pub best_utility: Option<BestUtility>,
+    /// What the guide said about the run ([`crate::guide::Guide::notes`]).
+    pub guide_notes: Vec<String>,
 }
 
 /// The best utility of a run, and where it was reached.
@@ -58,6 +60,9 @@ impl Report {
             format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
         if let Some(best) = &self.best_utility {
             out.push_str(&format!("  {best}\n"));
+        }
+        for note in &self.guide_notes {
+            out.push_str(&format!("  {note}\n"));
         }
         if self.labels.is_empty() {
             out.push_str("  (no labels; label cases with `label!` or `classify!`)\n");
@@ -132,6 +137,8 @@ pub struct Failure {
     pub warnings: Vec<String>,
     /// The best utility reached before the failure, if the property reported any.
     pub best_utility: Option<BestUtility>,
+    /// What the guide said about the run ([`crate::guide::Guide::notes`]).
+    pub guide_notes: Vec<String>,
 }
 
 impl Failure {
@@ -175,6 +182,9 @@ impl fmt::Display for Failure {
         )?;
         if let Some(best) = &self.best_utility {
             writeln!(f, "{best}")?;
+        }
+        for note in &self.guide_notes {
+            writeln!(f, "{note}")?;
         }
         writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
         if let Some(p) = &self.saved_to {

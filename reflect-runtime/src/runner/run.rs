@@ -149,6 +149,7 @@ impl<V: 'static> Run<V> {
                 });
             }
         }
+        self.report.guide_notes = self.exec.run(Cmd::Notes).notes;
         Ok(self.report)
     }
 
@@ -179,6 +180,8 @@ impl<V: 'static> Run<V> {
     /// Shrinks (when asked) the failing case `tree`, replays it for the report, and builds the failure.
     fn failure(&mut self, first: CaseResult, origin: Origin) -> RunError {
         let status = first.status;
+        // A hung case abandoned the worker, and its guide with it.
+        let notes = if matches!(status, Status::Hung(_)) { Vec::new() } else { self.exec.run(Cmd::Notes).notes };
         let shrink_it = matches!(status, Status::Failed(_));
         let mut tree = first.tree;
         let mut stats = ShrinkStats::default();
@@ -228,6 +231,7 @@ impl<V: 'static> Run<V> {
             flaky,
             warnings: self.report.warnings.clone(),
             best_utility: self.report.best_utility,
+            guide_notes: notes,
         }))
     }
 }

@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 
 /// What the run asks the worker to do: one case.
 pub(crate) enum Cmd {
+    /// No case: what the guide says about the run so far ([`Guide::notes`]).
+    Notes,
     /// A case the guide makes: the `index`-th generated case of a run that
     /// wants `budget` valid ones, its RNG seeded by `seed`.
     Generate {
@@ -113,6 +115,7 @@ impl<V: 'static> Worker<V> {
     fn make(&mut self, cmd: &Cmd) -> Made<V> {
         let gen = &self.gen;
         let made = match cmd {
+            Cmd::Notes => Ok(Made::NoValue(Stop::Halt, ChoiceTree::root(Vec::new()))),
             Cmd::Generate { seed, index, budget, .. } => {
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
                 let handle = Handle { gen, key: &*self.prop.key };
@@ -151,6 +154,9 @@ impl<V: 'static> Worker<V> {
     /// Runs one case; `started` hears the choice tree (and the arguments,
     /// when rendered) before the property runs.
     fn run(&mut self, cmd: Cmd, started: &mut dyn FnMut(&ChoiceTree, &Option<Args>)) -> CaseResult {
+        if let Cmd::Notes = cmd {
+            return CaseResult { notes: self.guide.notes(), ..CaseResult::empty(Status::Passed) };
+        }
         QUIET.with(|q| q.set(true));
         let t0 = Instant::now();
         let made = self.make(&cmd);
@@ -158,16 +164,9 @@ impl<V: 'static> Worker<V> {
             Cmd::Generate { render, .. } => (render, true, true),
             Cmd::Replay { render, test, .. } => (render, test, false),
             Cmd::Sequence { render, .. } | Cmd::Example { render, .. } => (render, true, false),
+            Cmd::Notes => (false, false, false),
         };
-        let mut result = CaseResult {
-            tree: ChoiceTree::root(Vec::new()),
-            status: Status::Passed,
-            args: None,
-            labels: Vec::new(),
-            utility: None,
-            gen_time: t0.elapsed(),
-            test_time: Duration::ZERO,
-        };
+        let mut result = CaseResult { gen_time: t0.elapsed(), ..CaseResult::empty(Status::Passed) };
         let mut value_key = None;
         match made {
             Made::Panicked(reason) => result.status = Status::Failed(reason),
@@ -299,15 +298,8 @@ impl<V: 'static> Exec<V> {
 }
 
 fn hung(tree: ChoiceTree, args: Option<Args>, after: Duration, why: &str) -> CaseResult {
-    CaseResult {
-        tree,
-        status: if why.is_empty() { Status::Hung(after) } else { Status::Failed(why.to_owned()) },
-        args,
-        labels: Vec::new(),
-        utility: None,
-        gen_time: Duration::ZERO,
-        test_time: after,
-    }
+    let status = if why.is_empty() { Status::Hung(after) } else { Status::Failed(why.to_owned()) };
+    CaseResult { tree, args, test_time: after, ..CaseResult::empty(status) }
 }
 
 fn spawn_worker<V: 'static>(prop: Property<V>, guide: GuideFactory) -> (Sender<Cmd>, Receiver<Msg>) {
