@@ -129,3 +129,23 @@ fn the_macro_takes_a_neighbourhood_function(x: u16) {
 fn bump_by_macro(x: &u16, _t: f64, _rng: &mut DetRng) -> u16 {
     x.saturating_add(3)
 }
+
+#[test]
+fn annealing_starts_from_an_example() {
+    let p = || {
+        Property::new(
+            || int(0u32..=1_000_000),
+            |x: u32| {
+                maximize!(x);
+            },
+        )
+    };
+    // At temperature 0 an integer moves by at most 1: the search stays near where it started.
+    let cold = || SaGuide::new(SaConfig::default().initial_temp(0.0));
+    let cfg = Config::new("start").cases(50).seed(1);
+    let from_example = p().example(|| 999_000u32).check(&cfg.clone().guide(cold)).unwrap();
+    let best = from_example.best_utility.unwrap().utility;
+    assert!((999_000.0..=999_050.0).contains(&best), "{best}");
+    let from_generator = p().check(&cfg.guide(cold)).unwrap().best_utility.unwrap().utility;
+    assert!(from_generator < 999_000.0, "{from_generator}");
+}

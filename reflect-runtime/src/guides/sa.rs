@@ -3,7 +3,10 @@
 //! The property reports a utility with `maximize!` (or `minimize!`,
 //! `target!`); [`SaGuide`] searches for inputs of high utility:
 //!
-//! 1. the first input comes from the generator;
+//! 1. the first input comes from the generator, or from the property's
+//!    examples (`example = ...`, [`crate::runner::Property::example`]): the
+//!    runner replays each example's reflected choices under the guide, which
+//!    hears it as a case and starts from the last one;
 //! 2. each next case is a *neighbour* of the current input at temperature
 //!    `T_k = T_0 · (1 - k / k_max)`: by default its recorded choice tree,
 //!    edited by the rules of [`reflect_core::neighbour`] (the paper's Tables

@@ -6,7 +6,8 @@
 //!
 //! 1. with a replay token (`REFLECT_REPLAY`), only that case runs;
 //! 2. remembered failures (see [`crate::persist`]) run first, then the
-//!    examples written by hand ([`Property::example`]);
+//!    examples written by hand ([`Property::example`]), whose reflected
+//!    choices the guide hears as cases (a search may start from them);
 //! 3. then generated cases, each from its own seed derived from the run's
 //!    seed, answered by the guide, until `cases` valid cases passed. A case
 //!    `assume!` or the generator's validity condition rejects is discarded;

@@ -3,7 +3,7 @@
 use super::property::Property;
 use crate::case::{self, Discard};
 use crate::config::{Config, GuideFactory};
-use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, Outcome};
+use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::Seen;
 use crate::outcome::{Args, CaseResult, Status};
 use crate::token;
@@ -134,10 +134,21 @@ impl<V: 'static> Worker<V> {
             Cmd::Example { index, .. } => {
                 let make = self.prop.examples[*index].clone();
                 let describe = self.prop.describe.clone();
+                let (guide, trail) = (&mut self.guide, &mut self.trail);
+                trail.clear();
+                let handle = Handle { gen, key: &*self.prop.key };
                 catch_unwind(AssertUnwindSafe(|| {
                     let v = make();
                     match reflect(gen, &v).into_iter().next() {
-                        Some(tree) => Made::Value(v, tree),
+                        Some(tree) => {
+                            // Replay the example's choices under the guide, so that it hears of the
+                            // case as of a generated one (a search may start from it).
+                            let plan = Plan::Replay(tree.clone());
+                            let case = CaseInfo { index: 0, budget: 0, gen: &handle };
+                            let mut rng = rng_from_seed(0);
+                            let _ = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
+                            Made::Value(v, tree)
+                        }
                         None => Made::NotInRange(
                             describe(&v).into_iter().map(|(n, d)| format!("{n} = {d}")).collect::<Vec<_>>().join(", "),
                         ),
@@ -163,7 +174,9 @@ impl<V: 'static> Worker<V> {
         let (render, test, guided) = match cmd {
             Cmd::Generate { render, .. } => (render, true, true),
             Cmd::Replay { render, test, .. } => (render, test, false),
-            Cmd::Sequence { render, .. } | Cmd::Example { render, .. } => (render, true, false),
+            Cmd::Sequence { render, .. } => (render, true, false),
+            // An example is heard by the guide as a case, so a search may start from it.
+            Cmd::Example { render, .. } => (render, true, true),
             Cmd::Notes => (false, false, false),
         };
         let mut result = CaseResult { gen_time: t0.elapsed(), ..CaseResult::empty(Status::Passed) };
