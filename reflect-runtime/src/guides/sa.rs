@@ -13,7 +13,8 @@
 //!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
 //!    a value the generator can make, new parts generated afresh (a pick
 //!    there takes its first, base option, as lenient replay does; an integer
-//!    is drawn at random); or, with
+//!    is drawn at random), and an integer that an earlier change put out of
+//!    range brought back to its nearest end (as PropEr's `make_inrange`); or, with
 //!    [`SaGuide::with_neighbour`], a function of the value written by hand;
 //! 3. a neighbour of higher utility is accepted; one of lower utility with
 //!    probability `exp(-(u_cur - u_next) / T)` (at `T = 0`, never); a
@@ -301,6 +302,9 @@ impl Guide for SaGuide {
         // is drawn at random, so a new list element is a random one.
         Ok(match (ctx.cue, ctx.request) {
             (Cue::Missing, Request::Pick { .. }) if self.current.is_some() && !self.fresh => 0,
+            // An integer the range no longer holds (an earlier choice narrowed it) goes to the
+            // nearest end, as the paper's implementation brings values back into range.
+            (Cue::Unfit(old), Request::Int { span }) => old.min(span),
             _ => sample(rng, ctx.request),
         })
     }
