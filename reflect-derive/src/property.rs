@@ -642,40 +642,48 @@ fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStream {
     let checks = quote! {
         #ret_check
         #(#debug_checks)*
-        let _ = || { let _ = #gen_expr; };
     };
-    // The guide's expression is checked outside `cfg(test)` too (examples of the wrong type, say).
-    let checks_outside = quote! {
-        #checks
-        let _ = || { let _ = #rt::config::Config::new("") #(#calls)*; };
-    };
+    // Beside the `#[test]`, a hidden type of the same name (types and
+    // functions have separate namespaces) whose `property()` builds the
+    // property and its config in every build, not only under `cfg(test)`: the
+    // test runs it, a fuzz target (`fuzz_property!(path::to::name)`) feeds it
+    // bytes, and `cargo check` (and trybuild) report misuse without building tests.
     quote_spanned! {span=>
-        // The same checks outside `cfg(test)`, so that `cargo check` (and
-        // trybuild) report misuse without building tests.
-        #[cfg(not(test))]
-        #[allow(dead_code, non_upper_case_globals)]
-        const _: () = {
-            fn __reflect_checks() { #checks_outside }
-        };
+        #[doc(hidden)]
+        #[allow(dead_code, non_camel_case_types)]
+        #vis struct #name {}
+
+        #[allow(dead_code, private_interfaces, clippy::redundant_closure)]
+        impl #name {
+            /// The property and its config, as the test runs them.
+            #vis fn property() -> (#rt::runner::Property<#value_ty>, #rt::config::Config) {
+                #[allow(clippy::needless_pass_by_value, unused_mut)]
+                fn __reflect_property(#(#pats: #tys),*) #output #block
+                #checks
+                let __reflect_config = #rt::config::Config::new(::core::concat!(::core::module_path!(), "::", #name_str))
+                    #regressions
+                    #(#calls)*
+                    .from_env();
+                let __reflect_property = #rt::runner::Property::new(
+                    || #gen_expr,
+                    #test_fn,
+                )
+                .describe(|__reflect_value: &#value_ty| #describe)
+                #(#examples)*;
+                (__reflect_property, __reflect_config)
+            }
+
+            /// The generator of the property's arguments (a tuple when there are several).
+            #vis fn generator() -> #core::BoxGen<#value_ty> {
+                #rt::runner::argument::<#value_ty, _>(#gen_expr)
+            }
+        }
 
         #(#attrs)*
         #[test]
-        #[allow(clippy::redundant_closure)]
         #vis fn #name() {
-            #[allow(clippy::needless_pass_by_value, unused_mut)]
-            fn __reflect_property(#(#pats: #tys),*) #output #block
-            #checks
-            let __reflect_config = #rt::config::Config::new(::core::concat!(::core::module_path!(), "::", #name_str))
-                #regressions
-                #(#calls)*
-                .from_env();
-            #rt::runner::Property::new(
-                || #gen_expr,
-                #test_fn,
-            )
-            .describe(|__reflect_value: &#value_ty| #describe)
-            #(#examples)*
-            .assert(&__reflect_config);
+            let (__reflect_property, __reflect_config) = #name::property();
+            __reflect_property.assert(&__reflect_config);
         }
     }
 }

@@ -220,29 +220,64 @@ pub fn mutate_into<G: Gen>(
 #[cfg(feature = "libfuzzer")]
 pub use libfuzzer_sys;
 
-/// A libFuzzer (cargo-fuzz) target over a property: `fuzz_property!(|| (property, config))`
-/// expands to a `libfuzzer_sys::fuzz_target!` whose every input runs through
-/// [`fuzz_one`]. `fuzz_property!(make, mutate = generator)` adds a
-/// structure-aware custom mutator (`libfuzzer_sys::fuzz_mutator!`) over the
-/// generator `generator()` builds (the property's): every other call
-/// mutates by [`mutate_into`], the others (and those with no mutant) by
-/// libFuzzer's own mutation. Needs the cargo feature `libfuzzer`, and the
-/// target crate depends on `libfuzzer-sys` too (its macros name it); see the
-/// module docs.
+/// A libFuzzer (cargo-fuzz) target over a property, in one line; needs the
+/// cargo feature `libfuzzer`, and the target crate depends on
+/// `libfuzzer-sys` too (its macros name it; see the module docs).
+///
+/// - `fuzz_property!(path::to::name)`: the property `#[property] fn name`
+///   defines (it must be reachable from the fuzz crate: `pub`, in a library,
+///   not under `cfg(test)`). Every input runs through [`fuzz_one`] with the
+///   property's own config, so a crash is remembered where its test replays it.
+/// - `fuzz_property!(path::to::name, mutate)` adds the structure-aware custom
+///   mutator (`libfuzzer_sys::fuzz_mutator!`) over the property's generator.
+/// - `fuzz_property!(make = EXPR)`, where `EXPR` is a function or closure
+///   returning a [`Property`] and its [`Config`], for a property built by hand;
+///   `fuzz_property!(make = EXPR, mutate = GEN)` adds the mutator over the
+///   generator `GEN()` builds.
+///
+/// With a mutator, every other call mutates by [`mutate_into`], the others
+/// (and those with no mutant) by libFuzzer's own mutation.
 #[cfg(feature = "libfuzzer")]
 #[macro_export]
 macro_rules! fuzz_property {
-    ($make:expr) => {
+    (make = $make:expr) => {
         $crate::fuzz::libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
             $crate::fuzz::fuzz_one($make, bytes);
         });
     };
-    ($make:expr, mutate = $gen:expr) => {
-        $crate::fuzz_property!($make);
+    (make = $make:expr, mutate = $gen:expr) => {
+        $crate::fuzz_property!(make = $make);
         $crate::fuzz::libfuzzer_sys::fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
             let mutated =
                 if seed % 2 == 0 { $crate::fuzz::mutate_into($gen, data, size, max_size, seed) } else { None };
             mutated.unwrap_or_else(|| $crate::fuzz::libfuzzer_sys::fuzzer_mutate(data, size, max_size))
         });
     };
+    ($($name:ident)::+) => {
+        $crate::fuzz_property!(make = $($name)::+::property);
+    };
+    ($($name:ident)::+, mutate) => {
+        $crate::fuzz_property!(make = $($name)::+::property, mutate = $($name)::+::generator);
+    };
+}
+
+/// An AFL++ target over a property, the counterpart of [`fuzz_property!`](crate::fuzz_property)
+/// for the `afl` crate (cargo feature `afl`): the whole `main` of a binary
+/// built with `cargo afl build`. `make` returns the property and its config,
+/// such as `path::to::name::property` for a `#[property] fn name`.
+///
+/// ```ignore
+/// fn main() {
+///     reflect::fuzz::afl_main(my_crate::properties::bst_delete::property);
+/// }
+/// ```
+///
+/// Each input AFL++ gives (in persistent mode, many per process) runs
+/// through [`fuzz_one`]; a failure is shrunk and remembered, and then the
+/// process aborts, which AFL++ records as a crash. The property's own panics
+/// while it is shrunk are caught by the runner, so AFL++'s
+/// abort-on-every-panic hook is left out.
+#[cfg(feature = "afl")]
+pub fn afl_main<V: 'static>(make: impl Fn() -> (Property<V>, Config) + std::panic::RefUnwindSafe) {
+    afl::fuzz(false, |bytes| fuzz_one(&make, bytes));
 }
