@@ -17,31 +17,32 @@
 //! [`fuzz_one`] is what a fuzz target calls for each input: it keeps one
 //! [`Fuzzer`] per thread and, after a failure is remembered, panics with the
 //! report so the fuzzer records the crash. Feed it bytes from a test and it
-//! behaves exactly as under a fuzzer. With the cargo feature `libfuzzer`,
-//! the macro `reflect_runtime::fuzz_property!` writes the whole libFuzzer
-//! (cargo-fuzz) target:
+//! behaves exactly as under a fuzzer.
+//!
+//! A property is written once: `#[property] pub fn name(..)` in a library
+//! defines, beside its `#[test]`, a hidden type `name` whose `name::property()`
+//! returns the property and its [`Config`] (the test's own name, regressions
+//! directory and guide), and `name::generator()` its arguments' generator.
+//! With the cargo feature `libfuzzer`, the macro `reflect_runtime::fuzz_property!`
+//! writes the whole libFuzzer (cargo-fuzz) target from it:
 //!
 //! ```ignore
-//! // fuzz/fuzz_targets/sorted.rs, in a cargo-fuzz crate that depends on
-//! // reflect-runtime with `features = ["libfuzzer"]`, and on libfuzzer-sys
-//! // (its `fuzz_target!` names `::libfuzzer_sys`).
+//! // fuzz/fuzz_targets/short_lists.rs, in a cargo-fuzz crate that depends on
+//! // `reflect` with `features = ["libfuzzer"]`, on libfuzzer-sys (its
+//! // `fuzz_target!` names `::libfuzzer_sys`), and on `my_crate`, whose
+//! // `properties` module holds `#[property] pub fn short_lists(xs: Vec<u8>) { .. }`.
 //! #![no_main]
-//! use reflect_core::combinators::{int, vec};
-//! use reflect_runtime::{config::Config, runner::Property};
-//!
-//! reflect_runtime::fuzz_property!(|| {
-//!     let property = Property::new(|| vec(int(0u32..=1000), 0..=9), |xs: Vec<u32>| xs.len() < 9);
-//!     // The name and directory the property's test uses, so `cargo test` replays what the fuzzer found.
-//!     let config = Config::new("my_crate::tests::short_lists")
-//!         .regressions(concat!(env!("CARGO_MANIFEST_DIR"), "/../regressions"));
-//!     (property, config)
-//! });
+//! reflect::fuzz_property!(my_crate::properties::short_lists);
 //! ```
 //!
-//! and `cargo +nightly fuzz run sorted` runs it.
+//! and `cargo +nightly fuzz run short_lists` runs it; a crash lands in the
+//! regressions directory `cargo test` of `my_crate` replays. For AFL++ (the
+//! `afl` crate, cargo feature `afl`) the target's `main` calls
+//! `afl_main(my_crate::properties::short_lists::property)` instead, and
+//! `cargo afl build` builds it.
 //!
 //! [`mutate_bytes`] is a structure-aware mutator (libFuzzer's custom
-//! mutator hook, `fuzz_property!(make, mutate = generator)`): it decodes the
+//! mutator hook, `fuzz_property!(path, mutate)`): it decodes the
 //! bytes into their choice tree, applies one of the mutation operators of
 //! the `mutate` guide ([`Mutation`]: reroll a choice, swap two subtrees of
 //! one site, replace a subtree by a descendant of its site), replays the
