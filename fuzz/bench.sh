@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 RUNS=${1:-10}
 LIMIT=${2:-30}
 cargo +nightly fuzz build >/dev/null 2>&1
-bin=target/x86_64-unknown-linux-gnu/release
+bin=${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo run --quiet --release --bin seed_corpus -- "$work/seeds" >/dev/null

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 LIMIT=${1:-20}
 cargo +nightly fuzz build bst_delete >/dev/null 2>&1
-bin=$PWD/target/x86_64-unknown-linux-gnu/release/bst_delete
+bin=${CARGO_TARGET_DIR:-$PWD/target}/x86_64-unknown-linux-gnu/release/bst_delete
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
@@ -60,7 +60,7 @@ if cargo afl --version >/dev/null 2>&1; then
     for who in "-M main" "-S second"; do
         # shellcheck disable=SC2086 # $who is two words on purpose
         REFLECT_REGRESSIONS="$work/afl/regressions" cargo afl fuzz -V "$LIMIT" -i "$work/afl/seeds" -o "$work/afl/sync" \
-            $who target/release/bst_delete_afl >"$work/afl-${who#-? }.log" 2>&1 &
+            $who "${CARGO_TARGET_DIR:-target}"/release/bst_delete_afl >"$work/afl-${who#-? }.log" 2>&1 &
     done
     wait
     for who in main second; do

@@ -24,7 +24,7 @@ step "built the target bst_delete" "$t"
 
 t=$(date +%s)
 # Seeded, with a budget of runs and of time: the same run each time, and an end even if it finds nothing.
-if ./target/x86_64-unknown-linux-gnu/release/bst_delete -seed=1 -runs=2000000 -max_total_time=120 -print_final_stats=1 \
+if "${CARGO_TARGET_DIR:-target}"/x86_64-unknown-linux-gnu/release/bst_delete -seed=1 -runs=2000000 -max_total_time=120 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/fuzz.log" 2>&1; then
     fail "libFuzzer ended without a crash" "$work/fuzz.log"
 fi
