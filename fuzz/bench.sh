@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 RUNS=${1:-10}
 LIMIT=${2:-30}
 cargo +nightly fuzz build >/dev/null 2>&1
-bin=target/x86_64-unknown-linux-gnu/release
+bin=${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo run --quiet --release --bin seed_corpus -- "$work/seeds" >/dev/null
@@ -32,10 +32,9 @@ for setup in a b c d; do
     run="$work/$setup-$seed"
     mkdir -p "$run/corpus" "$run/artifacts"
     [ $seeded = yes ] && cp "$work/seeds"/* "$run/corpus/"
-    # The regressions directory is the crate's: keep each run from replaying the last one's find.
-    rm -rf regressions
     start=$(date +%s.%N)
-    "$bin/$target" -seed="$seed" -max_total_time="$LIMIT" -print_final_stats=1 \
+    # Each run remembers its find in a directory of its own, so no run starts from another's.
+    REFLECT_REGRESSIONS="$run/regressions" "$bin/$target" -seed="$seed" -max_total_time="$LIMIT" -print_final_stats=1 \
       -artifact_prefix="$run/artifacts/" "$run/corpus" >"$run/log" 2>&1 || true
     end=$(date +%s.%N)
     if ls "$run/artifacts"/crash-* >/dev/null 2>&1; then
@@ -44,7 +43,6 @@ for setup in a b c d; do
       echo "$end - $start" | bc -l >>"$work/secs"
     fi
   done
-  rm -rf regressions
   printf 'setup=%s runs=%d found=%d median_execs=%s median_secs=%.2f\n' "$setup" "$RUNS" "$found" \
     "$(median <"$work/execs")" "$(median <"$work/secs" | sed 's/-/0/')"
 done

@@ -54,6 +54,10 @@ pub use reflect_runtime;
 pub use reflect_core::{bytes, choice, combinators, edit, interpret, laws, regex};
 pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner};
 
+/// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
+#[cfg(feature = "libfuzzer")]
+pub use reflect_runtime::fuzz_property;
+
 /// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
 /// `#[property]`, `assume!`, `target!`, `label!`, `classify!`), the
 /// generator types ([`Reflective`](reflect_core::Reflective), [`Gen`](reflect_core::Gen),

@@ -1,5 +1,6 @@
 //! A property as a fuzz target: the entry point a libFuzzer target calls, fed bytes by hand. A failing
-//! input is shrunk by reflection and remembered, and the property's next run replays it.
+//! input is shrunk by reflection and remembered, and the property's next run replays it; a
+//! `#[property]` is a fuzz target without being written twice.
 
 use reflect::bytes::{from_bytes, to_bytes};
 use reflect::combinators::{int, vec};
@@ -70,6 +71,43 @@ fn the_fuzz_target_entry_point_panics_with_the_report_only_on_a_failure() {
         }
     }
     assert!(failed > 0, "some random input fails");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A property written once, with a planted bug: its test is ignored (it fails by design); the test
+/// below runs it as a fuzz target through what `#[property]` defines beside the test.
+#[property(cases = 50, example = vec![1, 2])]
+#[ignore = "fails by design: the fuzz target test below runs it"]
+fn planted(#[gen(vec(int(0u32..=1000), 0..=9))] xs: Vec<u32>) -> bool {
+    xs.iter().all(|&x| x < 500)
+}
+
+#[test]
+fn a_property_written_once_is_a_fuzz_target_whose_find_its_test_replays() {
+    // What the `#[test]` runs: the property and its config, named after the test.
+    let (p, config) = planted::property();
+    assert_eq!(config.name, "fuzz_target::planted");
+    let dir = temp_dir("fuzz-property-fn");
+    let config = config.regressions(&dir);
+    // The generator a fuzz target's bytes answer (and the mutator mutates).
+    let g = planted::generator();
+    let passing = to_bytes(&g, &vec![4, 499]).unwrap();
+    let crash = to_bytes(&g, &vec![3, 800, 9]).unwrap();
+    assert_eq!(from_bytes(&g, &crash), Ok(vec![3, 800, 9]));
+
+    let mut fuzzer = Fuzzer::new(&p, &config);
+    fuzzer.run_bytes(&passing).unwrap();
+    let f = match fuzzer.run_bytes(&crash) {
+        Err(RunError::Failed(f)) => f,
+        other => panic!("expected a failure, got {other:?}"),
+    };
+    assert_eq!((f.origin.clone(), p.value_of(&f)), (Origin::Fuzzer, Some(vec![500])));
+    let saved = f.saved_to.clone().expect("remembered");
+
+    // The property's own run (the test's, the same name and directory) replays the find first.
+    let f = failure(p.check(&config));
+    assert_eq!(f.origin, Origin::Regression(saved));
+    assert_eq!(p.value_of(&f), Some(vec![500]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,4 +2,4 @@
 
 #![no_main]
 
-reflect_runtime::fuzz_property!(reflect_fuzz::bst_delete, mutate = reflect_fuzz::input);
+reflect::fuzz_property!(reflect_fuzz::bst_delete, mutate);

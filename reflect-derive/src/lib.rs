@@ -308,6 +308,16 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// report of each run), `REFLECT_REGRESSIONS=off` or
 /// `=<dir>` (see `reflect_runtime::config` for the rules).
 ///
+/// The same property is also a fuzz target, without writing it twice: beside
+/// the `#[test] fn name`, the macro defines a hidden type `name` (types and
+/// functions have separate namespaces) with `name::property()`, the property
+/// and its config as the test runs them, and `name::generator()`, its
+/// arguments' generator. Both exist in every build, not only under
+/// `cfg(test)`, so a fuzz crate reaches a `pub` property of a library:
+/// `reflect::fuzz_property!(my_crate::name)` is a whole cargo-fuzz target,
+/// and what it finds lands in the regressions directory the test replays (see
+/// `reflect_runtime::fuzz`).
+///
 /// What a run cannot catch: a case that aborts the process (a panic while
 /// unwinding, a failed allocation, a stack overflow) or calls
 /// `std::process::exit` ends the test binary, and `exit(0)` even makes

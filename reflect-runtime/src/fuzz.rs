@@ -17,31 +17,32 @@
 //! [`fuzz_one`] is what a fuzz target calls for each input: it keeps one
 //! [`Fuzzer`] per thread and, after a failure is remembered, panics with the
 //! report so the fuzzer records the crash. Feed it bytes from a test and it
-//! behaves exactly as under a fuzzer. With the cargo feature `libfuzzer`,
-//! the macro `reflect_runtime::fuzz_property!` writes the whole libFuzzer
-//! (cargo-fuzz) target:
+//! behaves exactly as under a fuzzer.
+//!
+//! A property is written once: `#[property] pub fn name(..)` in a library
+//! defines, beside its `#[test]`, a hidden type `name` whose `name::property()`
+//! returns the property and its [`Config`] (the test's own name, regressions
+//! directory and guide), and `name::generator()` its arguments' generator.
+//! With the cargo feature `libfuzzer`, the macro `reflect_runtime::fuzz_property!`
+//! writes the whole libFuzzer (cargo-fuzz) target from it:
 //!
 //! ```ignore
-//! // fuzz/fuzz_targets/sorted.rs, in a cargo-fuzz crate that depends on
-//! // reflect-runtime with `features = ["libfuzzer"]`, and on libfuzzer-sys
-//! // (its `fuzz_target!` names `::libfuzzer_sys`).
+//! // fuzz/fuzz_targets/short_lists.rs, in a cargo-fuzz crate that depends on
+//! // `reflect` with `features = ["libfuzzer"]`, on libfuzzer-sys (its
+//! // `fuzz_target!` names `::libfuzzer_sys`), and on `my_crate`, whose
+//! // `properties` module holds `#[property] pub fn short_lists(xs: Vec<u8>) { .. }`.
 //! #![no_main]
-//! use reflect_core::combinators::{int, vec};
-//! use reflect_runtime::{config::Config, runner::Property};
-//!
-//! reflect_runtime::fuzz_property!(|| {
-//!     let property = Property::new(|| vec(int(0u32..=1000), 0..=9), |xs: Vec<u32>| xs.len() < 9);
-//!     // The name and directory the property's test uses, so `cargo test` replays what the fuzzer found.
-//!     let config = Config::new("my_crate::tests::short_lists")
-//!         .regressions(concat!(env!("CARGO_MANIFEST_DIR"), "/../regressions"));
-//!     (property, config)
-//! });
+//! reflect::fuzz_property!(my_crate::properties::short_lists);
 //! ```
 //!
-//! and `cargo +nightly fuzz run sorted` runs it.
+//! and `cargo +nightly fuzz run short_lists` runs it; a crash lands in the
+//! regressions directory `cargo test` of `my_crate` replays. For AFL++ (the
+//! `afl` crate, cargo feature `afl`) the target's `main` calls
+//! `afl_main(my_crate::properties::short_lists::property)` instead, and
+//! `cargo afl build` builds it.
 //!
 //! [`mutate_bytes`] is a structure-aware mutator (libFuzzer's custom
-//! mutator hook, `fuzz_property!(make, mutate = generator)`): it decodes the
+//! mutator hook, `fuzz_property!(path, mutate)`): it decodes the
 //! bytes into their choice tree, applies one of the mutation operators of
 //! the `mutate` guide ([`Mutation`]: reroll a choice, swap two subtrees of
 //! one site, replace a subtree by a descendant of its site), replays the
@@ -220,29 +221,64 @@ pub fn mutate_into<G: Gen>(
 #[cfg(feature = "libfuzzer")]
 pub use libfuzzer_sys;
 
-/// A libFuzzer (cargo-fuzz) target over a property: `fuzz_property!(|| (property, config))`
-/// expands to a `libfuzzer_sys::fuzz_target!` whose every input runs through
-/// [`fuzz_one`]. `fuzz_property!(make, mutate = generator)` adds a
-/// structure-aware custom mutator (`libfuzzer_sys::fuzz_mutator!`) over the
-/// generator `generator()` builds (the property's): every other call
-/// mutates by [`mutate_into`], the others (and those with no mutant) by
-/// libFuzzer's own mutation. Needs the cargo feature `libfuzzer`, and the
-/// target crate depends on `libfuzzer-sys` too (its macros name it); see the
-/// module docs.
+/// A libFuzzer (cargo-fuzz) target over a property, in one line; needs the
+/// cargo feature `libfuzzer`, and the target crate depends on
+/// `libfuzzer-sys` too (its macros name it; see the module docs).
+///
+/// - `fuzz_property!(path::to::name)`: the property `#[property] fn name`
+///   defines (it must be reachable from the fuzz crate: `pub`, in a library,
+///   not under `cfg(test)`). Every input runs through [`fuzz_one`] with the
+///   property's own config, so a crash is remembered where its test replays it.
+/// - `fuzz_property!(path::to::name, mutate)` adds the structure-aware custom
+///   mutator (`libfuzzer_sys::fuzz_mutator!`) over the property's generator.
+/// - `fuzz_property!(make = EXPR)`, where `EXPR` is a function or closure
+///   returning a [`Property`] and its [`Config`], for a property built by hand;
+///   `fuzz_property!(make = EXPR, mutate = GEN)` adds the mutator over the
+///   generator `GEN()` builds.
+///
+/// With a mutator, every other call mutates by [`mutate_into`], the others
+/// (and those with no mutant) by libFuzzer's own mutation.
 #[cfg(feature = "libfuzzer")]
 #[macro_export]
 macro_rules! fuzz_property {
-    ($make:expr) => {
+    (make = $make:expr) => {
         $crate::fuzz::libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
             $crate::fuzz::fuzz_one($make, bytes);
         });
     };
-    ($make:expr, mutate = $gen:expr) => {
-        $crate::fuzz_property!($make);
+    (make = $make:expr, mutate = $gen:expr) => {
+        $crate::fuzz_property!(make = $make);
         $crate::fuzz::libfuzzer_sys::fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
             let mutated =
                 if seed % 2 == 0 { $crate::fuzz::mutate_into($gen, data, size, max_size, seed) } else { None };
             mutated.unwrap_or_else(|| $crate::fuzz::libfuzzer_sys::fuzzer_mutate(data, size, max_size))
         });
     };
+    ($($name:ident)::+) => {
+        $crate::fuzz_property!(make = $($name)::+::property);
+    };
+    ($($name:ident)::+, mutate) => {
+        $crate::fuzz_property!(make = $($name)::+::property, mutate = $($name)::+::generator);
+    };
+}
+
+/// An AFL++ target over a property, the counterpart of [`fuzz_property!`](crate::fuzz_property)
+/// for the `afl` crate (cargo feature `afl`): the whole `main` of a binary
+/// built with `cargo afl build`. `make` returns the property and its config,
+/// such as `path::to::name::property` for a `#[property] fn name`.
+///
+/// ```ignore
+/// fn main() {
+///     reflect::fuzz::afl_main(my_crate::properties::bst_delete::property);
+/// }
+/// ```
+///
+/// Each input AFL++ gives (in persistent mode, many per process) runs
+/// through [`fuzz_one`]; a failure is shrunk and remembered, and then the
+/// process aborts, which AFL++ records as a crash. The property's own panics
+/// while it is shrunk are caught by the runner, so AFL++'s
+/// abort-on-every-panic hook is left out.
+#[cfg(feature = "afl")]
+pub fn afl_main<V: 'static>(make: impl Fn() -> (Property<V>, Config) + std::panic::RefUnwindSafe) {
+    afl::fuzz(false, |bytes| fuzz_one(&make, bytes));
 }

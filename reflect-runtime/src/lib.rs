@@ -3,7 +3,7 @@
 //! - [`guide`]: the interface through which every strategy steers choices;
 //! - [`guides`]: the strategies, one module each (random, RLCheck, Choice Gradient Sampling, simulated annealing);
 //! - [`explore`]: running a generator under a guide outside a property;
-//! - [`fuzz`]: a property as a fuzz target, on a fuzzer's bytes (libFuzzer with the feature `libfuzzer`);
+//! - [`fuzz`]: a property as a fuzz target, on a fuzzer's bytes (libFuzzer with the feature `libfuzzer`, AFL++ with `afl`);
 //! - [`runner`]: [`runner::Property`] and its run: cases, discards, panics, hangs, feedback to the guide;
 //! - [`outcome`]: what one case produced;
 //! - [`shrink`]: shrinking by reflection, on choice trees replayed leniently;
