@@ -8,7 +8,8 @@
 //!
 //! Run with `cargo run --release --example gen_speed [-- --values N]`
 //! (`GEN_SPEED_ONLY=reflect|handwritten|proptest` times one of the three,
-//! for a profiler).
+//! `GEN_SPEED_CASE=<case>` runs one case, for a profiler; `reflect` also
+//! selects the `derive` lines).
 //!
 //! The hand-written functions draw from the RNG exactly as the library's
 //! generators do, so for the same seed they build the very same values; the
@@ -95,13 +96,10 @@ fn record_gen() -> BoxGen<Record> {
 }
 
 fn hand_tree(rng: &mut DetRng, depth: usize) -> Tree {
-    if depth == 0 {
-        // `recursive` makes the bottom level a one-option pick like the levels above, so that
-        // subtrees replay at any depth; sampling it still draws once.
-        rng.random_range(0..1u64);
-        return Tree::Leaf;
-    }
-    if rng.random_range(0..4u64) < 1 {
+    // `recursive` makes the bottom level a one-option pick like the levels above, so that
+    // subtrees replay at any depth; a choice with one answer draws nothing.
+    let weights: &[u64] = if depth == 0 { &[1] } else { &[1, 3] };
+    if hand_pick(rng, weights) == 0 {
         return Tree::Leaf;
     }
     let l = hand_tree(rng, depth - 1);
@@ -111,8 +109,11 @@ fn hand_tree(rng: &mut DetRng, depth: usize) -> Tree {
 }
 
 /// An option drawn by weight as a pick draws it: one draw below the total
-/// weight, then the option it falls in.
+/// weight, then the option it falls in; no draw when there is one option.
 fn hand_pick(rng: &mut DetRng, weights: &[u64]) -> usize {
+    if weights.len() == 1 {
+        return 0;
+    }
     let mut x = rng.random_range(0..weights.iter().sum::<u64>());
     for (i, &w) in weights.iter().enumerate() {
         if x < w {
@@ -276,6 +277,9 @@ fn bench<T: PartialEq + std::fmt::Debug>(
     hand: fn(&mut DetRng) -> T,
     strategy: impl Strategy<Value = T>,
 ) {
+    if std::env::var("GEN_SPEED_CASE").is_ok_and(|c| c != case) {
+        return;
+    }
     // The hand-written function and the generator build the same values from the same seed.
     for seed in 0..1000 {
         let mut rng = rng_from_seed(seed);
@@ -286,9 +290,9 @@ fn bench<T: PartialEq + std::fmt::Debug>(
     let mut rng = rng_from_seed(1);
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[1; 32]));
     let only = std::env::var("GEN_SPEED_ONLY").ok();
-    let on = |imp: &str| only.as_deref().is_none_or(|o| o == imp);
+    let on = |imp: &str| only.as_deref().is_none_or(|o| o == imp || (o == "reflect" && imp == "derive"));
     for _ in 0..ROUNDS {
-        if on("reflect") {
+        if on(reflective_impl) {
             best[0] = best[0].min(time(n, || reflective.run_rng(&mut gen_rng).unwrap()));
         }
         if on("handwritten") {

@@ -76,8 +76,9 @@ pub trait Gen {
 
     /// Plain generation from `rng`: exactly what [`Gen::run`] gives with an
     /// [`RngSource`] over the same RNG (the same draws in the same order),
-    /// without a dynamic call per choice. Combinators override it for speed;
-    /// the default runs [`Gen::run`].
+    /// without a dynamic call per choice. The combinators and derived
+    /// generators serve both methods from one forward body, generic over an
+    /// [`Answerer`](crate::source::Answerer); the default runs [`Gen::run`].
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
         self.run(&mut RngSource(rng))
@@ -162,6 +163,22 @@ pub trait Gen {
         Rc::new(self)
     }
 }
+
+/// [`Gen::run`] and [`Gen::run_rng`] from the generator's one forward body,
+/// an inherent `fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<Self::Value, Stop>`.
+macro_rules! one_forward_body {
+    () => {
+        #[inline]
+        fn run(&self, src: &mut dyn $crate::source::Source) -> Result<Self::Value, $crate::source::Stop> {
+            self.forward(src)
+        }
+        #[inline]
+        fn run_rng(&self, rng: &mut $crate::source::DetRng) -> Result<Self::Value, $crate::source::Stop> {
+            self.forward(rng)
+        }
+    };
+}
+pub(crate) use one_forward_body;
 
 /// A type-erased, shareable generator.
 pub type BoxGen<T> = Rc<dyn Gen<Value = T>>;
