@@ -56,7 +56,13 @@ pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
 ///
 /// Build generators from the combinators in [`crate::combinators`] or with
 /// `#[derive(Reflective)]`; implement this trait by hand only for a new kind
-/// of building block.
+/// of building block. Such a generator needs only [`Gen::run`] and
+/// [`Gen::back`]; plain generation ([`Gen::run_rng`]) then runs `run` with
+/// an [`RngSource`]. The combinators and derived generators write their
+/// forward direction once, generic over an
+/// [`Answerer`](crate::source::Answerer), and serve both methods from it,
+/// so plain generation makes no dynamic call per choice; a hand-written
+/// generator can do the same (see there).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a generator",
     label = "not a generator",

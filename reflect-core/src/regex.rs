@@ -207,8 +207,18 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
             let count = *min as u64 + n;
             // At least a byte a run: one growth of the string, not one per char.
             out.reserve(count as usize);
-            for _ in 0..count {
-                run_node(sub, src, out)?;
+            match &**sub {
+                // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
+                Node::Class(c) => {
+                    for _ in 0..count {
+                        out.push(src.sub(c)?);
+                    }
+                }
+                sub => {
+                    for _ in 0..count {
+                        run_node(sub, src, out)?;
+                    }
+                }
             }
         }
         Node::Concat(ns) => {

@@ -2,7 +2,7 @@
 
 use crate::choice::{Choice, Request, Site};
 use crate::gen::Gen;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 
@@ -108,7 +108,7 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
         Request::Pick { options, .. } if options.len() == 1 => 0,
         Request::Int { span: 0 } => 0,
         Request::Pick { options, total } => {
-            let mut x = rng.random_range(0..total);
+            let mut x = up_to(rng, total - 1);
             for (i, o) in options.iter().enumerate() {
                 let w = o.weight as u64;
                 if x < w {
@@ -118,14 +118,34 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
             }
             options.len() as Choice - 1
         }
-        Request::Int { span } => {
-            if span == u64::MAX {
-                rng.random()
-            } else {
-                rng.random_range(0..=span)
-            }
-        }
+        Request::Int { span } => up_to(rng, span),
     }
+}
+
+/// A uniform draw in `0..=span`: one 64-bit word times the range's size,
+/// whose high half is the answer, and a second word only when the low half
+/// falls near a boundary (Canon's method, as `rand` 0.9 samples an integer
+/// range by default: the values are the same). Written here, inlined, so
+/// that a seed's values depend on the RNG's algorithm and this function
+/// alone (not on a feature of `rand` another crate may turn on), and so
+/// that a draw costs no call.
+#[inline(always)]
+fn up_to(rng: &mut DetRng, span: u64) -> u64 {
+    use rand::RngCore;
+    let range = span.wrapping_add(1);
+    if range == 0 {
+        return rng.next_u64();
+    }
+    let wide = |x: u64| {
+        let t = x as u128 * range as u128;
+        ((t >> 64) as u64, t as u64)
+    };
+    let (mut result, low) = wide(rng.next_u64());
+    if low > range.wrapping_neg() {
+        let (next_high, _) = wide(rng.next_u64());
+        result += low.checked_add(next_high).is_none() as u64;
+    }
+    result
 }
 
 /// Draws a choice for `request` uniformly among its answers, ignoring
@@ -133,7 +153,7 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
 pub fn sample_uniform(rng: &mut DetRng, request: Request<'_>) -> Choice {
     match request {
         Request::Pick { options, .. } if options.len() == 1 => 0,
-        Request::Pick { options, .. } => rng.random_range(0..options.len() as u64),
+        Request::Pick { options, .. } => up_to(rng, options.len() as u64 - 1),
         Request::Int { .. } => sample(rng, request),
     }
 }
@@ -362,6 +382,24 @@ impl<S: Script> Source for Handover<'_, S> {
 mod tests {
     use super::*;
     use crate::choice::Opt;
+    use rand::Rng;
+
+    /// The inlined draw gives what `rand`'s `random_range` gives, draw for
+    /// draw: the values of every seed stay what they were.
+    #[test]
+    fn up_to_draws_as_rand_does() {
+        let spans = [1, 2, 3, 9, 10, 94, 255, 1 << 31, u32::MAX as u64, (1 << 63) + 12345, u64::MAX - 1, u64::MAX];
+        for seed in 0..200 {
+            for &span in &spans {
+                let (mut ours, mut theirs) = (rng_from_seed(seed), rng_from_seed(seed));
+                for _ in 0..20 {
+                    let expected = if span == u64::MAX { theirs.random() } else { theirs.random_range(0..=span) };
+                    assert_eq!(up_to(&mut ours, span), expected, "seed {seed}, span {span}");
+                }
+                assert!(ours == theirs, "seed {seed}, span {span}: another number of draws");
+            }
+        }
+    }
 
     /// A choice point with one answer takes it and leaves the RNG as it was;
     /// one with two answers draws.

@@ -115,10 +115,12 @@ impl<T: IntValue> Int<T> {
     /// The offset from `lo` of the value with choice `k` (`k <= span`).
     #[inline]
     fn offset_of(&self, k: u128) -> u128 {
+        // A range of non-negative values (the common case) counts from its low end.
+        if self.below == 0 {
+            return k;
+        }
         let (a, b, m) = self.sides();
-        if a == 0 {
-            k
-        } else if k == 0 {
+        if k == 0 {
             a
         } else if k <= 2 * m {
             let j = k.div_ceil(2);
