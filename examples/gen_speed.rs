@@ -95,17 +95,41 @@ fn record_gen() -> BoxGen<Record> {
         .boxed()
 }
 
-fn hand_tree(rng: &mut DetRng, depth: usize) -> Tree {
-    // `recursive` makes the bottom level a one-option pick like the levels above, so that
-    // subtrees replay at any depth; a choice with one answer draws nothing.
+/// The two trees of the benchmark (the fixtures' and the derived one), built alike.
+trait Binary: Clone + std::fmt::Debug + 'static {
+    fn leaf() -> Self;
+    fn node(l: Self, x: i64, r: Self) -> Self;
+}
+
+impl Binary for Tree {
+    fn leaf() -> Self {
+        Tree::Leaf
+    }
+    fn node(l: Self, x: i64, r: Self) -> Self {
+        Tree::node(l, x, r)
+    }
+}
+
+impl Binary for DTree {
+    fn leaf() -> Self {
+        DTree::Leaf
+    }
+    fn node(l: Self, x: i64, r: Self) -> Self {
+        DTree::Node(Box::new(l), x, Box::new(r))
+    }
+}
+
+fn hand_tree<T: Binary>(rng: &mut DetRng, depth: usize) -> T {
+    // At the bottom (`recursive`'s one-option pick, the derived enum's depth budget) only
+    // `Leaf` is offered, and a choice with one answer draws nothing.
     let weights: &[u64] = if depth == 0 { &[1] } else { &[1, 3] };
     if hand_pick(rng, weights) == 0 {
-        return Tree::Leaf;
+        return T::leaf();
     }
     let l = hand_tree(rng, depth - 1);
     let x = rng.random_range(0..=10u64) as i64;
     let r = hand_tree(rng, depth - 1);
-    Tree::node(l, x, r)
+    T::node(l, x, r)
 }
 
 /// An option drawn by weight as a pick draws it: one draw below the total
@@ -122,18 +146,6 @@ fn hand_pick(rng: &mut DetRng, weights: &[u64]) -> usize {
         x -= w;
     }
     unreachable!("the draw is below the total weight")
-}
-
-fn hand_dtree(rng: &mut DetRng, depth: usize) -> DTree {
-    // At the depth budget the derived enum offers only `Leaf`.
-    let weights: &[u64] = if depth == 0 { &[1] } else { &[1, 3] };
-    if hand_pick(rng, weights) == 0 {
-        return DTree::Leaf;
-    }
-    let l = hand_dtree(rng, depth - 1);
-    let x = rng.random_range(0..=10u64) as i64;
-    let r = hand_dtree(rng, depth - 1);
-    DTree::Node(Box::new(l), x, Box::new(r))
 }
 
 /// `n` chars drawn uniformly from `lo..=hi` (contiguous ASCII).
@@ -187,33 +199,18 @@ fn hand_json(rng: &mut DetRng, level: usize) -> Json {
 }
 
 fn hand_record(rng: &mut DetRng) -> Record {
-    let n = rng.random_range(0..=MAX_LEN as u64) as usize;
-    let ids = (0..n).map(|_| rng.random_range(0..=u32::MAX as u64) as u32).collect();
-    let m = rng.random_range(0..=MAX_LEN as u64) as usize;
-    let name = (0..m).map(|_| char::from(b' ' + rng.random_range(0..=94u64) as u8)).collect();
+    let DRecord { ids, name } = hand_drecord(rng);
     Record { ids, name }
 }
 
-fn proptest_tree(depth: usize) -> proptest::strategy::BoxedStrategy<Tree> {
+fn proptest_tree<T: Binary>(depth: usize) -> proptest::strategy::BoxedStrategy<T> {
     if depth == 0 {
-        return Just(Tree::Leaf).boxed();
+        return Just(T::leaf()).boxed();
     }
-    let sub = proptest_tree(depth - 1);
+    let sub = proptest_tree::<T>(depth - 1);
     proptest::prop_oneof![
-        1 => Just(Tree::Leaf),
-        3 => (sub.clone(), 0..=10i64, sub).prop_map(|(l, x, r)| Tree::node(l, x, r)),
-    ]
-    .boxed()
-}
-
-fn proptest_dtree(depth: usize) -> proptest::strategy::BoxedStrategy<DTree> {
-    if depth == 0 {
-        return Just(DTree::Leaf).boxed();
-    }
-    let sub = proptest_dtree(depth - 1);
-    proptest::prop_oneof![
-        1 => Just(DTree::Leaf),
-        3 => (sub.clone(), 0..=10i64, sub).prop_map(|(l, x, r)| DTree::Node(Box::new(l), x, Box::new(r))),
+        1 => Just(T::leaf()),
+        3 => (sub.clone(), 0..=10i64, sub).prop_map(|(l, x, r)| T::node(l, x, r)),
     ]
     .boxed()
 }
@@ -323,9 +320,9 @@ fn main() {
         },
         Some(_) => usage(),
     }
-    bench("bin_tree_depth4", n, "reflect", &bin_tree(4), |rng| hand_tree(rng, 4), proptest_tree(4));
+    bench("bin_tree_depth4", n, "reflect", &bin_tree(4), |rng| hand_tree(rng, 4), proptest_tree::<Tree>(4));
     bench("vec_u32_and_string", n, "reflect", &record_gen(), hand_record, proptest_record());
-    bench("derived_tree_depth4", n, "derive", &DTree::generator(), |rng| hand_dtree(rng, 4), proptest_dtree(4));
+    bench("derived_tree_depth4", n, "derive", &DTree::generator(), |rng| hand_tree(rng, 4), proptest_tree::<DTree>(4));
     bench("derived_record", n, "derive", &DRecord::generator(), hand_drecord, any::<DRecord>());
     bench("derived_json", n, "derive", &Json::generator(), |rng| hand_json(rng, 0), proptest_json(0));
 }
