@@ -178,7 +178,7 @@ macro_rules! one_forward_body {
         fn run(&self, src: &mut dyn $crate::source::Source) -> Result<Self::Value, $crate::source::Stop> {
             self.forward(src)
         }
-        #[inline]
+        #[inline(always)]
         fn run_rng(&self, rng: &mut $crate::source::DetRng) -> Result<Self::Value, $crate::source::Stop> {
             self.forward(rng)
         }

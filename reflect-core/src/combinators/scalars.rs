@@ -172,7 +172,7 @@ impl<T: IntValue> Int<T> {
 }
 
 impl<T: IntValue> Int<T> {
-    #[inline]
+    #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         let k = if self.span <= u64::MAX as u128 {
             let c = a.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
@@ -456,7 +456,7 @@ impl Bool {
 }
 
 impl Bool {
-    #[inline]
+    #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<bool, Stop> {
         match a.choose_leaf(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })? {
             0 => Ok(false),
@@ -553,7 +553,7 @@ impl CharClass {
         None
     }
 
-    #[inline]
+    #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<char, Stop> {
         let c = a.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
         self.nth(c).ok_or(Stop::Rejected)
