@@ -11,7 +11,7 @@
 //! derived enum whose level is at least its type's depth budget (default
 //! [`DEFAULT_DEPTH`], set with `#[reflect(depth = N)]`) offers only its base
 //! options, which the derive puts first; a depth-aware collection
-//! ([`SeqField`], [`OptionField`]) of a possibly recursive element offers only
+//! ([`SeqField`], [`option_field`]) of a possibly recursive element offers only
 //! its shortest length (or `None`). Both directions count the same way, so
 //! generation, parsing and reflection agree on which choices exist. As a last
 //! resort against types whose base options still recurse, a derived
@@ -88,7 +88,7 @@ pub fn current_level() -> usize {
 
 /// Whether the innermost running derived generator is at or past the depth
 /// budget `depth`: when a depth-aware collection ([`SeqField`],
-/// [`OptionField`]) offers only its base choice.
+/// [`option_field`]) offers only its base choice.
 #[inline]
 pub fn at_budget(depth: usize) -> bool {
     current_level() >= depth
@@ -116,7 +116,7 @@ pub use crate::combinators::total;
 
 /// The options a depth-limited pick offers: all of them, or only the first
 /// `base` (the base options, which come first) when `limited` (at the depth
-/// budget). Derived enums and [`OptionField`] (whose base option is `None`)
+/// budget). Derived enums and [`option_field`] (whose base option is `None`)
 /// both ask this.
 #[inline]
 pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
