@@ -133,9 +133,7 @@ impl<T> Pick<T> {
     pub fn options(&self) -> &[Opt] {
         &self.options
     }
-}
 
-impl<T> Pick<T> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         let c = pick_choose(a, self.site, &self.options, self.total)?;
