@@ -37,17 +37,31 @@ fn add(a: Expr, b: Expr) -> Expr {
     Expr::Add(Box::new(a), Box::new(b))
 }
 
-/// The frequency of each (site, label) among the choices that make `n` values drawn by `draw`.
-fn label_freqs(g: &BoxGen<Expr>, n: u64, draw: impl Fn(u64) -> Expr) -> BTreeMap<(String, String), f64> {
+/// For each site, the share of `n` values drawn by `draw` that take each
+/// label at the site's first choice point (in generation order).
+///
+/// Only the first choice point of a site is counted: it sits at the top of
+/// the value (the root pick of `Expr`, the first number), where the depth
+/// budget never forces the answer. Deeper down, a pick past the budget
+/// offers only its base option, so counting every choice would mix in
+/// forced answers whose number grows with the values' depth, and lowering
+/// a label's weight could raise its overall count (a deeper value has more
+/// forced `Num` leaves).
+fn first_label_shares(g: &BoxGen<Expr>, n: u64, draw: impl Fn(u64) -> Expr) -> BTreeMap<(String, String), f64> {
     let mut counts: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let mut total = 0.0;
+    let mut reached: BTreeMap<String, f64> = BTreeMap::new();
     for seed in 0..n {
+        let mut seen = std::collections::HashSet::new();
         for (site, label) in labels_of(g, &draw(seed)).expect("a value the generator made") {
-            *counts.entry((site.to_owned(), label)).or_default() += 1.0;
-            total += 1.0;
+            if seen.insert(site) {
+                *counts.entry((site.to_owned(), label)).or_default() += 1.0;
+                *reached.entry(site.to_owned()).or_default() += 1.0;
+            }
         }
     }
-    counts.values_mut().for_each(|c| *c /= total);
+    for ((site, _), c) in counts.iter_mut() {
+        *c /= reached[site];
+    }
     counts
 }
 
@@ -77,8 +91,8 @@ fn unlike_lowers_each_label_of_the_example() {
     let g = Expr::generator();
     let ex = Expr::Mul(Box::new(num(7)), Box::new(Expr::Neg(Box::new(num(7)))));
     let w = Weights::unlike(&g, std::slice::from_ref(&ex)).unwrap();
-    let before = label_freqs(&g, 3000, |s| reflect::interpret::generate(&g, s).unwrap());
-    let after = label_freqs(&g, 3000, |s| generate_weighted(&g, &w, s).unwrap());
+    let before = first_label_shares(&g, 3000, |s| reflect::interpret::generate(&g, s).unwrap());
+    let after = first_label_shares(&g, 3000, |s| generate_weighted(&g, &w, s).unwrap());
     for (site, label) in labels_of(&g, &ex).unwrap() {
         let key = (site.to_owned(), label);
         let (b, a) = (before[&key], after.get(&key).copied().unwrap_or(0.0));

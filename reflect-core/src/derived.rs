@@ -11,7 +11,7 @@
 //! derived enum whose level is at least its type's depth budget (default
 //! [`DEFAULT_DEPTH`], set with `#[reflect(depth = N)]`) offers only its base
 //! options, which the derive puts first; a depth-aware collection
-//! ([`SeqField`], [`OptionField`]) of a possibly recursive element offers only
+//! ([`SeqField`], [`option_field`]) of a possibly recursive element offers only
 //! its shortest length (or `None`). Both directions count the same way, so
 //! generation, parsing and reflection agree on which choices exist. As a last
 //! resort against types whose base options still recurse, a derived
@@ -19,8 +19,8 @@
 
 use crate::choice::{ChoiceTree, Opt, Site};
 use crate::combinators::{int, option, pick_choose, pick_ways, Collection, OptionGen, Part, Sequence};
-use crate::gen::{product, BoxGen, Gen, Way};
-use crate::source::{Source, Stop};
+use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
+use crate::source::{Answerer, Stop};
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -45,6 +45,7 @@ pub struct Frame {
 
 impl Frame {
     /// Enter a derived generator; the level drops back when the frame is dropped.
+    #[inline]
     pub fn enter() -> Frame {
         let level = LEVEL.with(|l| {
             let v = l.get();
@@ -60,30 +61,35 @@ impl Frame {
     }
 
     /// Whether this frame is at or past the depth budget `depth`.
+    #[inline]
     pub fn at_limit(&self, depth: usize) -> bool {
         self.level >= depth
     }
 
     /// Whether this frame is past the hard limit [`HARD_DEPTH`].
+    #[inline]
     pub fn too_deep(&self) -> bool {
         self.level >= HARD_DEPTH
     }
 }
 
 impl Drop for Frame {
+    #[inline]
     fn drop(&mut self) {
         LEVEL.with(|l| l.set(self.level));
     }
 }
 
 /// The level of the innermost running derived generator (0 when none runs).
+#[inline]
 pub fn current_level() -> usize {
     LEVEL.with(|l| l.get()).saturating_sub(1)
 }
 
 /// Whether the innermost running derived generator is at or past the depth
 /// budget `depth`: when a depth-aware collection ([`SeqField`],
-/// [`OptionField`]) offers only its base choice.
+/// [`option_field`]) offers only its base choice.
+#[inline]
 pub fn at_budget(depth: usize) -> bool {
     current_level() >= depth
 }
@@ -110,8 +116,9 @@ pub use crate::combinators::total;
 
 /// The options a depth-limited pick offers: all of them, or only the first
 /// `base` (the base options, which come first) when `limited` (at the depth
-/// budget). Derived enums and [`OptionField`] (whose base option is `None`)
+/// budget). Derived enums and [`option_field`] (whose base option is `None`)
 /// both ask this.
+#[inline]
 pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
     if limited {
         &options[..base]
@@ -120,37 +127,61 @@ pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
     }
 }
 
-/// Answers the pick of a derived enum at `site` among `options`, of which
-/// only the first `base` remain when `limited`. Returns the index.
-pub fn choose_variant(
-    src: &mut dyn Source,
+/// The pick of a derived enum: its site and its options, of which the
+/// first `base` (the base variants) are the only ones offered at the depth
+/// budget. A constant of the expansion, with both totals computed once.
+#[derive(Debug, Clone, Copy)]
+pub struct Variants {
     site: Site,
     options: &'static [Opt],
     base: usize,
-    limited: bool,
-) -> Result<u64, Stop> {
-    let opts = offered(options, base, limited);
-    pick_choose(src, site, opts, total(opts))
+    total: u64,
+    base_total: u64,
 }
 
-/// Wraps the ways of one variant's fields in its pick node (the backward
-/// counterpart of [`choose_variant`]); no way when the variant is not
-/// offered at this level.
-pub fn variant_ways(
-    site: Site,
-    options: &'static [Opt],
-    base: usize,
-    limited: bool,
-    index: usize,
-    fields: Vec<Way>,
-) -> Vec<Way> {
-    let opts = offered(options, base, limited);
-    pick_ways(site, opts, total(opts), index, fields)
+impl Variants {
+    /// The pick at `site` among `options`, the first `base` of them the base variants.
+    ///
+    /// # Panics
+    /// When `base` is more than the number of options (at compile time, in a constant).
+    pub const fn new(site: Site, options: &'static [Opt], base: usize) -> Self {
+        let total_all = total(options);
+        let total_base = total(options.split_at(base).0);
+        Variants { site, options, base, total: total_all, base_total: total_base }
+    }
+
+    /// The options offered and their total: the base ones only when `limited`.
+    #[inline]
+    fn offered(&self, limited: bool) -> (&'static [Opt], u64) {
+        if limited {
+            (self.options.split_at(self.base).0, self.base_total)
+        } else {
+            (self.options, self.total)
+        }
+    }
+
+    /// Answers the pick with `src` (the base options only when `limited`),
+    /// opening its node. Returns the index of the variant.
+    #[inline]
+    pub fn choose<A: Answerer + ?Sized>(&self, src: &mut A, limited: bool) -> Result<u64, Stop> {
+        let (options, total) = self.offered(limited);
+        pick_choose(src, self.site, options, total)
+    }
+
+    /// Wraps the ways of variant `index`'s fields in the pick's node (the
+    /// backward counterpart of [`Variants::choose`]); no way when the
+    /// variant is not offered (`limited`, and not a base variant).
+    pub fn ways(&self, limited: bool, index: usize, fields: Vec<Way>) -> Vec<Way> {
+        let (options, total) = self.offered(limited);
+        pick_ways(self.site, options, total, index, fields)
+    }
 }
 
-/// Runs one field's generator as the part `site` (a group in the choice tree).
-pub fn run_part<G: Gen + ?Sized>(g: &G, site: Site, src: &mut dyn Source) -> Result<G::Value, Stop> {
-    Part { gen: g, site }.run(src)
+/// Runs one field's generator as the part `site` (a group in the choice
+/// tree), with the answerer of the derived generator's forward body.
+#[inline]
+pub fn run_part<G: Gen + ?Sized, A: Answerer + ?Sized>(g: &G, site: Site, src: &mut A) -> Result<G::Value, Stop> {
+    src.sub(&Part { gen: g, site })
 }
 
 /// The ways of one field's generator as the part `site`, appended to `ways`.
@@ -165,54 +196,58 @@ pub fn back_part(ways: Vec<Way>, site: Site, field: Vec<Way>) -> Vec<Way> {
 }
 
 /// A `Vec` or `String` field: a length in `lo..=hi` (an integer choice point
-/// at `site`), then that many elements, each the part `"elem"`. When
-/// `limited` (the element may recurse) and the enclosing derived generator
-/// is at its depth budget, only the length `lo` is offered.
-pub struct SeqField<E, C> {
+/// at `site`), then that many elements from `elem`, each the part `"elem"`.
+/// When `limited` (the element may recurse) and the enclosing derived
+/// generator is at its depth budget, only the length `lo` is offered. The
+/// element generator is kept unboxed, so its calls are static.
+pub struct SeqField<G, C> {
     site: Site,
     lo: usize,
     hi: usize,
     depth: usize,
     limited: bool,
-    elem: BoxGen<E>,
+    elem: G,
     _c: PhantomData<fn() -> C>,
 }
 
-impl<E, C> SeqField<E, C> {
+impl<G, C> SeqField<G, C> {
     /// See [`SeqField`].
     ///
     /// # Panics
     /// When `lo > hi`.
-    pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: BoxGen<E>) -> Self {
+    pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: G) -> Self {
         assert!(lo <= hi, "the length range {lo}..={hi} of `{site}` is empty; write it low..=high");
         SeqField { site, lo, hi, depth, limited, elem, _c: PhantomData }
     }
 
     /// The collection generator for the current level.
-    fn now(&self) -> Collection<&dyn Gen<Value = E>, C> {
+    #[inline]
+    fn now(&self) -> Collection<&G, C> {
         let hi = if self.limited && at_budget(self.depth) { self.lo } else { self.hi };
-        Collection { len: int(self.lo..=hi).site(self.site), elem_site: "elem", gen: &*self.elem, _c: PhantomData }
+        Collection { len: int(self.lo..=hi).site(self.site), elem_site: "elem", gen: &self.elem, _c: PhantomData }
     }
 }
 
-impl<E, C: Sequence<E>> Gen for SeqField<E, C> {
-    type Value = C;
-    fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
-        self.now().run(src)
+impl<G: Gen, C: Sequence<G::Value>> SeqField<G, C> {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
+        a.sub(&self.now())
     }
+}
+
+impl<G: Gen, C: Sequence<G::Value>> Gen for SeqField<G, C> {
+    type Value = C;
+    one_forward_body!();
     fn back(&self, target: &C) -> Vec<Way> {
         self.now().back(target)
     }
 }
 
-/// An `Option` field: the [`option`] combinator at `site` (`"None"` with
-/// weight 1, first; `"Some"` with weight 3). When `limited` (the inner type
-/// may recurse), only `"None"` is offered once the enclosing derived
-/// generator is at its depth budget `depth`.
-pub type OptionField<T> = OptionGen<BoxGen<T>>;
-
-/// The generator of an `Option` field; see [`OptionField`].
-pub fn option_field<T>(site: Site, depth: usize, limited: bool, inner: BoxGen<T>) -> OptionField<T> {
+/// The generator of an `Option` field: the [`option`] combinator at `site`
+/// (`"None"` with weight 1, first; `"Some"` with weight 3) over `inner`.
+/// When `limited` (the inner type may recurse), only `"None"` is offered
+/// once the enclosing derived generator is at its depth budget `depth`.
+pub fn option_field<G: Gen>(site: Site, depth: usize, limited: bool, inner: G) -> OptionGen<G> {
     let g = option(inner).site(site);
     if limited {
         g.depth_limit(depth)
@@ -269,7 +304,11 @@ impl<K: Clone + Eq + std::hash::Hash + 'static, V: Clone + 'static> Entries for 
 /// A set or map may hold fewer entries than were generated (duplicates
 /// collapse); backward, such a value is reflected as its entries with the
 /// first one repeated up to the shortest length `seq` makes.
-pub fn collected<C: Entries>(seq: SeqField<C::Entry, Vec<C::Entry>>) -> BoxGen<C> {
+pub fn collected<C, G>(seq: SeqField<G, Vec<C::Entry>>) -> impl Gen<Value = C>
+where
+    C: Entries,
+    G: Gen<Value = C::Entry>,
+{
     let lo = seq.lo;
     let back = move |c: &C| {
         let mut entries = c.entries();
@@ -280,7 +319,7 @@ pub fn collected<C: Entries>(seq: SeqField<C::Entry, Vec<C::Entry>>) -> BoxGen<C
         }
         Some(entries)
     };
-    seq.map(|v: Vec<C::Entry>| v.into_iter().collect(), back).boxed()
+    seq.map(|v: Vec<C::Entry>| v.into_iter().collect(), back)
 }
 
 /// Type-checks a `#[choice(with = ...)]` generator against its field's type

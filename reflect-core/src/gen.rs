@@ -56,7 +56,13 @@ pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
 ///
 /// Build generators from the combinators in [`crate::combinators`] or with
 /// `#[derive(Reflective)]`; implement this trait by hand only for a new kind
-/// of building block.
+/// of building block. Such a generator needs only [`Gen::run`] and
+/// [`Gen::back`]; plain generation ([`Gen::run_rng`]) then runs `run` with
+/// an [`RngSource`]. The combinators and derived generators write their
+/// forward direction once, generic over an
+/// [`Answerer`](crate::source::Answerer), and serve both methods from it,
+/// so plain generation makes no dynamic call per choice; a hand-written
+/// generator can do the same (see there).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a generator",
     label = "not a generator",
@@ -76,8 +82,9 @@ pub trait Gen {
 
     /// Plain generation from `rng`: exactly what [`Gen::run`] gives with an
     /// [`RngSource`] over the same RNG (the same draws in the same order),
-    /// without a dynamic call per choice. Combinators override it for speed;
-    /// the default runs [`Gen::run`].
+    /// without a dynamic call per choice. The combinators and derived
+    /// generators serve both methods from one forward body, generic over an
+    /// [`Answerer`](crate::source::Answerer); the default runs [`Gen::run`].
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
         self.run(&mut RngSource(rng))
@@ -162,6 +169,22 @@ pub trait Gen {
         Rc::new(self)
     }
 }
+
+/// [`Gen::run`] and [`Gen::run_rng`] from the generator's one forward body,
+/// an inherent `fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<Self::Value, Stop>`.
+macro_rules! one_forward_body {
+    () => {
+        #[inline]
+        fn run(&self, src: &mut dyn $crate::source::Source) -> Result<Self::Value, $crate::source::Stop> {
+            self.forward(src)
+        }
+        #[inline(always)]
+        fn run_rng(&self, rng: &mut $crate::source::DetRng) -> Result<Self::Value, $crate::source::Stop> {
+            self.forward(rng)
+        }
+    };
+}
+pub(crate) use one_forward_body;
 
 /// A type-erased, shareable generator.
 pub type BoxGen<T> = Rc<dyn Gen<Value = T>>;

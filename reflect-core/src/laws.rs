@@ -6,7 +6,8 @@
 //!
 //! | law | function |
 //! |---|---|
-//! | round trip: the choices generation records parse back to the value; reflection finds that very tree, every reflected tree parses back; `check` and `probability` agree; the bytes [`to_bytes`] encodes the value into decode back to it | [`round_trip`] |
+//! | round trip: the choices generation records parse back to the value; reflection finds that very tree, every reflected tree parses back; `check` and `probability` agree; the bytes [`to_bytes`] encodes the value into decode back to it; plain generation makes the draws a source makes | [`round_trip`] |
+//! | the fast path: [`Gen::run_rng`] gives what [`Gen::run`] gives with an [`RngSource`] over the same RNG, making the same draws in the same order | [`same_draws`] |
 //! | bytes totality: every byte string, of every length, decodes without a panic into a value in the generator's range | [`bytes_total`] |
 //! | lenient replay of an edited tree gives a value in the generator's range, and reports the tree it used | [`lenient_replay`] |
 //! | derivatives: the language of `δ_p g` is the language of `g` after the prefix `p`; `nullable` and `next_pick` agree with it (Goldstein's thesis, Sec. 2.5: Lemma 1, Theorem 2) | [`derivatives`] |
@@ -30,7 +31,7 @@ use crate::interpret::{
     check, derivative, generate, generate_recorded, language, next_pick, nullable, parse_tree, probability, reflect,
     replay_lenient, sequence_probability, ParseError,
 };
-use crate::source::{rng_from_seed, DetRng, Stop};
+use crate::source::{rng_from_seed, DetRng, RngSource, Stop};
 use rand::Rng;
 use std::collections::HashMap;
 use std::fmt::Debug;
@@ -41,8 +42,8 @@ use std::hash::Hash;
 /// the recorded tree among its trees and each of them parses back, `check`
 /// accepts it and `probability` is positive, and the value's bytes
 /// ([`to_bytes`]) decode back to it ([`from_bytes`]). A generation its validity
-/// condition rejects must be rejected by parsing its choices too. Returns
-/// how many seeds gave a valid value.
+/// condition rejects must be rejected by parsing its choices too. Every seed
+/// also obeys [`same_draws`]. Returns how many seeds gave a valid value.
 ///
 /// # Panics
 /// When a law fails, or generation stops for another reason than validity.
@@ -52,6 +53,7 @@ where
     G::Value: PartialEq + Debug,
 {
     let mut valid = 0;
+    same_draws(g, seeds);
     for seed in 0..seeds {
         let (v, tree) = generate_recorded(g, seed);
         let v = match v {
@@ -81,6 +83,33 @@ where
         assert_eq!(from_bytes(g, &bytes).as_ref(), Ok(&v), "bytes, seed {seed}: {bytes:?} decode to another value");
     }
     valid
+}
+
+/// The fast-path law over `seeds` seeds (0, 1, ...): plain generation
+/// ([`Gen::run_rng`]) gives exactly what [`Gen::run`] gives with an
+/// [`RngSource`] over an RNG seeded alike, the same value or the same stop,
+/// and leaves its RNG in the same state: the same draws, in the same order.
+///
+/// # Panics
+/// When the law fails.
+pub fn same_draws<G>(g: &G, seeds: u64)
+where
+    G: Gen + ?Sized,
+    G::Value: PartialEq + Debug,
+{
+    for seed in 0..seeds {
+        let (mut fast, mut slow) = (rng_from_seed(seed), rng_from_seed(seed));
+        let by_rng = g.run_rng(&mut fast);
+        let by_source = g.run(&mut RngSource(&mut slow));
+        assert_eq!(
+            by_rng, by_source,
+            "fast path, seed {seed}: run_rng and run with an RngSource give different results"
+        );
+        assert!(
+            fast == slow,
+            "fast path, seed {seed}: run_rng and run with an RngSource draw differently (both gave {by_rng:?})"
+        );
+    }
 }
 
 /// The totality law of the bytes source ([`crate::bytes`]): random byte
@@ -294,5 +323,44 @@ where
         let freq = *counts.get(v).unwrap_or(&0) as f64 / n;
         let sd = (p * (1.0 - p) / n).sqrt();
         assert!((freq - p).abs() <= 5.0 * sd + 1e-3, "factoring: {v:?} sampled with frequency {freq}, exactly {p}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combinators::int;
+    use crate::gen::Way;
+    use crate::source::Source;
+
+    /// A digit whose plain generation answers right but draws once more
+    /// than its forward direction: the kind of drift two copies of a
+    /// forward body fall into.
+    struct Drifting;
+
+    impl Gen for Drifting {
+        type Value = u8;
+        fn run(&self, src: &mut dyn Source) -> Result<u8, Stop> {
+            int(0u8..=9).run(src)
+        }
+        fn run_rng(&self, rng: &mut DetRng) -> Result<u8, Stop> {
+            let v = int(0u8..=9).run_rng(rng);
+            rng.random::<u64>();
+            v
+        }
+        fn back(&self, v: &u8) -> Vec<Way> {
+            int(0u8..=9).back(v)
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "draw differently")]
+    fn same_draws_catches_a_fast_path_that_draws_more() {
+        same_draws(&Drifting, 10);
+    }
+
+    #[test]
+    fn same_draws_holds_for_a_generator_with_one_forward_body() {
+        same_draws(&int(0u8..=9), 10);
     }
 }

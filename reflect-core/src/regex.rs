@@ -35,8 +35,8 @@
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request};
 use crate::combinators::{char_class, CharClass, POSITIONS};
-use crate::gen::{Gen, Way};
-use crate::source::{Source, Stop};
+use crate::gen::{one_forward_body, Gen, Way};
+use crate::source::{Answerer, Stop};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 use std::collections::HashMap;
 use std::fmt;
@@ -186,10 +186,10 @@ fn lower(hir: &Hir, edges: Edges) -> Result<Node, RegexError> {
     })
 }
 
-fn run_node(node: &Node, src: &mut dyn Source, out: &mut String) -> Result<(), Stop> {
+fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) -> Result<(), Stop> {
     match node {
         Node::Lit(cs) => out.extend(cs.iter()),
-        Node::Class(c) => out.push(c.run(src)?),
+        Node::Class(c) => out.push(src.sub(c)?),
         Node::Alt(opts, subs) => {
             let c = src.choose(ALT_SITE, Request::Pick { options: opts, total: opts.len() as u64 })?;
             let r = match subs.get(c as usize) {
@@ -200,13 +200,25 @@ fn run_node(node: &Node, src: &mut dyn Source, out: &mut String) -> Result<(), S
             r?
         }
         Node::Repeat { min, max, sub } => {
-            let n = src.choose(REPEAT_SITE, Request::Int { span: (max - min) as u64 })?;
-            src.leave();
+            let n = src.choose_leaf(REPEAT_SITE, Request::Int { span: (max - min) as u64 })?;
             if n > (max - min) as u64 {
                 return Err(Stop::Rejected);
             }
-            for _ in 0..(*min as u64 + n) {
-                run_node(sub, src, out)?;
+            let count = *min as u64 + n;
+            // At least a byte a run: one growth of the string, not one per char.
+            out.reserve(count as usize);
+            match &**sub {
+                // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
+                Node::Class(c) => {
+                    for _ in 0..count {
+                        out.push(src.sub(c)?);
+                    }
+                }
+                sub => {
+                    for _ in 0..count {
+                        run_node(sub, src, out)?;
+                    }
+                }
             }
         }
         Node::Concat(ns) => {
@@ -326,13 +338,18 @@ fn seq_step(states: Vec<(usize, Way)>, node: &Node, s: &[char], memo: &mut Memo)
     next
 }
 
-impl Gen for Regex {
-    type Value = String;
-    fn run(&self, src: &mut dyn Source) -> Result<String, Stop> {
+impl Regex {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<String, Stop> {
         let mut out = String::new();
-        run_node(&self.node, src, &mut out)?;
+        run_node(&self.node, a, &mut out)?;
         Ok(out)
     }
+}
+
+impl Gen for Regex {
+    type Value = String;
+    one_forward_body!();
     fn back(&self, target: &String) -> Vec<Way> {
         let s: Vec<char> = target.chars().collect();
         back_node(&self.node, &s, 0, &mut Memo::new())

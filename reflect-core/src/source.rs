@@ -1,7 +1,8 @@
 //! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide).
 
 use crate::choice::{Choice, Request, Site};
-use rand::{Rng, SeedableRng};
+use crate::gen::Gen;
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 
@@ -98,12 +99,16 @@ impl<S: Source + ?Sized> Source for &mut S {
     }
 }
 
-/// Draws a choice for `request` from `rng`, honouring weights.
+/// Draws a choice for `request` from `rng`, honouring weights. A choice
+/// point with one answer (a one-option pick, an integer range of one value)
+/// is answered without a draw: it leaves the RNG as it was.
 #[inline(always)]
 pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
     match request {
+        Request::Pick { options, .. } if options.len() == 1 => 0,
+        Request::Int { span: 0 } => 0,
         Request::Pick { options, total } => {
-            let mut x = rng.random_range(0..total);
+            let mut x = up_to(rng, total - 1);
             for (i, o) in options.iter().enumerate() {
                 let w = o.weight as u64;
                 if x < w {
@@ -113,20 +118,42 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
             }
             options.len() as Choice - 1
         }
-        Request::Int { span } => {
-            if span == u64::MAX {
-                rng.random()
-            } else {
-                rng.random_range(0..=span)
-            }
-        }
+        Request::Int { span } => up_to(rng, span),
     }
 }
 
-/// Draws a choice for `request` uniformly among its answers, ignoring weights.
+/// A uniform draw in `0..=span`: one 64-bit word times the range's size,
+/// whose high half is the answer, and a second word only when the low half
+/// falls near a boundary (Canon's method, as `rand` 0.9 samples an integer
+/// range by default: the values are the same). Written here, inlined, so
+/// that a seed's values depend on the RNG's algorithm and this function
+/// alone (not on a feature of `rand` another crate may turn on), and so
+/// that a draw costs no call.
+#[inline(always)]
+fn up_to(rng: &mut DetRng, span: u64) -> u64 {
+    use rand::RngCore;
+    let range = span.wrapping_add(1);
+    if range == 0 {
+        return rng.next_u64();
+    }
+    let wide = |x: u64| {
+        let t = x as u128 * range as u128;
+        ((t >> 64) as u64, t as u64)
+    };
+    let (mut result, low) = wide(rng.next_u64());
+    if low > range.wrapping_neg() {
+        let (next_high, _) = wide(rng.next_u64());
+        result += low.checked_add(next_high).is_none() as u64;
+    }
+    result
+}
+
+/// Draws a choice for `request` uniformly among its answers, ignoring
+/// weights; like [`sample`], without a draw when there is one answer.
 pub fn sample_uniform(rng: &mut DetRng, request: Request<'_>) -> Choice {
     match request {
-        Request::Pick { options, .. } => rng.random_range(0..options.len() as u64),
+        Request::Pick { options, .. } if options.len() == 1 => 0,
+        Request::Pick { options, .. } => up_to(rng, options.len() as u64 - 1),
         Request::Int { .. } => sample(rng, request),
     }
 }
@@ -146,6 +173,135 @@ impl Source for RngSource<'_> {
     }
     fn tracks_parts(&self) -> bool {
         false
+    }
+}
+
+/// What answers a generator's choices on the way forward: any [`Source`]
+/// (as `dyn Source`, behind [`Gen::run`]) or the plain RNG ([`DetRng`],
+/// behind [`Gen::run_rng`]).
+///
+/// It lets a generator write its forward direction once, generic over the
+/// answerer, and serve both methods from it: the RNG's copy is compiled
+/// apart, so plain generation makes no dynamic call per choice and skips
+/// the structure calls ([`Answerer::enter`], [`Answerer::leave`]) that only
+/// recording sources need. Both answerers draw alike: for the same RNG,
+/// [`Gen::run_rng`] makes exactly the draws [`Gen::run`] makes with an
+/// [`RngSource`] over it, in the same order (`reflect_core::laws::round_trip`
+/// checks it). The trait is sealed: these two are the only answerers.
+///
+/// A generator written by hand needs only [`Gen::run`] and [`Gen::back`];
+/// to give it the fast path too, write its forward direction over an
+/// answerer and call it from both methods:
+///
+/// ```
+/// use reflect_core::combinators::int;
+/// use reflect_core::source::{Answerer, DetRng, Source, Stop};
+/// use reflect_core::{generate, generate_recorded, Gen, Way};
+///
+/// /// Two digits, as the number they make.
+/// struct TwoDigits;
+///
+/// impl TwoDigits {
+///     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<u8, Stop> {
+///         let tens = a.sub(&int(0u8..=9).site("tens"))?;
+///         let ones = a.sub(&int(0u8..=9).site("ones"))?;
+///         Ok(tens * 10 + ones)
+///     }
+/// }
+///
+/// impl Gen for TwoDigits {
+///     type Value = u8;
+///     fn run(&self, src: &mut dyn Source) -> Result<u8, Stop> {
+///         self.forward(src)
+///     }
+///     fn run_rng(&self, rng: &mut DetRng) -> Result<u8, Stop> {
+///         self.forward(rng)
+///     }
+///     fn back(&self, n: &u8) -> Vec<Way> {
+///         let (t, o) = (int(0u8..=9).site("tens"), int(0u8..=9).site("ones"));
+///         reflect_core::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
+///     }
+/// }
+///
+/// assert_eq!(generate(&TwoDigits, 5), generate_recorded(&TwoDigits, 5).0);
+/// ```
+pub trait Answerer: sealed::Sealed {
+    /// Answer the choice point `site` asking `request`; matched by one later
+    /// [`Answerer::leave`] (see [`Source::choose`]).
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
+
+    /// Answer a choice point that selects nothing beneath it (see [`Source::choose_leaf`]).
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
+
+    /// A part of the value named `site` begins (see [`Source::enter`]).
+    fn enter(&mut self, site: Site);
+
+    /// The innermost open choice point or part ends (see [`Source::leave`]).
+    fn leave(&mut self);
+
+    /// Whether this answerer follows parts (see [`Source::tracks_parts`]);
+    /// never for the RNG.
+    fn tracks_parts(&self) -> bool;
+
+    /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
+    /// for a source, [`Gen::run_rng`] for the RNG.
+    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
+}
+
+mod sealed {
+    /// Keeps [`super::Answerer`] to the two answerers of this module.
+    pub trait Sealed {}
+    impl Sealed for dyn super::Source + '_ {}
+    impl Sealed for super::DetRng {}
+}
+
+impl Answerer for dyn Source + '_ {
+    #[inline]
+    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Source::choose(self, site, request)
+    }
+    #[inline]
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Source::choose_leaf(self, site, request)
+    }
+    #[inline]
+    fn enter(&mut self, site: Site) {
+        Source::enter(self, site)
+    }
+    #[inline]
+    fn leave(&mut self) {
+        Source::leave(self)
+    }
+    #[inline]
+    fn tracks_parts(&self) -> bool {
+        Source::tracks_parts(self)
+    }
+    #[inline]
+    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        g.run(self)
+    }
+}
+
+impl Answerer for DetRng {
+    #[inline(always)]
+    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(self, request))
+    }
+    #[inline(always)]
+    fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        Ok(sample(self, request))
+    }
+    #[inline(always)]
+    fn enter(&mut self, _site: Site) {}
+    #[inline(always)]
+    fn leave(&mut self) {}
+    #[inline(always)]
+    fn tracks_parts(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        g.run_rng(self)
     }
 }
 
@@ -218,6 +374,49 @@ impl<S: Script> Source for Handover<'_, S> {
         self.script.leave();
         if self.open.pop() == Some(true) {
             self.inner.leave();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choice::Opt;
+    use rand::Rng;
+
+    /// The inlined draw gives what `rand`'s `random_range` gives, draw for
+    /// draw: the values of every seed stay what they were.
+    #[test]
+    fn up_to_draws_as_rand_does() {
+        let spans = [1, 2, 3, 9, 10, 94, 255, 1 << 31, u32::MAX as u64, (1 << 63) + 12345, u64::MAX - 1, u64::MAX];
+        for seed in 0..200 {
+            for &span in &spans {
+                let (mut ours, mut theirs) = (rng_from_seed(seed), rng_from_seed(seed));
+                for _ in 0..20 {
+                    let expected = if span == u64::MAX { theirs.random() } else { theirs.random_range(0..=span) };
+                    assert_eq!(up_to(&mut ours, span), expected, "seed {seed}, span {span}");
+                }
+                assert!(ours == theirs, "seed {seed}, span {span}: another number of draws");
+            }
+        }
+    }
+
+    /// A choice point with one answer takes it and leaves the RNG as it was;
+    /// one with two answers draws.
+    #[test]
+    fn a_choice_with_one_answer_draws_nothing() {
+        let one = [Opt { label: "only", weight: 3 }];
+        let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+        for request in [Request::Pick { options: &one, total: 3 }, Request::Int { span: 0 }] {
+            let mut rng = rng_from_seed(9);
+            assert_eq!(sample(&mut rng, request), 0);
+            assert_eq!(sample_uniform(&mut rng, request), 0);
+            assert!(rng == rng_from_seed(9), "{request:?} drew");
+        }
+        for request in [Request::Pick { options: &two, total: 2 }, Request::Int { span: 1 }] {
+            let mut rng = rng_from_seed(9);
+            sample(&mut rng, request);
+            assert!(rng != rng_from_seed(9), "{request:?} did not draw");
         }
     }
 }

@@ -2,9 +2,9 @@
 
 use super::scalars::{int, Int};
 use super::{pick_choose, pick_ways, total};
-use crate::choice::{ChoiceTree, Opt, Request, Site};
-use crate::gen::{product, Gen, Way};
-use crate::source::{sample, DetRng, Source, Stop};
+use crate::choice::{ChoiceTree, Opt, Site};
+use crate::gen::{one_forward_body, product, Gen, Way};
+use crate::source::{Answerer, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
@@ -66,27 +66,24 @@ impl<G> OptionGen<G> {
     }
 }
 
-impl<G: Gen> Gen for OptionGen<G> {
-    type Value = Option<G::Value>;
-    fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+impl<G: Gen> OptionGen<G> {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<Option<G::Value>, Stop> {
         let options = self.offered();
-        let c = pick_choose(src, self.site, options, total(options))?;
+        let c = pick_choose(a, self.site, options, total(options))?;
         let r = match c {
             0 => Ok(None),
-            1 if options.len() > 1 => self.gen.run(src).map(Some),
+            1 if options.len() > 1 => a.sub(&self.gen).map(Some),
             _ => Err(Stop::Rejected),
         };
-        src.leave();
+        a.leave();
         r
     }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-        let options = self.offered();
-        match sample(rng, Request::Pick { options, total: total(options) }) {
-            0 => Ok(None),
-            _ => self.gen.run_rng(rng).map(Some),
-        }
-    }
+}
+
+impl<G: Gen> Gen for OptionGen<G> {
+    type Value = Option<G::Value>;
+    one_forward_body!();
     fn back(&self, target: &Self::Value) -> Vec<Way> {
         let options = self.offered();
         match target {
@@ -171,34 +168,30 @@ impl Sequence<char> for String {
     }
 }
 
-impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
-    type Value = C;
-    fn run(&self, src: &mut dyn Source) -> Result<C, Stop> {
-        let n = self.len.run(src)?;
+impl<G: Gen, C: Sequence<G::Value>> Collection<G, C> {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
+        let n = a.sub(&self.len)?;
         let mut out = C::with_capacity(n.min(MAX_PREALLOC));
-        if src.tracks_parts() {
+        if a.tracks_parts() {
             for _ in 0..n {
-                src.enter(self.elem_site);
-                let r = self.gen.run(src);
-                src.leave();
+                a.enter(self.elem_site);
+                let r = a.sub(&self.gen);
+                a.leave();
                 out.push_elem(r?);
             }
         } else {
             for _ in 0..n {
-                out.push_elem(self.gen.run(src)?);
+                out.push_elem(a.sub(&self.gen)?);
             }
         }
         Ok(out)
     }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<C, Stop> {
-        let n = self.len.run_rng(rng)?;
-        let mut out = C::with_capacity(n.min(MAX_PREALLOC));
-        for _ in 0..n {
-            out.push_elem(self.gen.run_rng(rng)?);
-        }
-        Ok(out)
-    }
+}
+
+impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
+    type Value = C;
+    one_forward_body!();
     fn back(&self, target: &C) -> Vec<Way> {
         let elems = target.elems();
         let mut ways = self.len.back(&elems.len());
@@ -224,28 +217,37 @@ impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
 pub const POSITIONS: [Site; 16] =
     ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"];
 
+/// The one forward body of a tuple of generators (a tuple can have no
+/// inherent method): each component as the part named by its position.
+trait TupleForward: Gen {
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<Self::Value, Stop>;
+}
+
 macro_rules! tuple_gen {
     ($($g:ident $v:ident $i:tt),+) => {
-        impl<$($g: Gen),+> Gen for ($($g,)+)
+        impl<$($g: Gen),+> TupleForward for ($($g,)+)
         where $($g::Value: Clone),+
         {
-            type Value = ($($g::Value,)+);
-            fn run(&self, src: &mut dyn Source) -> Result<Self::Value, Stop> {
+            #[inline]
+            fn forward<S: Answerer + ?Sized>(&self, src: &mut S) -> Result<Self::Value, Stop> {
                 if !src.tracks_parts() {
-                    return Ok(($(self.$i.run(src)?,)+));
+                    return Ok(($(src.sub(&self.$i)?,)+));
                 }
                 $(
                     src.enter(POSITIONS[$i]);
-                    let $v = self.$i.run(src);
+                    let $v = src.sub(&self.$i);
                     src.leave();
                     let $v = $v?;
                 )+
                 Ok(($($v,)+))
             }
-            #[inline]
-            fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
-                Ok(($(self.$i.run_rng(rng)?,)+))
-            }
+        }
+
+        impl<$($g: Gen),+> Gen for ($($g,)+)
+        where $($g::Value: Clone),+
+        {
+            type Value = ($($g::Value,)+);
+            one_forward_body!();
             fn back(&self, target: &Self::Value) -> Vec<Way> {
                 let mut ways = vec![Way::empty()];
                 $(

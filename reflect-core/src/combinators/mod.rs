@@ -7,8 +7,8 @@
 //! re-exported here.
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
-use crate::gen::{product, BoxGen, Gen, Way};
-use crate::source::{sample, DetRng, Source, Stop};
+use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
+use crate::source::{Answerer, Source, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
@@ -34,11 +34,8 @@ pub fn just<T: Clone + PartialEq>(value: T) -> Just<T> {
 
 impl<T: Clone + PartialEq> Gen for Just<T> {
     type Value = T;
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
-        Ok(self.0.clone())
-    }
     #[inline]
-    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
+    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
     fn back(&self, target: &T) -> Vec<Way> {
@@ -63,11 +60,8 @@ pub fn pure<T: Clone>(value: T) -> Pure<T> {
 
 impl<T: Clone> Gen for Pure<T> {
     type Value = T;
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
-        Ok(self.0.clone())
-    }
     #[inline]
-    fn run_rng(&self, _rng: &mut DetRng) -> Result<T, Stop> {
+    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
     fn back(&self, _target: &T) -> Vec<Way> {
@@ -139,24 +133,22 @@ impl<T> Pick<T> {
     pub fn options(&self) -> &[Opt] {
         &self.options
     }
+
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
+        let c = pick_choose(a, self.site, &self.options, self.total)?;
+        let r = match self.gens.get(c as usize) {
+            Some(g) => a.sub(&**g),
+            None => Err(Stop::Rejected),
+        };
+        a.leave();
+        r
+    }
 }
 
 impl<T> Gen for Pick<T> {
     type Value = T;
-    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
-        let c = pick_choose(src, self.site, &self.options, self.total)?;
-        let r = match self.gens.get(c as usize) {
-            Some(g) => g.run(src),
-            None => Err(Stop::Rejected),
-        };
-        src.leave();
-        r
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
-        let c = sample(rng, Request::Pick { options: &self.options, total: self.total });
-        self.gens[c as usize].run_rng(rng)
-    }
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         let mut out = Vec::new();
         for (i, g) in self.gens.iter().enumerate() {
@@ -177,13 +169,13 @@ pub const fn total(options: &[Opt]) -> u64 {
     t
 }
 
-/// The forward step of every pick: asks `src` for one of `options` (whose
-/// weights sum to `total`) at the choice point `site`, opening its node.
-/// The caller runs the chosen option's sub-generator, then calls
-/// [`Source::leave`]. The backward counterpart is [`pick_ways`].
+/// The forward step of every pick: asks `a` (a source or the RNG) for one
+/// of `options` (whose weights sum to `total`) at the choice point `site`,
+/// opening its node. The caller runs the chosen option's sub-generator,
+/// then calls [`Answerer::leave`]. The backward counterpart is [`pick_ways`].
 #[inline]
-pub fn pick_choose(src: &mut dyn Source, site: Site, options: &[Opt], total: u64) -> Result<Choice, Stop> {
-    src.choose(site, Request::Pick { options, total })
+pub fn pick_choose<A: Answerer + ?Sized>(a: &mut A, site: Site, options: &[Opt], total: u64) -> Result<Choice, Stop> {
+    a.choose(site, Request::Pick { options, total })
 }
 
 /// The backward step of every pick: the ways of option `index`'s
@@ -208,20 +200,23 @@ pub struct Map<G, F, B> {
     pub(crate) backward: B,
 }
 
+impl<G: Gen, F, B> Map<G, F, B> {
+    #[inline]
+    fn forward<U, A: Answerer + ?Sized>(&self, a: &mut A) -> Result<U, Stop>
+    where
+        F: Fn(G::Value) -> U,
+    {
+        a.sub(&self.gen).map(&self.forward)
+    }
+}
+
 impl<G: Gen, U, F, B> Gen for Map<G, F, B>
 where
     F: Fn(G::Value) -> U,
     B: Fn(&U) -> Option<G::Value>,
 {
     type Value = U;
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<U, Stop> {
-        self.gen.run(src).map(&self.forward)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<U, Stop> {
-        self.gen.run_rng(rng).map(&self.forward)
-    }
+    one_forward_body!();
     fn back(&self, target: &U) -> Vec<Way> {
         match (self.backward)(target) {
             Some(v) => self.gen.back(&v),
@@ -237,21 +232,22 @@ pub struct Part<G> {
     pub(crate) site: Site,
 }
 
-impl<G: Gen> Gen for Part<G> {
-    type Value = G::Value;
-    fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
-        if !src.tracks_parts() {
-            return self.gen.run(src);
+impl<G: Gen> Part<G> {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<G::Value, Stop> {
+        if !a.tracks_parts() {
+            return a.sub(&self.gen);
         }
-        src.enter(self.site);
-        let r = self.gen.run(src);
-        src.leave();
+        a.enter(self.site);
+        let r = a.sub(&self.gen);
+        a.leave();
         r
     }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
-        self.gen.run_rng(rng)
-    }
+}
+
+impl<G: Gen> Gen for Part<G> {
+    type Value = G::Value;
+    one_forward_body!();
     fn back(&self, target: &G::Value) -> Vec<Way> {
         self.gen
             .back(target)
@@ -268,25 +264,21 @@ pub struct Filter<G, P> {
     pub(crate) valid: P,
 }
 
+impl<G: Gen, P: Fn(&G::Value) -> bool> Filter<G, P> {
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<G::Value, Stop> {
+        let v = a.sub(&self.gen)?;
+        if (self.valid)(&v) {
+            Ok(v)
+        } else {
+            Err(Stop::Invalid)
+        }
+    }
+}
+
 impl<G: Gen, P: Fn(&G::Value) -> bool> Gen for Filter<G, P> {
     type Value = G::Value;
-    fn run(&self, src: &mut dyn Source) -> Result<G::Value, Stop> {
-        let v = self.gen.run(src)?;
-        if (self.valid)(&v) {
-            Ok(v)
-        } else {
-            Err(Stop::Invalid)
-        }
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<G::Value, Stop> {
-        let v = self.gen.run_rng(rng)?;
-        if (self.valid)(&v) {
-            Ok(v)
-        } else {
-            Err(Stop::Invalid)
-        }
-    }
+    one_forward_body!();
     fn back(&self, target: &G::Value) -> Vec<Way> {
         if (self.valid)(target) {
             self.gen.back(target)
@@ -328,6 +320,16 @@ pub struct Bind<G, P, K> {
     next: K,
 }
 
+impl<G: Gen, P, K> Bind<G, P, K> {
+    #[inline]
+    fn forward<H: Gen, A: Answerer + ?Sized>(&self, a: &mut A) -> Result<H::Value, Stop>
+    where
+        K: Fn(G::Value) -> H,
+    {
+        bind_forward(&self.gen, &self.next, a)
+    }
+}
+
 impl<G, P, K, H, T> Gen for Bind<G, P, K>
 where
     G: Gen,
@@ -337,16 +339,7 @@ where
     H: Gen<Value = T>,
 {
     type Value = T;
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
-        let a = self.gen.run(src)?;
-        (self.next)(a).run(src)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
-        let a = self.gen.run_rng(rng)?;
-        (self.next)(a).run_rng(rng)
-    }
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         let Some(a) = (self.project)(target) else { return Vec::new() };
         let first = self.gen.back(&a);
@@ -361,11 +354,35 @@ where
     }
 }
 
+/// The forward direction of both binds ([`Bind`], [`Then`]): run `gen`,
+/// then the generator `next` builds from its value.
+#[inline]
+fn bind_forward<G, H, K, A>(gen: &G, next: &K, a: &mut A) -> Result<H::Value, Stop>
+where
+    G: Gen,
+    H: Gen,
+    K: Fn(G::Value) -> H,
+    A: Answerer + ?Sized,
+{
+    let first = a.sub(gen)?;
+    a.sub(&next(first))
+}
+
 /// Dependent generation that does not reflect; see [`Gen::bind`].
 #[derive(Clone)]
 pub struct Then<G, K> {
     pub(crate) gen: G,
     pub(crate) next: K,
+}
+
+impl<G: Gen, K> Then<G, K> {
+    #[inline]
+    fn forward<H: Gen, A: Answerer + ?Sized>(&self, a: &mut A) -> Result<H::Value, Stop>
+    where
+        K: Fn(G::Value) -> H,
+    {
+        bind_forward(&self.gen, &self.next, a)
+    }
 }
 
 impl<G, K, H> Gen for Then<G, K>
@@ -375,16 +392,7 @@ where
     H: Gen,
 {
     type Value = H::Value;
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<H::Value, Stop> {
-        let a = self.gen.run(src)?;
-        (self.next)(a).run(src)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<H::Value, Stop> {
-        let a = self.gen.run_rng(rng)?;
-        (self.next)(a).run_rng(rng)
-    }
+    one_forward_body!();
     fn back(&self, _target: &H::Value) -> Vec<Way> {
         Vec::new()
     }
@@ -447,16 +455,16 @@ impl<T> Lazy<T> {
     fn get(&self) -> &BoxGen<T> {
         self.cell.get_or_init(|| (self.make)())
     }
+
+    #[inline]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
+        a.sub(&**self.get())
+    }
 }
 
 impl<T> Gen for Lazy<T> {
     type Value = T;
-    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
-        self.get().run(src)
-    }
-    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
-        self.get().run_rng(rng)
-    }
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         self.get().back(target)
     }

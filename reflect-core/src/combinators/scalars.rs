@@ -2,8 +2,8 @@
 
 use super::{pick, Pick};
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
-use crate::gen::{Gen, Way};
-use crate::source::{sample, DetRng, Source, Stop};
+use crate::gen::{one_forward_body, Gen, Way};
+use crate::source::{Answerer, Stop};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 use std::rc::Rc;
@@ -115,10 +115,12 @@ impl<T: IntValue> Int<T> {
     /// The offset from `lo` of the value with choice `k` (`k <= span`).
     #[inline]
     fn offset_of(&self, k: u128) -> u128 {
+        // A range of non-negative values (the common case) counts from its low end.
+        if self.below == 0 {
+            return k;
+        }
         let (a, b, m) = self.sides();
-        if a == 0 {
-            k
-        } else if k == 0 {
+        if k == 0 {
             a
         } else if k <= 2 * m {
             let j = k.div_ceil(2);
@@ -169,26 +171,17 @@ impl<T: IntValue> Int<T> {
     }
 }
 
-impl<T: IntValue> Gen for Int<T> {
-    type Value = T;
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
-        if self.span <= u64::MAX as u128 {
-            let c = sample(rng, Request::Int { span: self.span as u64 });
-            return Ok(self.value_of(c as u128));
-        }
-        self.run(&mut crate::source::RngSource(rng))
-    }
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+impl<T: IntValue> Int<T> {
+    #[inline(always)]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         let k = if self.span <= u64::MAX as u128 {
-            let c = src.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
+            let c = a.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
             c as u128
         } else {
             let hi_span = (self.span >> 64) as u64;
-            let hi = src.choose_leaf(self.site, Request::Int { span: hi_span })?;
+            let hi = a.choose_leaf(self.site, Request::Int { span: hi_span })?;
             let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
-            let lo = src.choose_leaf(self.site, Request::Int { span: lo_span })?;
+            let lo = a.choose_leaf(self.site, Request::Int { span: lo_span })?;
             ((hi as u128) << 64) | lo as u128
         };
         if k > self.span {
@@ -196,6 +189,11 @@ impl<T: IntValue> Gen for Int<T> {
         }
         Ok(self.value_of(k))
     }
+}
+
+impl<T: IntValue> Gen for Int<T> {
+    type Value = T;
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         let Some(k) = self.choice_for(*target) else { return Vec::new() };
         if self.span <= u64::MAX as u128 {
@@ -457,21 +455,20 @@ impl Bool {
     }
 }
 
-impl Gen for Bool {
-    type Value = bool;
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<bool, Stop> {
-        let c = src.choose_leaf(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })?;
-        match c {
+impl Bool {
+    #[inline(always)]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<bool, Stop> {
+        match a.choose_leaf(self.site, Request::Pick { options: &BOOL_OPTIONS, total: 2 })? {
             0 => Ok(false),
             1 => Ok(true),
             _ => Err(Stop::Rejected),
         }
     }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<bool, Stop> {
-        Ok(sample(rng, Request::Pick { options: &BOOL_OPTIONS, total: 2 }) == 1)
-    }
+}
+
+impl Gen for Bool {
+    type Value = bool;
+    one_forward_body!();
     fn back(&self, target: &bool) -> Vec<Way> {
         vec![Way { forest: vec![ChoiceTree::choice(self.site, *target as Choice, Vec::new())], prob: 0.5 }]
     }
@@ -556,6 +553,12 @@ impl CharClass {
         None
     }
 
+    #[inline(always)]
+    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<char, Stop> {
+        let c = a.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
+        self.nth(c).ok_or(Stop::Rejected)
+    }
+
     /// Whether `c` is in the class.
     pub fn contains(&self, c: char) -> bool {
         self.index(c).is_some()
@@ -564,16 +567,7 @@ impl CharClass {
 
 impl Gen for CharClass {
     type Value = char;
-    #[inline]
-    fn run(&self, src: &mut dyn Source) -> Result<char, Stop> {
-        let c = src.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
-        self.nth(c).ok_or(Stop::Rejected)
-    }
-    #[inline]
-    fn run_rng(&self, rng: &mut DetRng) -> Result<char, Stop> {
-        let c = sample(rng, Request::Int { span: self.count - 1 });
-        self.nth(c).ok_or(Stop::Rejected)
-    }
+    one_forward_body!();
     fn back(&self, target: &char) -> Vec<Way> {
         match self.index(*target) {
             Some(i) => {

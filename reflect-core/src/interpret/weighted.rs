@@ -172,11 +172,16 @@ impl Weights {
         Some(base / (1.0 + count(&self.unlike, site, label)))
     }
 
-    /// Answer `request` at `site` with these weights, drawing from `rng`:
+    /// Answer `request` at `site` with these weights, drawing from `rng`
+    /// (no draw for a choice point with one answer):
     /// the generator's own weights where no example reached the site,
     /// uniform when every option weighs 0, a bucket then a value inside it
     /// for a large integer range.
     pub fn choose(&self, rng: &mut DetRng, site: Site, request: Request<'_>) -> Choice {
+        // One answer: taken without a draw, as plain generation does.
+        if request.arity() == 1 {
+            return 0;
+        }
         if !self.like.contains_key(site) && !self.unlike.contains_key(site) {
             return sample(rng, request);
         }

@@ -1,4 +1,4 @@
-//! Code generation: a hidden generator struct implementing `Gen` forward (`run`) and backward (`back`) from one description of the type, and the `Reflective` impl returning it.
+//! Code generation: a hidden generator struct implementing `Gen` forward (`run` and `run_rng`, from one body generic over the answerer) and backward (`back`) from one description of the type, and the `Reflective` impl returning it.
 
 use super::attr::{Part, PartAttrs};
 use super::check::{field_tier, type_params};
@@ -179,34 +179,39 @@ impl Cx<'_> {
                 };
             }
         }
-        let g = self.part_gen(ty, &a.part, site);
+        let (g, boxed) = self.part_gen(ty, &a.part, site);
         let (fwd_bind, back_bind) = bindings(&a.part.expr_tokens());
         if fwd_bind.is_empty() {
-            return stored(g);
+            return stored(if boxed { g } else { quote!(#rc::Gen::boxed(#g)) });
         }
         // Bounds that name earlier fields (`len = 1..=*n`): the generator is
         // built for each value, with those fields in scope.
         FieldGen {
             member: None,
-            run: quote!({ #fwd_bind let __gen = #g; #rc::derived::run_part(&*__gen, #site, __src) }),
-            back: quote!({ #back_bind let __gen = #g; #rc::Gen::back(&*__gen, #local) }),
+            run: quote!({ #fwd_bind let __gen = #g; #rc::derived::run_part(&__gen, #site, __src) }),
+            back: quote!({ #back_bind let __gen = #g; #rc::Gen::back(&__gen, #local) }),
         }
     }
 
-    /// A `BoxGen` of `ty` at `site`, as the attributes `p` say (the type's own generator when they say nothing).
-    fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> TokenStream {
+    /// A generator of `ty` at `site`, as the attributes `p` say (the type's
+    /// own generator when they say nothing). The combinators it is built of
+    /// stay unboxed, so that their calls to each other are static; the
+    /// second value says whether it is a `BoxGen` already.
+    fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> (TokenStream, bool) {
         let rc = rc();
         let depth = &self.depth;
+        let own = || (quote!(<#ty as #rc::Reflective>::generator()), true);
         if let Some(r) = &p.range {
             let (lo, hi) = (&r.start, &r.end);
-            return if shape::is_char(ty) {
-                quote_spanned!(r.span()=> #rc::Gen::boxed(#rc::combinators::char_class(&[(#lo, #hi)]).site(#site)))
+            let g = if shape::is_char(ty) {
+                quote_spanned!(r.span()=> #rc::combinators::char_class(&[(#lo, #hi)]).site(#site))
             } else {
-                quote_spanned!(r.span()=> #rc::Gen::boxed(#rc::combinators::int::<#ty>(#lo..=#hi).site(#site)))
+                quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
             };
+            return (g, false);
         }
         if let Some(re) = &p.regex {
-            return quote!(#rc::Gen::boxed(#rc::regex::regex(#re)));
+            return (quote!(#rc::regex::regex(#re)), false);
         }
         let len = p.len.as_ref().map(|r| {
             let (lo, hi) = (&r.start, &r.end);
@@ -214,42 +219,44 @@ impl Cx<'_> {
         });
         let default_len = || quote!(0, #rc::reflective::DEFAULT_MAX_LEN);
         let part = |q: &Option<Part>, t: &Type, name: &str| match q {
-            Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
+            Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")).0,
             None => quote!(<#t as #rc::Reflective>::generator()),
         };
         let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
         if shape::is_string(ty) {
             if let Some(len) = len {
-                return quote!(#rc::Gen::boxed(#rc::derived::SeqField::<char, ::std::string::String>::new(
-                    #site, #len, #depth, false, #rc::Gen::boxed(#rc::combinators::char())
-                )));
+                let g = quote!(#rc::derived::SeqField::<_, ::std::string::String>::new(
+                    #site, #len, #depth, false, #rc::combinators::char()
+                ));
+                return (g, false);
             }
         }
         if let Some(elem) = shape::generic_arg(ty, "Vec") {
             let (lim, len, g) = (limited(elem), len.unwrap_or_else(default_len), part(&p.each, elem, "each"));
-            return quote!(#rc::Gen::boxed(#rc::derived::SeqField::<#elem, #ty>::new(#site, #len, #depth, #lim, #g)));
+            return (quote!(#rc::derived::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g)), false);
         }
         if let Some(inner) = shape::generic_arg(ty, "Option") {
             let (lim, g) = (limited(inner), part(&p.some, inner, "some"));
-            return quote!(#rc::Gen::boxed(#rc::derived::option_field::<#inner>(#site, #depth, #lim, #g)));
+            return (quote!(#rc::derived::option_field(#site, #depth, #lim, #g)), false);
         }
         if p.is_empty() {
-            return quote!(<#ty as #rc::Reflective>::generator());
+            return own();
         }
         // A set, map or `VecDeque` with attributes: made from the `Vec` of its entries.
         let (entry, lim, g) = match (shape::elements(ty), shape::map_args(ty)) {
             (Some((_, e)), _) => (quote!(#e), limited(e), part(&p.each, e, "each")),
             (None, Some((k, v))) => {
                 let (gk, gv) = (part(&p.key, k, "key"), part(&p.value, v, "value"));
-                (quote!((#k, #v)), limited(k) || limited(v), quote!(#rc::Gen::boxed((#gk, #gv))))
+                (quote!((#k, #v)), limited(k) || limited(v), quote!((#gk, #gv)))
             }
             // The check pass reported the attributes that do not fit the type.
-            (None, None) => return quote!(<#ty as #rc::Reflective>::generator()),
+            (None, None) => return own(),
         };
         let len = len.unwrap_or_else(default_len);
-        quote!(#rc::derived::collected::<#ty>(
-            #rc::derived::SeqField::<#entry, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
-        ))
+        let g = quote!(#rc::derived::collected::<#ty, _>(
+            #rc::derived::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
+        ));
+        (g, false)
     }
 
     /// Statements generating `fields` into their locals (forward).
@@ -423,7 +430,7 @@ pub fn expand(input: &Input) -> TokenStream {
                 quote!(#rc::Opt { label: #label, weight: #weight })
             });
             items.extend(quote!(
-                const __OPTIONS: &[#rc::Opt] = &[#(#opts),*];
+                const __VARIANTS: #rc::derived::Variants = #rc::derived::Variants::new(#type_name, &[#(#opts),*], #base);
             ));
             let mut run_arms = TokenStream::new();
             let mut back_arms = TokenStream::new();
@@ -450,12 +457,12 @@ pub fn expand(input: &Input) -> TokenStream {
                 back_arms.extend(quote!(#pat => {
                     #offered
                     let __fields = (|| -> ::std::vec::Vec<#rc::Way> { #back __ways })();
-                    #rc::derived::variant_ways(#type_name, __OPTIONS, #base, __limited, #index, __fields)
+                    __VARIANTS.ways(__limited, #index, __fields)
                 }));
             }
             helpers.extend(quote!(
                 #[allow(unused_variables, clippy::all)]
-                fn __run_variant(&self, __c: u64, __src: &mut dyn #rc::Source) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                fn __run_variant<__A: #rc::source::Answerer + ?::core::marker::Sized>(&self, __c: u64, __src: &mut __A) -> ::core::result::Result<#self_ty, #rc::Stop> {
                     match __c {
                         #run_arms
                         _ => ::core::result::Result::Err(#rc::Stop::Rejected),
@@ -465,9 +472,9 @@ pub fn expand(input: &Input) -> TokenStream {
             (
                 quote!(
                     let __limited = __frame.at_limit(#depth);
-                    let __c = #rc::derived::choose_variant(__src, #type_name, __OPTIONS, #base, __limited)?;
+                    let __c = __VARIANTS.choose(__src, __limited)?;
                     let __r = self.__run_variant(__c, __src);
-                    __src.leave();
+                    #rc::source::Answerer::leave(__src);
                     let __value = __r?;
                     #assume_run
                     ::core::result::Result::Ok(__value)
@@ -503,6 +510,15 @@ pub fn expand(input: &Input) -> TokenStream {
 
             impl #impl_generics __ReflectGen #ty_generics #where_clause {
                 #helpers
+
+                /// The one forward body, for both `run` and `run_rng`.
+                #[allow(unused_variables)]
+                #[inline]
+                fn __forward<__A: #rc::source::Answerer + ?::core::marker::Sized>(&self, __src: &mut __A) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                    let __frame = #rc::derived::Frame::enter();
+                    if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
+                    #run_body
+                }
             }
 
             impl #impl_generics #rc::Reflective for #self_ty #where_clause {
@@ -519,11 +535,12 @@ pub fn expand(input: &Input) -> TokenStream {
             impl #impl_generics #rc::Gen for __ReflectGen #ty_generics #where_clause {
                 type Value = #self_ty;
 
-                #[allow(unused_variables)]
                 fn run(&self, __src: &mut dyn #rc::Source) -> ::core::result::Result<#self_ty, #rc::Stop> {
-                    let __frame = #rc::derived::Frame::enter();
-                    if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
-                    #run_body
+                    self.__forward(__src)
+                }
+
+                fn run_rng(&self, __rng: &mut #rc::DetRng) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                    self.__forward(__rng)
                 }
 
                 #[allow(unused_variables)]

@@ -1,10 +1,14 @@
 #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 const _: () = {
-    const __OPTIONS: &[::reflect::reflect_core::Opt] = &[
-        ::reflect::reflect_core::Opt { label: "Dot", weight: 2u32 },
-        ::reflect::reflect_core::Opt { label: "Line", weight: 1u32 },
-        ::reflect::reflect_core::Opt { label: "Group", weight: 1u32 },
-    ];
+    const __VARIANTS: ::reflect::reflect_core::derived::Variants = ::reflect::reflect_core::derived::Variants::new(
+        "Shape",
+        &[
+            ::reflect::reflect_core::Opt { label: "Dot", weight: 2u32 },
+            ::reflect::reflect_core::Opt { label: "Line", weight: 1u32 },
+            ::reflect::reflect_core::Opt { label: "Group", weight: 1u32 },
+        ],
+        2usize,
+    );
     #[doc(hidden)]
     struct __ReflectGen {
         __g_Group_parts: ::reflect::reflect_core::combinators::Lazy<Vec<Shape>>,
@@ -19,10 +23,10 @@ const _: () = {
             }
         }
         #[allow(unused_variables, clippy::all)]
-        fn __run_variant(
+        fn __run_variant<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
             &self,
             __c: u64,
-            __src: &mut dyn ::reflect::reflect_core::Source,
+            __src: &mut __A,
         ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
             match __c {
                 0u64 => ::core::result::Result::Ok(Shape::Dot),
@@ -46,23 +50,43 @@ const _: () = {
                 _ => ::core::result::Result::Err(::reflect::reflect_core::Stop::Rejected),
             }
         }
+        #[doc = r" The one forward body, for both `run` and `run_rng`."]
+        #[allow(unused_variables)]
+        #[inline]
+        fn __forward<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+            &self,
+            __src: &mut __A,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            let __frame = ::reflect::reflect_core::derived::Frame::enter();
+            if __frame.too_deep() {
+                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Void);
+            }
+            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            let __c = __VARIANTS.choose(__src, __limited)?;
+            let __r = self.__run_variant(__c, __src);
+            ::reflect::reflect_core::source::Answerer::leave(__src);
+            let __value = __r?;
+            if !Self::__assume(&__value) {
+                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Invalid);
+            }
+            ::core::result::Result::Ok(__value)
+        }
     }
     impl ::reflect::reflect_core::Reflective for Shape {
         fn generator() -> ::reflect::reflect_core::BoxGen<Self> {
             ::reflect::reflect_core::derived::cached::<Self>(|| -> ::reflect::reflect_core::BoxGen<Shape> {
                 ::std::rc::Rc::new(__ReflectGen {
                     __g_Group_parts: ::reflect::reflect_core::combinators::lazy(|| {
-                        ::reflect::reflect_core::Gen::boxed(::reflect::reflect_core::derived::SeqField::<
-                            Shape,
-                            Vec<Shape>,
-                        >::new(
-                            "Shape::Group.parts",
-                            0,
-                            3,
-                            ::reflect::reflect_core::derived::DEFAULT_DEPTH,
-                            true,
-                            <Shape as ::reflect::reflect_core::Reflective>::generator(),
-                        ))
+                        ::reflect::reflect_core::Gen::boxed(
+                            ::reflect::reflect_core::derived::SeqField::<_, Vec<Shape>>::new(
+                                "Shape::Group.parts",
+                                0,
+                                3,
+                                ::reflect::reflect_core::derived::DEFAULT_DEPTH,
+                                true,
+                                <Shape as ::reflect::reflect_core::Reflective>::generator(),
+                            ),
+                        )
                     }),
                     __g_Group_name: ::reflect::reflect_core::combinators::lazy(|| {
                         ::reflect::reflect_core::Gen::boxed(::reflect::reflect_core::regex::regex("[a-z]{1,4}"))
@@ -74,24 +98,17 @@ const _: () = {
     }
     impl ::reflect::reflect_core::Gen for __ReflectGen {
         type Value = Shape;
-        #[allow(unused_variables)]
         fn run(
             &self,
             __src: &mut dyn ::reflect::reflect_core::Source,
         ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
-            let __frame = ::reflect::reflect_core::derived::Frame::enter();
-            if __frame.too_deep() {
-                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Void);
-            }
-            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
-            let __c = ::reflect::reflect_core::derived::choose_variant(__src, "Shape", __OPTIONS, 2usize, __limited)?;
-            let __r = self.__run_variant(__c, __src);
-            __src.leave();
-            let __value = __r?;
-            if !Self::__assume(&__value) {
-                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Invalid);
-            }
-            ::core::result::Result::Ok(__value)
+            self.__forward(__src)
+        }
+        fn run_rng(
+            &self,
+            __rng: &mut ::reflect::reflect_core::DetRng,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            self.__forward(__rng)
         }
         #[allow(unused_variables)]
         fn back(&self, __target: &Shape) -> ::std::vec::Vec<::reflect::reflect_core::Way> {
@@ -111,9 +128,7 @@ const _: () = {
                         let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
                         __ways
                     })();
-                    ::reflect::reflect_core::derived::variant_ways(
-                        "Shape", __OPTIONS, 2usize, __limited, 0usize, __fields,
-                    )
+                    __VARIANTS.ways(__limited, 0usize, __fields)
                 }
                 Shape::Line(__f_0, ..) => {
                     let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
@@ -130,9 +145,7 @@ const _: () = {
                         }
                         __ways
                     })();
-                    ::reflect::reflect_core::derived::variant_ways(
-                        "Shape", __OPTIONS, 2usize, __limited, 1usize, __fields,
-                    )
+                    __VARIANTS.ways(__limited, 1usize, __fields)
                 }
                 Shape::Group { parts: __f_parts, name: __f_name, .. } => {
                     if __limited {
@@ -159,9 +172,7 @@ const _: () = {
                         }
                         __ways
                     })();
-                    ::reflect::reflect_core::derived::variant_ways(
-                        "Shape", __OPTIONS, 2usize, __limited, 2usize, __fields,
-                    )
+                    __VARIANTS.ways(__limited, 2usize, __fields)
                 }
             }
         }
