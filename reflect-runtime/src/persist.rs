@@ -137,6 +137,23 @@ struct Header {
     version: u32,
 }
 
+/// A case a run left in flight: how to make it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InFlightCase {
+    /// Its choices.
+    Tree(ChoiceTree),
+    /// The seed of a case generated on the fast path (plain random
+    /// generation, whose choices are not recorded unless the case fails):
+    /// the generator run on an RNG seeded with it makes the case again.
+    Seed(u64),
+}
+
+/// The in-flight record of a fast-path case: its seed.
+#[derive(Serialize, Deserialize)]
+struct SeedRecord {
+    seed: u64,
+}
+
 /// The remembered cases of one property.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -295,7 +312,7 @@ impl Store {
     /// Takes the in-flight files of this property that no living run holds:
     /// cases that ended the process that ran them. Each is removed from the
     /// directory and returned (an unreadable one is only removed).
-    pub fn take_orphans(&self) -> Vec<Entry> {
+    pub fn take_orphans(&self) -> Vec<InFlightCase> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let prefix = format!("{}.inflight-", stem(&self.property));
         let Ok(listing) = fs::read_dir(dir) else { return Vec::new() };
@@ -317,8 +334,13 @@ impl Store {
             if !path.exists() {
                 continue;
             }
-            if let Ok(entry) = serde_json::from_reader::<_, Entry>(io::BufReader::new(&f)) {
-                out.push(entry);
+            let mut text = String::new();
+            if io::Read::read_to_string(&mut &f, &mut text).is_ok() {
+                if let Ok(entry) = serde_json::from_str::<Entry>(&text) {
+                    out.push(InFlightCase::Tree(entry.tree));
+                } else if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
+                    out.push(InFlightCase::Seed(r.seed));
+                }
             }
             drop(f);
             let _ = fs::remove_file(&path);
@@ -348,6 +370,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub struct InFlight {
     path: PathBuf,
     file: File,
+    /// The length of the last record written.
+    len: u64,
 }
 
 impl InFlight {
@@ -367,7 +391,7 @@ impl InFlight {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file })
+        Ok(InFlight { path, file, len: 0 })
     }
 
     /// Records the case about to run (its choices, and what the reason
@@ -375,9 +399,30 @@ impl InFlight {
     pub fn record(&mut self, tree: &ChoiceTree) -> io::Result<()> {
         let entry = Entry { tree: tree.clone(), reason: String::new() };
         let json = serde_json::to_vec(&entry).map_err(io::Error::other)?;
-        self.file.set_len(0)?;
+        self.write_record(&json)
+    }
+
+    /// Records the fast-path case about to run by its seed (see
+    /// [`InFlightCase::Seed`]): a few bytes, written once per case.
+    pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
+        // Padded to one width, so that a seed overwrites the last seed in place.
+        let mut buf = [b' '; 32];
+        let text = format!("{{\"seed\":{seed}}}");
+        buf[..text.len()].copy_from_slice(text.as_bytes());
+        self.write_record(&buf)
+    }
+
+    /// Writes `bytes` over the file (JSON: trailing spaces are allowed),
+    /// shortening it only when the last record was longer.
+    fn write_record(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let len = bytes.len() as u64;
+        if len < self.len {
+            self.file.set_len(0)?;
+        }
         self.file.rewind()?;
-        self.file.write_all(&json)
+        self.file.write_all(bytes)?;
+        self.len = len;
+        Ok(())
     }
 }
 

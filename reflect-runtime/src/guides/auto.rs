@@ -105,6 +105,11 @@ impl Guide for AutoGuide {
         self.active().choose(ctx, rng)
     }
 
+    /// The random phase takes the fast path: the switch needs only whether each case was discarded.
+    fn plain_case(&self) -> bool {
+        self.switched.is_none()
+    }
+
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         self.active().feedback(feedback);
         self.cases += 1;

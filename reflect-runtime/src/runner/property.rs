@@ -95,7 +95,10 @@ impl<V: 'static> Property<V> {
             let reason = format!("building its guide panicked: {}", panic_message(&*payload));
             return Err(RunError::Setup { name: config.name.clone(), reason });
         }
-        Run::new(self.clone(), config).go()
+        match config.case_timeout {
+            None => Run::new(self.clone(), config, None).go(),
+            Some(limit) => super::watch::watched(self, config, limit, super::watch::Job::Search, 0),
+        }
     }
 
     /// The failing value of `failure` (a failure of this property), typed:
