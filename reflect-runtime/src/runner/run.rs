@@ -288,12 +288,15 @@ impl<V: 'static> Run<V> {
         while self.report.cases < self.config.cases {
             if let Some(budget) = self.config.max_time.filter(|&b| self.started.elapsed() >= b) {
                 self.report.out_of_time = Some(budget);
+                let of = match self.config.cases {
+                    u64::MAX => String::new(),
+                    n => format!(" of the {n} wanted"),
+                };
                 let _ = writeln!(
                     std::io::stderr(),
-                    "reflect: `{}` stopped generating after its time budget of {budget:?}: {} of {} cases ran ({} discarded)",
+                    "reflect: `{}` stopped generating after its time budget of {budget:?}: {} valid cases ran{of} ({} discarded)",
                     self.config.name,
                     self.report.cases,
-                    self.config.cases,
                     self.report.discards
                 );
                 break;

@@ -1,0 +1,111 @@
+//! The run loop: random cases on the fast path are recorded again only when they fail (and the
+//! report shows the input that failed), the watch reports hangs without losing a failure being
+//! shrunk, the run-level time budget stops generation, and runs carry their durations.
+
+use reflect::prelude::*;
+use reflect::reflect_core::combinators::int;
+use reflect::reflect_core::source::rng_from_seed;
+use reflect::reflect_runtime::guides::{AutoGuide, RandomGuide};
+use reflect::reflect_runtime::runner::{case_seed, FailureKind, Origin};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+mod common;
+use common::runs::failure;
+
+/// The failing input shown is the value the failing generated case made, on the fast path,
+/// with and without a time limit, under the random guide and under `auto`.
+#[test]
+fn a_fast_path_failure_shows_the_value_that_failed() {
+    let gen = || int(0u32..=1_000_000);
+    let p = Property::new(gen, |x: u32| x % 7 != 3);
+    for seed in 0..6 {
+        for config in [Config::new("fast"), Config::new("fast").no_timeout()] {
+            for auto in [false, true] {
+                let config = config.clone().seed(seed).max_shrink_steps(0);
+                let config = if auto { config.guide(AutoGuide::default) } else { config.guide(|| RandomGuide) };
+                let f = failure(p.check(&config));
+                let Origin::Generated(i) = f.origin else { panic!("{f}") };
+                let made = gen().run_rng(&mut rng_from_seed(case_seed(seed, i))).unwrap();
+                assert_eq!(f.args[0].1, made.to_string(), "seed {seed}:\n{f}");
+                assert_eq!(made % 7, 3);
+                assert!(!f.flaky && f.warnings.is_empty(), "{f}");
+                assert_eq!(p.value_of(&f), Some(made));
+            }
+        }
+    }
+}
+
+static MADE: AtomicU64 = AtomicU64::new(0);
+
+/// A generator that reads a counter makes another value when its failing seed is run again:
+/// the report says so and calls the failure flaky, rather than show a value that passed as failing.
+#[test]
+fn a_generator_that_reads_more_than_its_choices_is_not_shown_as_failing() {
+    let p = Property::new(
+        || int(0u64..=0).map(|_| MADE.fetch_add(1, Ordering::SeqCst), |_| Some(0)),
+        |n: u64| n != 5,
+    );
+    let f = failure(p.check(&Config::new("counter").guide(|| RandomGuide).no_timeout()));
+    assert!(f.flaky, "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("reads more than its choices")), "{f}");
+    assert!(f.to_string().contains("flaky"), "{f}");
+}
+
+/// A shrink candidate that hangs does not lose the failure being shrunk: it is reported, as shrunk
+/// so far, with a note; the run does not wait for the hung candidate.
+#[test]
+fn a_hang_while_shrinking_reports_the_failure_found() {
+    let p = Property::new(
+        || int(0u32..=1000),
+        |x: u32| {
+            if x == 0 {
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+            assert!(x < 100, "too big");
+        },
+    );
+    let f = failure(p.check(&Config::new("hang_shrink").seed(1).case_timeout(Duration::from_millis(300))));
+    assert_eq!(f.kind, FailureKind::Failed, "{f}");
+    let x: u32 = f.args[0].1.parse().unwrap();
+    assert!(x >= 100, "{f}");
+    assert!(f.reason.contains("too big"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
+}
+
+/// The time budget stops generation, and the report says so and how many cases ran.
+#[test]
+fn the_time_budget_stops_generation_and_says_so() {
+    let p = Property::new(|| int(0u32..=9), |_x: u32| std::thread::sleep(Duration::from_millis(2)));
+    let budget = Duration::from_millis(150);
+    for config in [Config::new("budget"), Config::new("budget").no_timeout()] {
+        let report = p.check(&config.cases(u64::MAX).max_time(budget)).unwrap();
+        assert_eq!(report.out_of_time, Some(budget));
+        assert!(report.cases >= 1 && report.cases < 1_000, "{}", report.cases);
+        assert!(report.elapsed >= budget && report.test_time >= Duration::from_millis(2) * report.cases as u32);
+        let stats = report.statistics();
+        assert!(stats.contains("time budget") && stats.contains(&format!("after {} valid cases", report.cases)), "{stats}");
+    }
+    // A run that ends by its cases was not stopped by the budget.
+    let report = p.check(&Config::new("budget").cases(3).max_time(Duration::from_secs(60))).unwrap();
+    assert_eq!((report.cases, report.out_of_time), (3, None));
+}
+
+/// A failure carries the time to it, and the generation and test time up to it.
+#[test]
+fn a_failure_carries_its_durations() {
+    let p = Property::new(
+        || int(0u32..=99),
+        |x: u32| {
+            std::thread::sleep(Duration::from_millis(3));
+            x < 90
+        },
+    );
+    let f = failure(p.check(&Config::new("durations").seed(2)));
+    let tests = f.tests as u32;
+    assert!(f.test_time >= Duration::from_millis(3) * tests, "{f}");
+    assert!(f.time_to_failure >= f.test_time + f.gen_time, "{f}");
+    assert!(f.to_string().contains("found after"), "{f}");
+}
