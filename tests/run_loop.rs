@@ -42,10 +42,7 @@ static MADE: AtomicU64 = AtomicU64::new(0);
 /// the report says so and calls the failure flaky, rather than show a value that passed as failing.
 #[test]
 fn a_generator_that_reads_more_than_its_choices_is_not_shown_as_failing() {
-    let p = Property::new(
-        || int(0u64..=0).map(|_| MADE.fetch_add(1, Ordering::SeqCst), |_| Some(0)),
-        |n: u64| n != 5,
-    );
+    let p = Property::new(|| int(0u64..=0).map(|_| MADE.fetch_add(1, Ordering::SeqCst), |_| Some(0)), |n: u64| n != 5);
     let f = failure(p.check(&Config::new("counter").guide(|| RandomGuide).no_timeout()));
     assert!(f.flaky, "{f}");
     assert!(f.warnings.iter().any(|w| w.contains("reads more than its choices")), "{f}");
@@ -86,7 +83,10 @@ fn the_time_budget_stops_generation_and_says_so() {
         assert!(report.cases >= 1 && report.cases < 1_000, "{}", report.cases);
         assert!(report.elapsed >= budget && report.test_time >= Duration::from_millis(2) * report.cases as u32);
         let stats = report.statistics();
-        assert!(stats.contains("time budget") && stats.contains(&format!("after {} valid cases", report.cases)), "{stats}");
+        assert!(
+            stats.contains("time budget") && stats.contains(&format!("after {} valid cases", report.cases)),
+            "{stats}"
+        );
     }
     // A run that ends by its cases was not stopped by the budget.
     let report = p.check(&Config::new("budget").cases(3).max_time(Duration::from_secs(60))).unwrap();
