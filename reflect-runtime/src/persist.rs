@@ -33,7 +33,7 @@ use reflect_core::gen::Gen;
 use reflect_core::interpret::reflect;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -407,20 +407,26 @@ impl InFlight {
     pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
         // Padded to one width, so that a seed overwrites the last seed in place.
         let mut buf = [b' '; 32];
-        let text = format!("{{\"seed\":{seed}}}");
-        buf[..text.len()].copy_from_slice(text.as_bytes());
+        write!(&mut buf[..], "{{\"seed\":{seed}}}")?;
         self.write_record(&buf)
     }
 
     /// Writes `bytes` over the file (JSON: trailing spaces are allowed),
-    /// shortening it only when the last record was longer.
+    /// shortening it only when the last record was longer. A record of the
+    /// last one's length is one system call (on Unix): the cost a fast-path
+    /// case pays for being found should it end the process.
     fn write_record(&mut self, bytes: &[u8]) -> io::Result<()> {
         let len = bytes.len() as u64;
         if len < self.len {
             self.file.set_len(0)?;
         }
-        self.file.rewind()?;
-        self.file.write_all(bytes)?;
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::write_all_at(&self.file, bytes, 0)?;
+        #[cfg(not(unix))]
+        {
+            io::Seek::rewind(&mut self.file)?;
+            self.file.write_all(bytes)?;
+        }
         self.len = len;
         Ok(())
     }

@@ -3,12 +3,14 @@
 //! A run with a time limit ([`Config::case_timeout`]) is started on a new
 //! thread, which runs every case inline (generation and property, no
 //! channel, no context switch). Before each case it notes on a shared
-//! [`Watch`] when the case began and how to make it again (its seed on the
-//! fast path, else its choice tree once made); while a failure is being
+//! [`Watch`] that a case began (a serial number: the run's thread reads no
+//! clock for it) and how to make it again (its seed on the fast path, else
+//! its choice tree once made); while a failure is being
 //! shrunk and reported, the watch also holds that failure and the smallest
 //! failing tree so far. The calling thread waits for the run's result and,
-//! between waits, looks at the watch: a case running longer than the limit
-//! is a hang. The run's thread is then abandoned (Rust cannot stop a thread;
+//! between waits (a quarter of the limit, at most 250 ms), looks at the
+//! watch: a case it has seen running for longer than the limit is a hang
+//! (so a hang is reported between one limit and one wait past it). The run's thread is then abandoned (Rust cannot stop a thread;
 //! it ends with the process) and the calling thread reports:
 //!
 //! - the failure being shrunk, with its smallest tree so far, when a shrink
@@ -43,13 +45,14 @@ pub(crate) struct Watch {
 
 #[derive(Default)]
 struct Pulse {
+    /// Counts the cases begun.
+    serial: u64,
     running: Option<Running>,
     found: Option<Found>,
 }
 
 /// The case running now.
 struct Running {
-    since: Instant,
     /// Its seed, when it is made by plain generation from one.
     seed: Option<u64>,
     /// Its choices and arguments, once made.
@@ -85,8 +88,10 @@ impl Watch {
 
     /// A case begins.
     pub(super) fn begin(&self, seed: Option<u64>, origin: &Origin, cases: u64, discards: u64) {
-        let running = Running { since: Instant::now(), seed, made: None, origin: origin.clone(), cases, discards };
-        self.pulse().running = Some(running);
+        let running = Running { seed, made: None, origin: origin.clone(), cases, discards };
+        let mut pulse = self.pulse();
+        pulse.serial += 1;
+        pulse.running = Some(running);
     }
 
     /// The running case has been made (its choices, and its arguments when rendered).
@@ -114,10 +119,25 @@ impl Watch {
         }
     }
 
-    /// What to report if the running case has run longer than `limit`.
-    fn hung(&self, limit: Duration) -> Option<Found> {
+    /// What to report if the running case has run longer than `limit`;
+    /// `seen` is the watcher's memory: the case it saw running, and since when.
+    fn hung(&self, limit: Duration, seen: &mut Option<(u64, Instant)>) -> Option<Found> {
         let pulse = self.pulse();
-        let r = pulse.running.as_ref().filter(|r| r.since.elapsed() >= limit)?;
+        let Some(r) = &pulse.running else {
+            *seen = None;
+            return None;
+        };
+        match *seen {
+            Some((serial, since)) if serial == pulse.serial => {
+                if since.elapsed() < limit {
+                    return None;
+                }
+            }
+            _ => {
+                *seen = Some((pulse.serial, Instant::now()));
+                return None;
+            }
+        }
         if let Some(found) = &pulse.found {
             let note = format!(
                 "a case hung (ran longer than the time limit of {limit:?}) while this failure was shrunk or replayed: it is reported as shrunk so far"
@@ -125,7 +145,7 @@ impl Watch {
             return Some(Found { note: Some(note), ..found.clone() });
         }
         let tree = r.made.as_ref().map_or_else(|| ChoiceTree::root(Vec::new()), |m| m.0.clone());
-        let since = r.since.elapsed();
+        let since = seen.map_or(limit, |(_, t)| t.elapsed());
         Some(Found {
             status: Status::Hung(limit),
             seed: if r.made.as_ref().is_some_and(|m| !m.0.children.is_empty()) { None } else { r.seed },
@@ -173,6 +193,7 @@ pub(super) fn watched<V: 'static>(
     };
     // Wake often enough to see a hang soon after the limit, rarely enough to cost nothing.
     let tick = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(250));
+    let mut seen = None;
     loop {
         match rx.recv_timeout(tick) {
             Ok(result) => return result,
@@ -182,7 +203,7 @@ pub(super) fn watched<V: 'static>(
                 Ok(()) => unreachable!("the run's thread sends its result before it ends"),
             },
             Err(RecvTimeoutError::Timeout) => {
-                let Some(found) = watch.hung(limit) else { continue };
+                let Some(found) = watch.hung(limit, &mut seen) else { continue };
                 // Abandon the run: its in-flight case hung, it did not end the process.
                 if let Some(slot) = watch.inflight.lock().unwrap_or_else(|e| e.into_inner()).take() {
                     slot.lock().unwrap_or_else(|e| e.into_inner()).take();

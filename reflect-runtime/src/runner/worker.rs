@@ -264,7 +264,9 @@ impl<V: 'static> Worker<V> {
             Cmd::Example { render, .. } => (render, true, true),
             Cmd::Notes => (false, false, false),
         };
-        let mut result = CaseResult { gen_time: t0.elapsed(), plain, ..CaseResult::empty(Status::Passed) };
+        // One clock reading ends generation and starts the test.
+        let t1 = Instant::now();
+        let mut result = CaseResult { gen_time: t1 - t0, plain, ..CaseResult::empty(Status::Passed) };
         // The trail holds the case's choices as made (guided, replayed or reflected).
         result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
         let mut value_key = None;
@@ -292,7 +294,9 @@ impl<V: 'static> Worker<V> {
                 if render {
                     result.args = Some((self.prop.describe)(&value));
                 }
-                started(&result.tree, &result.args);
+                if plain.is_none() {
+                    started(&result.tree, &result.args);
+                }
                 if test {
                     if let Some(f) = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
                         // Best effort: a case that cannot be written still runs.
@@ -303,7 +307,6 @@ impl<V: 'static> Worker<V> {
                     }
                     let test = self.prop.test.clone();
                     case::begin();
-                    let t1 = Instant::now();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     result.test_time = t1.elapsed();
                     let st = case::end();
