@@ -26,7 +26,7 @@
 //! | `timeout = none` | no time limit per case (as `timeout_ms = 0`): no thread watches the run |
 //! | `max_time_ms = N` | a time budget for the run: no case is generated once it has taken `N` ms, and the report says how many ran; without `cases`, the run has no bound of cases, so it searches for that long (`REFLECT_MAX_TIME` overrides) |
 //! | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
-//! | `guide = EXPR` | the guide: `auto` (the default: random, switching to `rl` when most cases are discarded), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR)` (RLCheck; `diverse` finds the most distinct valid values, see `RlConfig::diverse`), `cgs` (Choice Gradient Sampling), `cgs(samples = N)` (`N` samples per option, default 50), `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (generation tuned by examples: each `EXPR` gives values of the argument's type, such as an array, a `Vec` or `examples_from_dir("dir")`), `tuned(weights = "file.json")` (a saved tuning), `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` (validity-preserving mutation of a corpus of interesting cases), or any expression whose value implements `Guide` |
+//! | `guide = EXPR` | the guide: `auto` (the default: random, switching to `rl` when most cases are discarded), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR, prior = weights | uniform)` (RLCheck; `diverse` finds the most distinct valid values, see `RlConfig::diverse`; the policy starts as the generator's distribution, or uniform as RLCheck's with `prior = uniform`), `cgs` (Choice Gradient Sampling), `cgs(samples = N)` (`N` samples per option, default 50), `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (generation tuned by examples: each `EXPR` gives values of the argument's type, such as an array, a `Vec` or `examples_from_dir("dir")`), `tuned(weights = "file.json")` (a saved tuning), `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` (validity-preserving mutation of a corpus of interesting cases), or any expression whose value implements `Guide` |
 //! | `example = EXPR` | a value (a tuple, with several arguments) to run first; repeatable |
 //! | `stats` | print the table of labels (`label!`, `classify!`) and the guide's notes after the run (shown without `--nocapture`) |
 //! | `regressions = false` / `"dir"` | where failures are remembered (default `regressions/` beside `Cargo.toml`) |
@@ -148,7 +148,7 @@ fn parse_rl(call: &syn::ExprCall, rt: &TokenStream, errors: &mut Ctxt) -> TokenS
         Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
         _ => None,
     };
-    let allowed = ["explore", "epsilon", "window", "abstraction"];
+    let allowed = ["explore", "epsilon", "window", "abstraction", "prior"];
     for (key, assign) in guide_options(call, "rl", &allowed, errors) {
         let value = &*assign.right;
         match key.as_str() {
@@ -159,6 +159,16 @@ fn parse_rl(call: &syn::ExprCall, rt: &TokenStream, errors: &mut Ctxt) -> TokenS
                     calls.push(quote_spanned!(value.span()=> .explore(#rt::guides::rl::Explore::#c)));
                 }
                 _ => errors.error_spanned(value, format!("`explore` is one of {RL_EXPLORE}")),
+            },
+            "prior" => match ident(value).as_deref() {
+                Some(name @ ("weights" | "uniform")) => {
+                    let p = Ident::new(if name == "weights" { "Weights" } else { "Uniform" }, value.span());
+                    calls.push(quote_spanned!(value.span()=> .prior(#rt::guides::rl::Prior::#p)));
+                }
+                _ => errors.error_spanned(
+                    value,
+                    "`prior` is `weights` (the policy starts as the generator's distribution, the default) or `uniform` (RLCheck's start)",
+                ),
             },
             "abstraction" => match ident(value).as_deref() {
                 Some(name @ ("Sequence" | "Tree" | "TreeLR")) => {
