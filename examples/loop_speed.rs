@@ -10,6 +10,7 @@
 //!   limit of 10 s watched from the calling thread, failures remembered in a regressions
 //!   directory, so each case is written to an in-flight file first, the environment read);
 //! - `api`: `Property::new(..).check(&Config::new(..).cases(N))` (the limit, no regressions);
+//! - `inline`: the same with `Config::no_timeout()` (no per-case limit: no thread watches);
 //! - `bare`: `Gen::run_rng` from each case's seed and the property body, in a plain loop.
 //!
 //! Every mode runs the same cases (the same seeds make the same values), and counts tests
@@ -62,8 +63,10 @@ fn measure<V: std::fmt::Debug + 'static>(
             let config = Config::new(format!("loop_speed::{name}")).regressions(&regressions).cases(cases).from_env();
             Property::new(gen, prop).describe(|v: &V| vec![("value".to_owned(), format!("{v:?}"))]).assert(&config);
         }
-        "api" => {
-            let report = Property::new(gen, prop).check(&Config::new(name).cases(cases)).expect("the property holds");
+        "api" | "inline" => {
+            let config = Config::new(name).cases(cases);
+            let config = if mode == "inline" { config.no_timeout() } else { config };
+            let report = Property::new(gen, prop).check(&config).expect("the property holds");
             assert_eq!(report.cases, cases);
         }
         _ => {
@@ -79,6 +82,8 @@ fn measure<V: std::fmt::Debug + 'static>(
     let _ = std::fs::remove_dir_all(&regressions);
     cases as f64 / secs
 }
+
+const MODES: [&str; 4] = ["property", "api", "inline", "bare"];
 
 fn arg(name: &str, default: u64) -> u64 {
     let args: Vec<String> = std::env::args().collect();
@@ -112,13 +117,13 @@ fn main() {
     for (name, cases, run) in table {
         let mut best = std::collections::BTreeMap::new();
         for _ in 0..repeats {
-            for mode in ["property", "api", "bare"] {
+            for mode in MODES {
                 let tps = run(name, mode, cases);
                 let b: &mut f64 = best.entry(mode).or_insert(0.0);
                 *b = b.max(tps);
             }
         }
-        for mode in ["property", "api", "bare"] {
+        for mode in MODES {
             println!("case={name} mode={mode} tests_per_sec={:.0}", best[mode]);
         }
         println!("case={name} property/bare={:.2}x", best["bare"] / best["property"]);
