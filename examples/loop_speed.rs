@@ -38,7 +38,7 @@ fn insert(t: &Bst, x: u8) -> Bst {
 }
 
 fn trivial(x: u64) -> bool {
-    black_box(x).wrapping_mul(2) % 2 == 0
+    black_box(x).wrapping_mul(2).is_multiple_of(2)
 }
 
 fn bst_insert((t, x): (AnyBst, u8)) {
