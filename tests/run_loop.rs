@@ -82,6 +82,7 @@ fn the_time_budget_stops_generation_and_says_so() {
         assert_eq!(report.out_of_time, Some(budget));
         assert!(report.cases >= 1 && report.cases < 1_000, "{}", report.cases);
         assert!(report.elapsed >= budget && report.test_time >= Duration::from_millis(2) * report.cases as u32);
+        assert!(report.timings().contains("took"), "{}", report.timings());
         let stats = report.statistics();
         assert!(
             stats.contains("time budget") && stats.contains(&format!("after {} valid cases", report.cases)),

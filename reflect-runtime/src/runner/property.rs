@@ -123,7 +123,7 @@ impl<V: 'static> Property<V> {
     /// Run the property under `config` and panic with the report if it does
     /// not pass (what `#[property]` calls). The panic is located at the
     /// caller (the `#[property]` function), not in the runner. Statistics
-    /// asked for ([`Config::statistics`]) go straight to the standard error,
+    /// asked for ([`Config::statistics`]), with the run's timings, go straight to the standard error,
     /// so `cargo test` shows them without `--nocapture`.
     #[track_caller]
     pub fn assert(&self, config: &Config) {
@@ -132,7 +132,7 @@ impl<V: 'static> Property<V> {
                 if config.statistics {
                     use std::io::Write;
                     // Not `eprintln!`: the test harness captures that, and hides it for a passing test.
-                    let _ = writeln!(std::io::stderr(), "{}", report.statistics());
+                    let _ = writeln!(std::io::stderr(), "{}  {}", report.statistics(), report.timings());
                 }
                 if let Some(note) = &report.replay_note {
                     eprintln!("{note}");

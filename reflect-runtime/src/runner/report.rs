@@ -66,6 +66,15 @@ impl fmt::Display for BestUtility {
 }
 
 impl Report {
+    /// Where the run's time went, in one line (kept out of
+    /// [`Report::statistics`], which is the same on every run of a seed).
+    pub fn timings(&self) -> String {
+        format!(
+            "`{}` took {:.3?}: generation {:.3?}, tests {:.3?}",
+            self.name, self.elapsed, self.gen_time, self.test_time
+        )
+    }
+
     /// The distribution of labels as a table.
     pub fn statistics(&self) -> String {
         let mut out =
@@ -73,10 +82,7 @@ impl Report {
         if let Some(budget) = self.out_of_time {
             out.push_str(&format!("  stopped by the time budget of {budget:?} after {} valid cases\n", self.cases));
         }
-        out.push_str(&format!(
-            "  {:.3?} in all: generation {:.3?}, tests {:.3?}\n",
-            self.elapsed, self.gen_time, self.test_time
-        ));
+
         if let Some(best) = &self.best_utility {
             out.push_str(&format!("  {best}\n"));
         }
