@@ -110,3 +110,28 @@ fn a_failure_carries_its_durations() {
     assert!(f.time_to_failure >= f.test_time + f.gen_time, "{f}");
     assert!(f.to_string().contains("found after"), "{f}");
 }
+
+static FAILED_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A property that fails once and then hangs on the same input: the failure found is reported
+/// (as flaky or with a note), never replaced by the hang of its replays.
+#[test]
+fn a_failure_whose_replays_hang_is_still_reported() {
+    let p = Property::new(
+        || int(0u32..=1000),
+        |x: u32| {
+            if x > 500 {
+                if FAILED_ONCE.swap(true, Ordering::SeqCst) {
+                    loop {
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                }
+                panic!("first failure at {x}");
+            }
+        },
+    );
+    let f = failure(p.check(&Config::new("fails_then_hangs").case_timeout(Duration::from_millis(200))));
+    assert_eq!(f.kind, FailureKind::Failed, "{f}");
+    assert!(f.reason.contains("first failure"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
+}

@@ -323,23 +323,33 @@ impl<V: 'static> Run<V> {
             i += 1;
             let limit = self.config.cases.saturating_mul(self.config.max_discard_ratio).max(1);
             if self.report.discards >= limit && self.report.discards > self.report.cases {
-                let mut reasons: Vec<_> = reasons.into_iter().collect();
-                reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
-                reasons.truncate(3);
-                return Err(RunError::Vacuous {
-                    name: self.config.name.clone(),
-                    valid: self.report.cases,
-                    discards: self.report.discards,
-                    wanted: self.config.cases,
-                    reasons,
-                    guide: self.guide.clone(),
-                    guide_notes: self.exec.run(Cmd::Notes).notes,
-                });
+                return Err(self.vacuous(reasons));
             }
+        }
+        // A run its time budget stopped is held to the ratio of discards to the cases it ran.
+        let ran = self.report.cases.max(1).saturating_mul(self.config.max_discard_ratio);
+        if self.report.out_of_time.is_some() && self.report.discards > ran {
+            return Err(self.vacuous(reasons));
         }
         self.report.guide_notes = self.guide_notes();
         self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
+    }
+
+    /// The run gave up: too many cases were discarded, for these reasons.
+    fn vacuous(&mut self, reasons: BTreeMap<String, u64>) -> RunError {
+        let mut reasons: Vec<_> = reasons.into_iter().collect();
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
+        reasons.truncate(3);
+        RunError::Vacuous {
+            name: self.config.name.clone(),
+            valid: self.report.cases,
+            discards: self.report.discards,
+            wanted: self.config.cases,
+            reasons,
+            guide: self.guide.clone(),
+            guide_notes: self.exec.run(Cmd::Notes).notes,
+        }
     }
 
     /// The command that makes a case left in flight again, without testing it.
@@ -446,22 +456,29 @@ impl<V: 'static> Run<V> {
 
     /// The failing case `first` as found: its choices (recorded again when
     /// it took the fast path), and the run's counts and times up to it.
+    /// The watch hears of it before the case is made again, so that a hang
+    /// then does not lose it.
     fn found(&mut self, first: CaseResult, origin: Origin) -> Found {
         let times = [self.started.elapsed(), self.report.gen_time, self.report.test_time];
-        let first = match first.plain {
-            Some(seed) => self.recorded_again(first, seed),
-            None => first,
-        };
         let (cases, discards) = (self.report.cases, self.report.discards);
-        Found { status: first.status, tree: first.tree, seed: None, origin, cases, discards, times, note: None }
+        let (status, tree, seed) = (first.status.clone(), first.tree.clone(), first.plain);
+        let mut found = Found { status, tree, seed, origin, cases, discards, times, note: None };
+        if let Some(w) = &self.watch {
+            w.found(&found);
+        }
+        if let Some(seed) = first.plain {
+            let again = self.recorded_again(first, seed);
+            (found.status, found.tree, found.seed) = (again.status, again.tree, None);
+            if let Some(w) = &self.watch {
+                w.found(&found);
+            }
+        }
+        found
     }
 
     /// Shrinks the failing case `first`, replays it for the report, and builds the failure.
     fn failure(&mut self, first: CaseResult, origin: Origin) -> RunError {
         let found = self.found(first, origin);
-        if let Some(w) = &self.watch {
-            w.found(&found);
-        }
         self.conclude(found, true)
     }
 
@@ -471,8 +488,15 @@ impl<V: 'static> Run<V> {
         if let Some(w) = &self.watch {
             w.found(&found);
         }
+        if found.seed.is_none() && found.tree.children.is_empty() {
+            // It hung before its generator finished: nothing makes it again.
+            return Err(self.raw_failure(found));
+        }
         if let Some(seed) = found.seed.take() {
             found.tree = self.case(Cmd::Seeded { seed, render: false, test: false }, MINIMAL).tree;
+            if let Some(w) = &self.watch {
+                w.found(&found);
+            }
         }
         let store = self.config.regressions.clone().map(|dir| Store::open(&dir, &self.config.name).0);
         let err = self.conclude(found, false);
@@ -483,13 +507,18 @@ impl<V: 'static> Run<V> {
     pub(super) fn raw_failure(mut self, found: Found) -> RunError {
         let shown = match found.seed {
             Some(seed) => format!("the case made from seed {seed:#x} by plain generation"),
+            None if found.tree.children.is_empty() => "not known: the case hung while its generator made it".to_owned(),
             None => found.tree.to_string(),
         };
         let kind = kind_of(&found.status);
         let reason = found.status.describe();
-        let mut f = self.build(&found, vec![("choices".to_owned(), shown)], reason, kind, ShrinkStats::default());
-        f.warnings.push("the report hung as well: the case is shown as its choices".to_owned());
-        RunError::Failed(Box::new(f))
+        RunError::Failed(Box::new(self.build(
+            &found,
+            vec![("choices".to_owned(), shown)],
+            reason,
+            kind,
+            ShrinkStats::default(),
+        )))
     }
 
     /// A failure of `found`, shown with `args`, failing for `reason`.

@@ -215,6 +215,9 @@ pub(super) fn watched<V: 'static>(
                 }
                 // The report hung as well: the case as it is, without its arguments.
                 let run = Run::new(prop.clone(), &Config { regressions: None, ..config.clone() }, None);
+                let mut found = found;
+                let also = "its report hung as well: the case is shown as its choices";
+                found.note = Some(found.note.take().map_or_else(|| also.to_owned(), |n| format!("{n}; {also}")));
                 return Err(run.raw_failure(found));
             }
         }
