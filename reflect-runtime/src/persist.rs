@@ -19,7 +19,8 @@
 //!
 //! A case that ends the process (an abort, a stack overflow, a failed
 //! allocation, `std::process::exit`) cannot be caught. So before each case
-//! the runner writes its choices to an *in-flight* file
+//! the runner writes its choices (or, for a case on the fast path of plain
+//! random generation, its seed: one small write) to an *in-flight* file
 //! `<dir>/<property name>.inflight-<process>-<n>` ([`InFlight`]), holds a lock
 //! on it while the run lives, and removes it when the run ends. A later run
 //! that finds such a file no process holds ([`Store::take_orphans`]) knows

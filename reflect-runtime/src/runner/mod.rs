@@ -41,8 +41,10 @@
 //!
 //! With a per-case time limit
 //! ([`Config::case_timeout`](crate::config::Config::case_timeout), 10 s by
-//! default) the run goes on a thread of its own that runs every case inline,
-//! and the calling thread watches it ([`watch`]): a case that takes longer
+//! default) the run goes on a thread of its own that runs every case inline
+//! (it builds the generator and the guide there, so neither they nor the
+//! values need be `Send`),
+//! and the calling thread watches it (no round trip per case): a case that takes longer
 //! fails as hanging, and the run's thread is abandoned (Rust cannot stop a
 //! thread; it ends with the process). A hanging case is reported as found,
 //! not shrunk; a hang while shrinking reports the failure being shrunk as
