@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 mod common;
-use common::runs::failure;
+use common::runs::{failure, hang};
 
 /// The failing input shown is the value the failing generated case made, on the fast path,
 /// with and without a time limit, under the random guide and under `auto`.
@@ -57,9 +57,7 @@ fn a_hang_while_shrinking_reports_the_failure_found() {
         || int(0u32..=1000),
         |x: u32| {
             if x == 0 {
-                loop {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
+                hang();
             }
             assert!(x < 100, "too big");
         },
@@ -122,9 +120,7 @@ fn a_failure_whose_replays_hang_is_still_reported() {
         |x: u32| {
             if x > 500 {
                 if FAILED_ONCE.swap(true, Ordering::SeqCst) {
-                    loop {
-                        std::thread::sleep(Duration::from_millis(50));
-                    }
+                    hang();
                 }
                 panic!("first failure at {x}");
             }
