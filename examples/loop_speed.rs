@@ -13,6 +13,10 @@
 //! - `inline`: the same with `Config::no_timeout()` (no per-case limit: no thread watches);
 //! - `bare`: `Gen::run_rng` from each case's seed and the property body, in a plain loop.
 //!
+//! Last, shrink tries per second under `property`, `api` and `inline` (the shrinker replays
+//! each candidate through the same runner): a property over lists of 200 integers that fails
+//! when one is at least 900, shrunk to `[900]`, 10 seeds.
+//!
 //! Every mode runs the same cases (the same seeds make the same values), and counts tests
 //! per second of wall-clock time, the best of `R` repeats (the machine may be shared: a
 //! repeat that other work slowed is not the one printed).
@@ -85,6 +89,28 @@ fn measure<V: std::fmt::Debug + 'static>(
 
 const MODES: [&str; 4] = ["property", "api", "inline", "bare"];
 
+/// Shrink tries per second in `mode` (see the module docs), over `seeds` seeds.
+fn shrink_speed(mode: &str, seeds: u64) -> f64 {
+    use reflect::combinators::{int, vec};
+    let regressions = std::env::temp_dir().join(format!("reflect-loop-speed-shrink-{}", std::process::id()));
+    let (mut tries, mut secs) = (0u64, 0.0);
+    for seed in 0..seeds {
+        let property = Property::new(|| vec(int(0u32..=1000), 200..=200), |xs: Vec<u32>| xs.iter().all(|&x| x < 900));
+        let config = Config::new("loop_speed::shrink").seed(seed);
+        let config = match mode {
+            "property" => config.regressions(&regressions),
+            "inline" => config.no_timeout(),
+            _ => config,
+        };
+        let Err(reflect::runner::RunError::Failed(f)) = property.check(&config) else { panic!("the property fails") };
+        tries += f.shrink.attempts;
+        secs += f.shrink.elapsed.as_secs_f64();
+        // The next seed finds its own failure, not this one remembered.
+        let _ = std::fs::remove_dir_all(&regressions);
+    }
+    tries as f64 / secs
+}
+
 fn arg(name: &str, default: u64) -> u64 {
     let args: Vec<String> = std::env::args().collect();
     args.iter()
@@ -127,5 +153,9 @@ fn main() {
             println!("case={name} mode={mode} tests_per_sec={:.0}", best[mode]);
         }
         println!("case={name} property/bare={:.2}x", best["bare"] / best["property"]);
+    }
+    for mode in ["property", "api", "inline"] {
+        let best = (0..repeats).map(|_| shrink_speed(mode, 10)).fold(0.0, f64::max);
+        println!("case=shrink mode={mode} shrink_tries_per_sec={best:.0}");
     }
 }

@@ -398,8 +398,17 @@ impl InFlight {
     /// Records the case about to run (its choices, and what the reason
     /// would be should it end the process).
     pub fn record(&mut self, tree: &ChoiceTree) -> io::Result<()> {
-        let entry = Entry { tree: tree.clone(), reason: String::new() };
-        let json = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+        // An `Entry`, written from a borrowed tree.
+        #[derive(Serialize)]
+        struct Record<'a> {
+            #[serde(serialize_with = "flat_ref")]
+            tree: &'a ChoiceTree,
+            reason: &'a str,
+        }
+        fn flat_ref<S: serde::Serializer>(tree: &&ChoiceTree, s: S) -> Result<S::Ok, S::Error> {
+            flat::serialize(tree, s)
+        }
+        let json = serde_json::to_vec(&Record { tree, reason: "" }).map_err(io::Error::other)?;
         self.write_record(&json)
     }
 

@@ -94,9 +94,15 @@ impl Watch {
         pulse.running = Some(running);
     }
 
-    /// The running case has been made (its choices, and its arguments when rendered).
+    /// The running case has been made (its choices, and its arguments when
+    /// rendered). Kept only while no failure was found: after, a hang
+    /// reports the failure, not the case.
     pub(super) fn made(&self, tree: &ChoiceTree, args: &Option<Args>) {
-        if let Some(r) = &mut self.pulse().running {
+        let mut pulse = self.pulse();
+        if pulse.found.is_some() {
+            return;
+        }
+        if let Some(r) = &mut pulse.running {
             r.made = Some((tree.clone(), args.clone()));
         }
     }
