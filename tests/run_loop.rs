@@ -131,3 +131,30 @@ fn a_failure_whose_replays_hang_is_still_reported() {
     assert!(f.reason.contains("first failure"), "{f}");
     assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
 }
+
+/// `REFLECT_MAX_TIME` (seconds) gives the run a budget and, without `REFLECT_CASES`, no bound of
+/// cases: the child process runs a property with the defaults for about that long.
+#[test]
+fn the_environment_gives_a_time_budget_in_seconds() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "budget_child", "--nocapture", "--test-threads=1"])
+        .env("REFLECT_MAX_TIME", "0.3")
+        .env_remove("REFLECT_CASES")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let line = stdout.lines().find_map(|l| l.split_once("budget_child: ").map(|(_, r)| r)).expect("the child's line");
+    let (cases, budget) = line.split_once(' ').unwrap();
+    assert!(cases.parse::<u64>().unwrap() > reflect::config::DEFAULT_CASES, "{line}");
+    assert_eq!(budget, "300ms", "{line}");
+}
+
+/// The child side of [`the_environment_gives_a_time_budget_in_seconds`].
+#[test]
+#[ignore = "run by another test in a child process"]
+fn budget_child() {
+    let p = Property::new(|| int(0u32..=9), |_x: u32| std::thread::sleep(Duration::from_micros(200)));
+    let report = p.check(&Config::new("budget_child").from_env()).unwrap();
+    println!("budget_child: {} {:?}", report.cases, report.out_of_time.unwrap());
+}
