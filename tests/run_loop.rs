@@ -158,3 +158,27 @@ fn budget_child() {
     let report = p.check(&Config::new("budget_child").from_env()).unwrap();
     println!("budget_child: {} {:?}", report.cases, report.out_of_time.unwrap());
 }
+
+/// A generator that hangs on the fast path: the hang is reported by the case's seed (making the
+/// case again hangs too), never by a value the generator did not make.
+#[test]
+fn a_generator_that_hangs_is_reported_by_its_seed() {
+    let p = Property::new(
+        || {
+            int(0u32..=100).map(
+                |x| {
+                    if x > 50 {
+                        hang();
+                    }
+                    x
+                },
+                |x| Some(*x),
+            )
+        },
+        |_x: u32| (),
+    );
+    let f = failure(p.check(&Config::new("generator_hangs").case_timeout(Duration::from_millis(200))));
+    assert_eq!(f.kind, FailureKind::Hung(Duration::from_millis(200)), "{f}");
+    assert!(f.args[0].1.contains("seed"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung as well")), "{f}");
+}
