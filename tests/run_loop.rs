@@ -182,3 +182,22 @@ fn a_generator_that_hangs_is_reported_by_its_seed() {
     assert!(f.args[0].1.contains("seed"), "{f}");
     assert!(f.warnings.iter().any(|w| w.contains("hung as well")), "{f}");
 }
+
+/// A run abandoned for a hang still writes its HTML report: its cases up to the hang, and the failure.
+#[test]
+fn a_hung_run_writes_its_html_report() {
+    let dir = common::runs::temp_dir("hung-html");
+    let p = Property::new(
+        || int(0u32..=100),
+        |x: u32| {
+            if x > 10 {
+                hang();
+            }
+        },
+    );
+    let f = failure(p.check(&Config::new("hung_html").case_timeout(Duration::from_millis(200)).report(&dir)));
+    assert!(matches!(f.kind, FailureKind::Hung(_)), "{f}");
+    let page = std::fs::read_to_string(dir.join("hung_html.auto.html")).expect("the report");
+    assert!(page.contains("verdict failed") && page.contains("hung"), "{page}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -23,6 +23,35 @@ use std::time::Instant;
 
 // ---------------------------------------------------------------- the run
 
+/// Writes the HTML report of a run that ended with `result` into `dir`; why it could not, if it could not.
+pub(super) fn write_html(
+    dir: &Path,
+    log: &RunLog,
+    result: &Result<Report, RunError>,
+    section: Option<ReportSection>,
+) -> Result<(), String> {
+    let end = RunEnd {
+        verdict: match result {
+            Ok(_) => Verdict::Passed,
+            Err(RunError::Failed(_)) => Verdict::Failed,
+            Err(_) => Verdict::GaveUp,
+        },
+        text: match result {
+            Ok(report) => report.statistics(),
+            Err(e) => e.to_string(),
+        },
+        notes: match result {
+            Ok(report) => report.guide_notes.clone(),
+            Err(RunError::Failed(f)) => f.guide_notes.clone(),
+            Err(_) => Vec::new(),
+        },
+        section,
+    };
+    html::write_report(dir, log, &end)
+        .map(drop)
+        .map_err(|e| format!("cannot write the HTML report to {}: {e}", dir.display()))
+}
+
 /// How many more times a failing case is replayed to tell a flaky property.
 const FLAKY_REPLAYS: usize = 5;
 
@@ -48,7 +77,7 @@ pub(crate) struct Run<V: 'static> {
     /// Makes the observation lines of the run's cases.
     lines: Lines,
     /// The run's cases, kept for its HTML report when one is asked for.
-    log: Option<RunLog>,
+    log: Option<Arc<Mutex<RunLog>>>,
     /// The guide's section of the HTML report, as it said when last asked.
     section: Option<ReportSection>,
     progress: Progress,
@@ -99,12 +128,17 @@ impl<V: 'static> Run<V> {
             }
         });
         let lines = Lines::new(&config.name, &guide);
-        let log = config.report.as_ref().map(|_| RunLog {
-            property: config.name.clone(),
-            guide: guide.clone(),
-            run_start: lines.run_start,
-            cases: Vec::new(),
+        let log = config.report.as_ref().map(|_| {
+            Arc::new(Mutex::new(RunLog {
+                property: config.name.clone(),
+                guide: guide.clone(),
+                run_start: lines.run_start,
+                cases: Vec::new(),
+            }))
         });
+        if let (Some(w), Some(log)) = (&watch, &log) {
+            *w.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log.clone());
+        }
         let render = observer.is_some() || log.is_some();
         let report = Report { name: config.name.clone(), seed, guide: guide.clone(), warnings, ..Report::default() };
         Run {
@@ -151,8 +185,8 @@ impl<V: 'static> Run<V> {
             if let Some(o) = &mut self.observer {
                 o.write(&self.lines.json(&case));
             }
-            if let Some(log) = &mut self.log {
-                log.cases.push(case);
+            if let Some(log) = &self.log {
+                log.lock().unwrap_or_else(|e| e.into_inner()).cases.push(case);
             }
         }
         r
@@ -173,25 +207,9 @@ impl<V: 'static> Run<V> {
         let result = self.search();
         self.progress.finish(&result);
         if let (Some(dir), Some(log)) = (self.config.report.clone(), self.log.take()) {
-            let end = RunEnd {
-                verdict: match &result {
-                    Ok(_) => Verdict::Passed,
-                    Err(RunError::Failed(_)) => Verdict::Failed,
-                    Err(_) => Verdict::GaveUp,
-                },
-                text: match &result {
-                    Ok(report) => report.statistics(),
-                    Err(e) => e.to_string(),
-                },
-                notes: match &result {
-                    Ok(report) => report.guide_notes.clone(),
-                    Err(RunError::Failed(f)) => f.guide_notes.clone(),
-                    Err(_) => Vec::new(),
-                },
-                section: self.section.take(),
-            };
-            if let Err(e) = html::write_report(&dir, &log, &end) {
-                self.warn(format!("cannot write the HTML report to {}: {e}", dir.display()));
+            let log = log.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = write_html(&dir, &log, &result, self.section.take()) {
+                self.warn(e);
             }
         }
         result

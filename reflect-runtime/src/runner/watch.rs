@@ -21,16 +21,21 @@
 //! arguments shown, the case remembered), which does not test a hung case
 //! again. Should that hang too, the report shows the case's choices as they
 //! are. The hung run's in-flight file is removed, so the next run does not
-//! take the hang for a case that ended the process.
+//! take the hang for a case that ended the process, and its HTML report
+//! (when asked for) is written with its cases up to the hang and the
+//! failure. Observation lines were written as the cases ran; the report
+//! run writes none.
 
 use super::property::Property;
 use super::report::{Origin, RunError};
-use super::run::Run;
+use super::run::{write_html, Run};
 use super::worker::InFlightSlot;
 use crate::config::Config;
+use crate::html::RunLog;
 use crate::outcome::{Args, Status};
 use crate::runner::Report;
 use reflect_core::choice::ChoiceTree;
+use std::io::Write;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,6 +46,8 @@ pub(crate) struct Watch {
     pulse: Mutex<Pulse>,
     /// The run's in-flight file, removed when the run is abandoned.
     pub(super) inflight: Mutex<Option<InFlightSlot>>,
+    /// The run's cases for its HTML report, written by the watcher when the run is abandoned.
+    pub(super) log: Mutex<Option<Arc<Mutex<RunLog>>>>,
 }
 
 #[derive(Default)]
@@ -217,7 +224,16 @@ pub(super) fn watched<V: 'static>(
                 if depth == 0 {
                     let mut quiet = config.clone();
                     (quiet.observability, quiet.report) = (None, None);
-                    return watched(prop, &quiet, limit, Job::Report(Box::new(found)), depth + 1);
+                    let result = watched(prop, &quiet, limit, Job::Report(Box::new(found)), depth + 1);
+                    // The abandoned run's HTML report: its cases up to the hang, and the failure.
+                    let log = watch.log.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let (Some(dir), Some(log)) = (&config.report, log) {
+                        let log = log.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Err(e) = write_html(dir, &log, &result, None) {
+                            let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {e}", config.name);
+                        }
+                    }
+                    return result;
                 }
                 // The report hung as well: the case as it is, without its arguments.
                 let run = Run::new(prop.clone(), &Config { regressions: None, ..config.clone() }, None);
