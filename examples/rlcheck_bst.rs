@@ -13,14 +13,21 @@
 //! (`TreeLR+<scheme>`, see `reflect::guides::rl::Explore`), then the unique
 //! valid values of Random, Tree L/R and Tree L/R with the chosen scheme
 //! (`diverse`) on two other generators with validity conditions: AVL trees
-//! (the same tree generator) and sorted lists.
+//! (the same tree generator) and sorted lists. Last, where the generator's
+//! weights are not equal (a tree whose `Node` weighs three times its `Leaf`),
+//! the tests to the first failure of an easy bug (a tree of 8 nodes or more)
+//! under random generation and under the RL guide starting uniformly
+//! (RLCheck, `Prior::Uniform`) or from the generator's weights (the default,
+//! `Prior::Weights`): `start=<..> seeds=<n> mean_tests_to_failure=<x>`. (The
+//! case study's generator weighs every option equally, so its lines are the
+//! same under either start.)
 
 use reflect::combinators::{int, just, pick, pure, recursive, vec};
 use reflect::prelude::*;
 use reflect::reflect_core::choice::Site;
 use reflect::reflect_runtime::explore::generate_distinct;
 use reflect::reflect_runtime::guide::Guide;
-use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, RlConfig, RlGuide};
+use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, Prior, RlConfig, RlGuide};
 use reflect::reflect_runtime::guides::RandomGuide;
 use std::time::Instant;
 
@@ -157,6 +164,55 @@ pub fn other_workloads(trials: usize, seed: u64) -> Vec<(&'static str, &'static 
     out
 }
 
+/// A tree whose `Node` weighs three times its `Leaf` (the README's shape):
+/// random generation makes trees of a few nodes more often than not.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[reflect(depth = 6)]
+pub enum Weighted {
+    /// No node.
+    #[choice(weight = 1)]
+    Leaf,
+    /// A node with a key in `0..=10`.
+    #[choice(weight = 3)]
+    Node(Box<Weighted>, #[choice(range = 0..=10)] u8, Box<Weighted>),
+}
+
+impl Weighted {
+    /// The number of nodes.
+    pub fn size(&self) -> usize {
+        match self {
+            Weighted::Leaf => 0,
+            Weighted::Node(l, _, r) => 1 + l.size() + r.size(),
+        }
+    }
+}
+
+/// The mean tests to the first failure of "a tree has fewer than 8 nodes"
+/// over `seeds` seeds from `seed`, under random generation and the RL guide
+/// starting uniformly or from the generator's weights.
+pub fn start_study(seeds: u64, seed: u64) -> Vec<(&'static str, f64)> {
+    let property = Property::new(Weighted::generator, |t: Weighted| t.size() < 8);
+    let starts: [(&'static str, Option<Prior>); 3] =
+        [("random", None), ("rl_uniform", Some(Prior::Uniform)), ("rl_weights", Some(Prior::Weights))];
+    let mut out = Vec::new();
+    for (name, prior) in starts {
+        let mut total = 0u64;
+        for s in seed..seed + seeds {
+            let config = Config::new("start").seed(s).no_timeout().max_shrink_steps(0).cases(100_000);
+            let config = match prior {
+                None => config.guide(|| RandomGuide),
+                Some(p) => config.guide(move || RlGuide::new(RlConfig::default().prior(p))),
+            };
+            match property.check(&config) {
+                Err(reflect::runner::RunError::Failed(f)) => total += f.tests,
+                other => panic!("the bug is found within 100,000 cases: {other:?}"),
+            }
+        }
+        out.push((name, total as f64 / seeds as f64));
+    }
+    out
+}
+
 /// The number of distinct valid values of `trials` runs of `gen` under the RL
 /// guide with `config`, or plain random generation for `None`.
 fn unique_valid<G: Gen>(gen: &G, config: Option<RlConfig>, trials: usize, seed: u64) -> usize
@@ -225,6 +281,10 @@ fn main() {
     }
     for (workload, guide, unique) in other_workloads(trials, seed) {
         println!("workload={workload} guide={guide} unique_valid={unique}");
+    }
+    let seeds = 50;
+    for (start, mean) in start_study(seeds, seed) {
+        println!("start={start} seeds={seeds} mean_tests_to_failure={mean:.1}");
     }
     if sizes {
         // RLCheck Fig. 5: unique valid trees by size.

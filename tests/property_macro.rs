@@ -86,3 +86,30 @@ fn examples_and_labels(xs: Vec<u8>, n: u8) {
 fn time_options(x: Option<i32>) {
     let _ = x;
 }
+
+#[property(timeout_ms = 0)]
+fn no_time_limit_by_zero(x: u8) {
+    let _ = x;
+}
+
+std::thread_local! {
+    static BUDGETED_CASES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+// Inline (no time limit per case), so the cases run on the calling thread and can be counted there.
+#[property(max_time_ms = 200, timeout = none)]
+fn searches_for_its_time_budget(x: u8) {
+    let _ = x;
+    BUDGETED_CASES.with(|c| c.set(c.get() + 1));
+    std::thread::sleep(std::time::Duration::from_micros(100));
+}
+
+/// `max_time_ms` without `cases` searches until the budget is spent, past the default 256 cases.
+#[test]
+fn a_time_budget_without_cases_runs_more_than_the_default_cases() {
+    let t0 = std::time::Instant::now();
+    searches_for_its_time_budget();
+    assert!(t0.elapsed() >= std::time::Duration::from_millis(200));
+    let ran = BUDGETED_CASES.with(|c| c.get());
+    assert!(ran > reflect::config::DEFAULT_CASES, "{ran} cases");
+}

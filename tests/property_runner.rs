@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod common;
-use common::runs::{failure, temp_dir};
+use common::runs::{failure, hang, temp_dir};
 
 fn small_lists() -> Property<Vec<u32>> {
     Property::new(|| vec(int(0u32..=1000), 0..=20), |xs: Vec<u32>| assert!(xs.iter().all(|&x| x < 500), "too big"))
@@ -155,10 +155,7 @@ fn a_hanging_property_is_stopped_and_reported() {
         || int(0u32..=100),
         |x: u32| {
             if x > 10 {
-                // Hang (politely: the abandoned thread sleeps rather than spins).
-                loop {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
+                hang();
             }
         },
     );

@@ -6,7 +6,7 @@ use reflect::reflect_core::rng_from_seed;
 use reflect::reflect_core::trail::Trail;
 use reflect::reflect_runtime::explore::generate_distinct;
 use reflect::reflect_runtime::guide::{Feedback, Guide, Outcome};
-use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, Learner, RlConfig, RlGuide};
+use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, Learner, Prior, RlConfig, RlGuide};
 use reflect::reflect_runtime::guides::RandomGuide;
 
 #[test]
@@ -251,4 +251,55 @@ fn diverse_exploration_finds_more_distinct_valid_values() {
         diverse.unique_valid.len(),
         paper.unique_valid.len()
     );
+}
+
+/// A pick whose second option weighs 9 times the first.
+fn heavy_pick() -> impl Gen<Value = u8> {
+    use reflect::combinators::{just, pick};
+    pick("p", [("light", 1, just(0u8).boxed()), ("heavy", 9, just(1u8).boxed())])
+}
+
+/// The first case of a fresh guide: by default drawn as the generator draws, with
+/// `prior = uniform` as RLCheck's uniform start.
+#[test]
+fn the_first_policy_is_the_generators_distribution() {
+    let heavy_share = |prior: Prior| {
+        let runs = 2_000;
+        let heavy = (0..runs)
+            .filter(|&seed| {
+                let out =
+                    generate_distinct(&heavy_pick(), &mut RlGuide::new(RlConfig::default().prior(prior)), 1, seed);
+                out.unique_valid == vec![1]
+            })
+            .count();
+        heavy as f64 / runs as f64
+    };
+    let weights = heavy_share(Prior::Weights);
+    assert!((0.87..=0.93).contains(&weights), "{weights}");
+    let uniform = heavy_share(Prior::Uniform);
+    assert!((0.45..=0.55).contains(&uniform), "{uniform}");
+    assert_eq!(RlConfig::default().prior, Prior::Weights);
+    assert_eq!(RlGuide::new(RlConfig::default().prior(Prior::Uniform)).name(), "rl(TreeLR+uniform)");
+}
+
+/// The weights only start the policy: when the heavy option is invalid, the rewards take over.
+#[test]
+fn rewards_take_over_from_the_weights() {
+    let g = heavy_pick().filter(|&x| x == 0);
+    let mut guide = RlGuide::new(RlConfig::default().epsilon(0.0));
+    let out = generate_distinct(&g, &mut guide, 200, 1);
+    assert!(out.invalid <= 2, "{} of 200 invalid", out.invalid);
+}
+
+/// Where every weight is equal, starting from the weights is RLCheck's policy, draw for draw.
+#[test]
+fn equal_weights_draw_as_the_uniform_start() {
+    let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b"), bool().site("c")).filter(|(a, b, _)| a < b);
+    for explore in [Explore::PAPER, Explore::DIVERSE] {
+        let config = RlConfig::default().explore(explore);
+        let weights = generate_distinct(&g, &mut RlGuide::new(config), 1_000, 3);
+        let uniform = generate_distinct(&g, &mut RlGuide::new(config.prior(Prior::Uniform)), 1_000, 3);
+        assert_eq!(weights.unique_valid, uniform.unique_valid);
+        assert_eq!(weights.invalid, uniform.invalid);
+    }
 }

@@ -26,9 +26,11 @@
 //! | `seed = N` | the run's seed (default: derived from the test's path; `REFLECT_SEED` overrides) |
 //! | `shrink_steps = N` | at most `N` shrink candidates (default 4096) |
 //! | `shrink_time_ms = N` | shrink for at most `N` ms (default 30 000) |
-//! | `timeout_ms = N` | one case may take `N` ms before it fails as hanging (default 10 000) |
+//! | `timeout_ms = N` | one case may take `N` ms before it fails as hanging (default 10 000); `timeout_ms = 0` turns the limit off |
+//! | `timeout = none` | no time limit per case (as `timeout_ms = 0`): no thread watches the run |
+//! | `max_time_ms = N` | a time budget for the run: no case is generated once it has taken `N` ms, and the report says how many ran; without `cases`, the run has no bound of cases, so it searches for that long (`REFLECT_MAX_TIME` overrides) |
 //! | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
-//! | `guide = EXPR` | the guide: `auto` (the default: random, switching to `rl` when most cases are discarded), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR)` (RLCheck; `diverse` finds the most distinct valid values, see `RlConfig::diverse`), `cgs` (Choice Gradient Sampling), `cgs(samples = N)` (`N` samples per option, default 50), `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (generation tuned by examples: each `EXPR` gives values of the argument's type, such as an array, a `Vec` or `examples_from_dir("dir")`), `tuned(weights = "file.json")` (a saved tuning), `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` (validity-preserving mutation of a corpus of interesting cases), or any expression whose value implements `Guide` |
+//! | `guide = EXPR` | the guide: `auto` (the default: random, switching to `rl` when most cases are discarded), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR, prior = weights | uniform)` (RLCheck; `diverse` finds the most distinct valid values, see `RlConfig::diverse`; the policy starts as the generator's distribution, or uniform as RLCheck's with `prior = uniform`), `cgs` (Choice Gradient Sampling), `cgs(samples = N)` (`N` samples per option, default 50), `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (generation tuned by examples: each `EXPR` gives values of the argument's type, such as an array, a `Vec` or `examples_from_dir("dir")`), `tuned(weights = "file.json")` (a saved tuning), `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` (validity-preserving mutation of a corpus of interesting cases), or any expression whose value implements `Guide` |
 //! | `example = EXPR` | a value (a tuple, with several arguments) to run first; repeatable |
 //! | `stats` | print the table of labels (`label!`, `classify!`) and the guide's notes after the run (shown without `--nocapture`) |
 //! | `regressions = false` / `"dir"` | where failures are remembered (default `regressions/` beside `Cargo.toml`) |
@@ -62,7 +64,7 @@ impl Parse for RawOpt {
 }
 
 const OPTIONS: &str =
-    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, max_discard_ratio, guide, example, stats, regressions, report";
+    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, guide, example, stats, regressions, report";
 
 /// The guides `guide = ...` names.
 const GUIDES: &str =
@@ -150,7 +152,7 @@ fn parse_rl(call: &syn::ExprCall, rt: &TokenStream, errors: &mut Ctxt) -> TokenS
         Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
         _ => None,
     };
-    let allowed = ["explore", "epsilon", "window", "abstraction"];
+    let allowed = ["explore", "epsilon", "window", "abstraction", "prior"];
     for (key, assign) in guide_options(call, "rl", &allowed, errors) {
         let value = &*assign.right;
         match key.as_str() {
@@ -161,6 +163,16 @@ fn parse_rl(call: &syn::ExprCall, rt: &TokenStream, errors: &mut Ctxt) -> TokenS
                     calls.push(quote_spanned!(value.span()=> .explore(#rt::guides::rl::Explore::#c)));
                 }
                 _ => errors.error_spanned(value, format!("`explore` is one of {RL_EXPLORE}")),
+            },
+            "prior" => match ident(value).as_deref() {
+                Some(name @ ("weights" | "uniform")) => {
+                    let p = Ident::new(if name == "weights" { "Weights" } else { "Uniform" }, value.span());
+                    calls.push(quote_spanned!(value.span()=> .prior(#rt::guides::rl::Prior::#p)));
+                }
+                _ => errors.error_spanned(
+                    value,
+                    "`prior` is `weights` (the policy starts as the generator's distribution, the default) or `uniform` (RLCheck's start)",
+                ),
             },
             "abstraction" => match ident(value).as_deref() {
                 Some(name @ ("Sequence" | "Tree" | "TreeLR")) => {
@@ -351,6 +363,24 @@ fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
                     opts.calls.push(quote_spanned!(e.span()=> .#method(#e)));
                 }
             }
+            "timeout_ms" | "timeout" if seen.iter().filter(|k| k.starts_with("timeout")).count() > 1 => {
+                errors.error_spanned(&name, "give `timeout_ms = N` or `timeout = none`, not both");
+            }
+            "timeout" => match value {
+                Some(Expr::Path(p)) if p.path.is_ident("none") => opts.calls.push(quote!(.no_timeout())),
+                Some(e) => errors.error_spanned(e, "`timeout` is `none` (no time limit per case); for a limit write `timeout_ms = N`"),
+                None => errors.error_spanned(&name, "`timeout` needs a value: `timeout = none`, or write `timeout_ms = N`"),
+            },
+            "timeout_ms" if value.as_ref().is_some_and(is_zero) => opts.calls.push(quote!(.no_timeout())),
+            "max_time_ms" => {
+                if let Some(e) = integer(errors, &name, value) {
+                    if is_zero(&e) {
+                        errors.error_spanned(&e, "`max_time_ms = 0` runs no case; give the run's time budget in ms, such as `max_time_ms = 10_000`");
+                        continue;
+                    }
+                    opts.calls.push(quote_spanned!(e.span()=> .max_time(::std::time::Duration::from_millis(#e))));
+                }
+            }
             "shrink_time_ms" | "timeout_ms" => {
                 if let Some(e) = integer(errors, &name, value) {
                     let method = if key == "timeout_ms" { quote!(case_timeout) } else { quote!(max_shrink_time) };
@@ -443,6 +473,10 @@ fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
             },
             _ => errors.error_spanned(&name, format!("unknown option `{key}`; the options are {OPTIONS}")),
         }
+    }
+    // A time budget without a number of cases searches for that long.
+    if seen.iter().any(|k| k == "max_time_ms") && !seen.iter().any(|k| k == "cases") {
+        opts.calls.push(quote!(.cases(u64::MAX)));
     }
     opts
 }

@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `REFLECT_CASES=n` | run `n` cases (at least 1) |
 //! | `REFLECT_SEED=n` | use seed `n` (decimal or `0x` hex) |
+//! | `REFLECT_MAX_TIME=secs` | a time budget for the run ([`Config::max_time`]), in seconds (`10`, `2.5`) or with a unit (`500ms`, `10s`, `2m`): no case is generated once the run has taken that long; unless `REFLECT_CASES` is set too, the run has no bound of cases, so it searches for that long |
 //! | `REFLECT_REPLAY=token` | run only the case a failure report printed, and report it |
 //! | `REFLECT_STATS=1` | print the table of labels (see [`crate::label!`]) and the guide's notes after the run, to the standard error directly, so `cargo test` shows it without `--nocapture` |
 //! | `REFLECT_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]); a path that cannot be written fails the run |
@@ -61,6 +62,10 @@ pub struct Config {
     /// takes longer fails as hanging. `None` runs cases on the calling thread
     /// with no limit.
     pub case_timeout: Option<Duration>,
+    /// The run's time budget: no case is generated once the run has taken
+    /// this long (the report says so, and how many cases ran). `None`: the
+    /// run ends when `cases` valid cases passed.
+    pub max_time: Option<Duration>,
     /// The run stops as vacuous once more than `cases * max_discard_ratio`
     /// cases were discarded.
     pub max_discard_ratio: u64,
@@ -89,6 +94,7 @@ impl fmt::Debug for Config {
             .field("max_shrink_steps", &self.max_shrink_steps)
             .field("max_shrink_time", &self.max_shrink_time)
             .field("case_timeout", &self.case_timeout)
+            .field("max_time", &self.max_time)
             .field("max_discard_ratio", &self.max_discard_ratio)
             .field("regressions", &self.regressions)
             .field("replay", &self.replay)
@@ -115,6 +121,7 @@ impl Config {
             max_shrink_steps: DEFAULT_SHRINK_STEPS,
             max_shrink_time: DEFAULT_SHRINK_TIME,
             case_timeout: Some(DEFAULT_CASE_TIMEOUT),
+            max_time: None,
             max_discard_ratio: DEFAULT_MAX_DISCARD_RATIO,
             regressions: None,
             replay: None,
@@ -158,6 +165,14 @@ impl Config {
     /// Run cases on the calling thread, with no time limit (no worker thread).
     pub fn no_timeout(mut self) -> Self {
         self.case_timeout = None;
+        self
+    }
+
+    /// Stop generating once the run has taken `d` (a time budget, as
+    /// fuzzers take: with [`Config::cases`] at `u64::MAX`, the run searches
+    /// for exactly that long).
+    pub fn max_time(mut self, d: Duration) -> Self {
+        self.max_time = Some(d);
         self
     }
 
@@ -222,6 +237,18 @@ impl Config {
             self.seed =
                 Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFLECT_SEED", &v, "a seed (decimal or 0x hex)")));
         }
+        if let Some(v) = env("REFLECT_MAX_TIME") {
+            self.max_time = Some(parse_duration(&v).unwrap_or_else(|| {
+                bad_env(
+                    "REFLECT_MAX_TIME",
+                    &v,
+                    "a time budget in seconds (such as `10` or `2.5`), or with a unit (`500ms`, `10s`, `2m`)",
+                )
+            }));
+            if env("REFLECT_CASES").is_none() {
+                self.cases = u64::MAX;
+            }
+        }
         if let Some(v) = env("REFLECT_REPLAY") {
             self.replay = Some(v);
         }
@@ -267,6 +294,23 @@ fn bad_env(name: &str, value: &str, what: &str) -> ! {
     panic!("the environment variable {name}={value:?} is not {what}; unset it or fix its value")
 }
 
+/// Parses a duration: a number of seconds (`10`, `2.5`), or a number with
+/// a unit, `ms`, `s` or `m` (`500ms`, `10s`, `2m`).
+pub fn parse_duration(s: &str) -> Option<Duration> {
+    let s = s.trim();
+    let (number, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (s, 1.0)
+    };
+    let secs = number.trim().parse::<f64>().ok()? * scale;
+    Duration::try_from_secs_f64(secs).ok()
+}
+
 /// Parses a `u64` written in decimal or `0x` hexadecimal, with optional `_` separators.
 pub fn parse_u64(s: &str) -> Option<u64> {
     let s: String = s.trim().chars().filter(|&c| c != '_').collect();
@@ -279,6 +323,18 @@ pub fn parse_u64(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_durations_in_seconds_or_with_a_unit() {
+        assert_eq!(parse_duration("10"), Some(Duration::from_secs(10)));
+        assert_eq!(parse_duration("2.5"), Some(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10s"), Some(Duration::from_secs(10)));
+        assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
+        for bad in ["", "ten", "-1", "5h", "1e400"] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn parses_numbers() {

@@ -86,7 +86,7 @@ impl<V: 'static> Fuzzer<V> {
         quiet.regressions = None;
         quiet.observability = None;
         quiet.report = None;
-        Fuzzer { run: Run::new(property.clone(), &quiet), regressions: config.regressions.clone() }
+        Fuzzer { run: Run::new(property.clone(), &quiet, None), regressions: config.regressions.clone() }
     }
 
     /// Runs the property once, on the value `bytes` decode to. A failure is

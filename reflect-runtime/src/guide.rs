@@ -236,6 +236,17 @@ pub trait Guide {
         let _ = feedback;
     }
 
+    /// Whether the next case may take the fast path: the guide would answer
+    /// every choice as [`sample`] does from the case's RNG, with no plan, and
+    /// needs neither the case's trail nor its value's key. The runner then
+    /// generates with [`Gen::run_rng`] (no [`GuidedSource`], no trail) and
+    /// records the case's choice tree only if it fails, by running the same
+    /// seed again under a recorder. The feedback of such a case has an empty
+    /// trail, no key, and `new` false. `false` by default.
+    fn plain_case(&self) -> bool {
+        false
+    }
+
     /// What the guide has to say about the run so far, one line each, for
     /// the report (its statistics and its failures); none by default.
     fn notes(&self) -> Vec<String> {
@@ -273,6 +284,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         (**self).feedback(feedback)
+    }
+    fn plain_case(&self) -> bool {
+        (**self).plain_case()
     }
     fn notes(&self) -> Vec<String> {
         (**self).notes()

@@ -72,6 +72,10 @@ pub(crate) struct CaseResult {
     pub(crate) options: Vec<Option<&'static str>>,
     /// The guide's section of the HTML report (only in answer to a request for notes).
     pub(crate) section: Option<Box<ReportSection>>,
+    /// The case's seed when it took the fast path: its tree was not recorded.
+    pub(crate) plain: Option<u64>,
+    /// A case made again from a seed gave another value than the fast path did.
+    pub(crate) remade_differs: bool,
 }
 
 impl CaseResult {
@@ -88,6 +92,8 @@ impl CaseResult {
             notes: Vec::new(),
             options: Vec::new(),
             section: None,
+            plain: None,
+            remade_differs: false,
         }
     }
 }

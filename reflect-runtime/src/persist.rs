@@ -19,7 +19,8 @@
 //!
 //! A case that ends the process (an abort, a stack overflow, a failed
 //! allocation, `std::process::exit`) cannot be caught. So before each case
-//! the runner writes its choices to an *in-flight* file
+//! the runner writes its choices (or, for a case on the fast path of plain
+//! random generation, its seed: one small write) to an *in-flight* file
 //! `<dir>/<property name>.inflight-<process>-<n>` ([`InFlight`]), holds a lock
 //! on it while the run lives, and removes it when the run ends. A later run
 //! that finds such a file no process holds ([`Store::take_orphans`]) knows
@@ -33,7 +34,7 @@ use reflect_core::gen::Gen;
 use reflect_core::interpret::reflect;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -135,6 +136,23 @@ struct EntryV1 {
 #[derive(Deserialize)]
 struct Header {
     version: u32,
+}
+
+/// A case a run left in flight: how to make it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InFlightCase {
+    /// Its choices.
+    Tree(ChoiceTree),
+    /// The seed of a case generated on the fast path (plain random
+    /// generation, whose choices are not recorded unless the case fails):
+    /// the generator run on an RNG seeded with it makes the case again.
+    Seed(u64),
+}
+
+/// The in-flight record of a fast-path case: its seed.
+#[derive(Serialize, Deserialize)]
+struct SeedRecord {
+    seed: u64,
 }
 
 /// The remembered cases of one property.
@@ -295,7 +313,7 @@ impl Store {
     /// Takes the in-flight files of this property that no living run holds:
     /// cases that ended the process that ran them. Each is removed from the
     /// directory and returned (an unreadable one is only removed).
-    pub fn take_orphans(&self) -> Vec<Entry> {
+    pub fn take_orphans(&self) -> Vec<InFlightCase> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let prefix = format!("{}.inflight-", stem(&self.property));
         let Ok(listing) = fs::read_dir(dir) else { return Vec::new() };
@@ -317,8 +335,13 @@ impl Store {
             if !path.exists() {
                 continue;
             }
-            if let Ok(entry) = serde_json::from_reader::<_, Entry>(io::BufReader::new(&f)) {
-                out.push(entry);
+            let mut text = String::new();
+            if io::Read::read_to_string(&mut &f, &mut text).is_ok() {
+                if let Ok(entry) = serde_json::from_str::<Entry>(&text) {
+                    out.push(InFlightCase::Tree(entry.tree));
+                } else if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
+                    out.push(InFlightCase::Seed(r.seed));
+                }
             }
             drop(f);
             let _ = fs::remove_file(&path);
@@ -348,6 +371,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub struct InFlight {
     path: PathBuf,
     file: File,
+    /// The length of the last record written.
+    len: u64,
 }
 
 impl InFlight {
@@ -367,17 +392,53 @@ impl InFlight {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file })
+        Ok(InFlight { path, file, len: 0 })
     }
 
     /// Records the case about to run (its choices, and what the reason
     /// would be should it end the process).
     pub fn record(&mut self, tree: &ChoiceTree) -> io::Result<()> {
-        let entry = Entry { tree: tree.clone(), reason: String::new() };
-        let json = serde_json::to_vec(&entry).map_err(io::Error::other)?;
-        self.file.set_len(0)?;
-        self.file.rewind()?;
-        self.file.write_all(&json)
+        // An `Entry`, written from a borrowed tree.
+        #[derive(Serialize)]
+        struct Record<'a> {
+            #[serde(serialize_with = "flat_ref")]
+            tree: &'a ChoiceTree,
+            reason: &'a str,
+        }
+        fn flat_ref<S: serde::Serializer>(tree: &&ChoiceTree, s: S) -> Result<S::Ok, S::Error> {
+            flat::serialize(tree, s)
+        }
+        let json = serde_json::to_vec(&Record { tree, reason: "" }).map_err(io::Error::other)?;
+        self.write_record(&json)
+    }
+
+    /// Records the fast-path case about to run by its seed (see
+    /// [`InFlightCase::Seed`]): a few bytes, written once per case.
+    pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
+        // Padded to one width, so that a seed overwrites the last seed in place.
+        let mut buf = [b' '; 32];
+        write!(&mut buf[..], "{{\"seed\":{seed}}}")?;
+        self.write_record(&buf)
+    }
+
+    /// Writes `bytes` over the file (JSON: trailing spaces are allowed),
+    /// shortening it only when the last record was longer. A record of the
+    /// last one's length is one system call (on Unix): the cost a fast-path
+    /// case pays for being found should it end the process.
+    fn write_record(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let len = bytes.len() as u64;
+        if len < self.len {
+            self.file.set_len(0)?;
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::write_all_at(&self.file, bytes, 0)?;
+        #[cfg(not(unix))]
+        {
+            io::Seek::rewind(&mut self.file)?;
+            self.file.write_all(bytes)?;
+        }
+        self.len = len;
+        Ok(())
     }
 }
 

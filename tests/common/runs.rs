@@ -17,3 +17,10 @@ pub fn failure(r: Result<Report, RunError>) -> Box<Failure> {
         other => panic!("expected a failure, got {other:?}"),
     }
 }
+
+/// Hangs the case that calls it, politely: the abandoned thread sleeps rather than spins.
+pub fn hang() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

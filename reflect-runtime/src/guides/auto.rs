@@ -10,6 +10,14 @@
 //! rewarded for valid, new values. The switch is reported in the run's
 //! statistics and in failure reports ([`Guide::notes`]).
 //!
+//! Until it switches, its cases take the runner's fast path
+//! ([`Guide::plain_case`]): values made straight from each case's seed, no
+//! trail kept; the switch needs only whether each case was discarded. The
+//! learner it switches to starts from the generator's weights (see
+//! [`super::rl`]), so the first learned cases look like the random ones
+//! before them. (The learner's novelty counts from the switch on: values of
+//! the random phase are not keyed, so one made again is new to it.)
+//!
 //! ```
 //! use reflect_core::combinators::{int, vec};
 //! use reflect_core::gen::Gen;
@@ -103,6 +111,11 @@ impl Guide for AutoGuide {
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         self.active().choose(ctx, rng)
+    }
+
+    /// The random phase takes the fast path: the switch needs only whether each case was discarded.
+    fn plain_case(&self) -> bool {
+        self.switched.is_none()
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {

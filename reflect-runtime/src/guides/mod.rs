@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | random, switching to RLCheck when most cases are discarded (the default) | `auto` | [`auto`] |
 //! | plain random generation | `random` | [`random`] |
-//! | RLCheck: Monte Carlo Control per choice point | `rl`, `rl(explore = diverse, epsilon = .., window = .., abstraction = ..)` | [`rl`] |
+//! | RLCheck: Monte Carlo Control per choice point | `rl`, `rl(explore = diverse, epsilon = .., window = .., abstraction = .., prior = uniform)` | [`rl`] |
 //! | Choice Gradient Sampling: derivatives sampled to steer toward valid values | `cgs`, `cgs(samples = N)` | [`cgs`] |
 //! | targeted: simulated annealing on `maximize!` / `minimize!` | `sa`, `sa(steps = .., initial_temp = .., restart_after = ..)` | [`sa`] |
 //! | tuned by examples: weights by site and label from values like (or unlike) yours | `tuned(like = .., unlike = .., smoothing = ..)`, `tuned(weights = "file.json")` | [`tuned`] |

@@ -16,4 +16,7 @@ impl Guide for RandomGuide {
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(sample(rng, ctx.request))
     }
+    fn plain_case(&self) -> bool {
+        true
+    }
 }

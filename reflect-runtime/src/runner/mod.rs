@@ -31,17 +31,32 @@
 //! the panic hook then prints the case's earlier panics, which it otherwise
 //! keeps quiet.
 //!
-//! Cases run on a worker thread that owns the generator, the guide and the
-//! values (so none of them need be `Send`). The runner waits for each case
-//! at most [`Config::case_timeout`](crate::config::Config::case_timeout); a case that takes longer fails as
-//! hanging, and its thread is abandoned (Rust cannot stop a thread; it ends
-//! with the process). A hanging case is reported as found, not shrunk:
-//! every shrink candidate that hangs would cost a time limit and a thread.
+//! Generated cases under plain random generation (the `random` guide, and
+//! the default `auto` guide until it switches) take the fast path: the
+//! value is made by [`Gen::run_rng`](reflect_core::gen::Gen::run_rng) from
+//! the case's seed, with no guided source and no choice tree; a case that
+//! fails is made again from the same seed under a recorder for its tree
+//! (and tested again: the report never shows an input that did not fail;
+//! see [`crate::guide::Guide::plain_case`]).
+//!
+//! With a per-case time limit
+//! ([`Config::case_timeout`](crate::config::Config::case_timeout), 10 s by
+//! default) the run goes on a thread of its own that runs every case inline
+//! (it builds the generator and the guide there, so neither they nor the
+//! values need be `Send`),
+//! and the calling thread watches it (no round trip per case): a case that takes longer
+//! fails as hanging, and the run's thread is abandoned (Rust cannot stop a
+//! thread; it ends with the process). A hanging case is reported as found,
+//! not shrunk; a hang while shrinking reports the failure being shrunk as
+//! shrunk so far. [`Config::max_time`](crate::config::Config::max_time)
+//! bounds the whole run: generation stops once it is spent, and the report
+//! says so.
 
 mod progress;
 mod property;
 mod report;
 mod run;
+mod watch;
 mod worker;
 
 pub use crate::hashing::case_seed;

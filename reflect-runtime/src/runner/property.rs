@@ -95,7 +95,10 @@ impl<V: 'static> Property<V> {
             let reason = format!("building its guide panicked: {}", panic_message(&*payload));
             return Err(RunError::Setup { name: config.name.clone(), reason });
         }
-        Run::new(self.clone(), config).go()
+        match config.case_timeout {
+            None => Run::new(self.clone(), config, None).go(),
+            Some(limit) => super::watch::watched(self, config, limit, super::watch::Job::Search, 0),
+        }
     }
 
     /// The failing value of `failure` (a failure of this property), typed:
@@ -120,7 +123,7 @@ impl<V: 'static> Property<V> {
     /// Run the property under `config` and panic with the report if it does
     /// not pass (what `#[property]` calls). The panic is located at the
     /// caller (the `#[property]` function), not in the runner. Statistics
-    /// asked for ([`Config::statistics`]) go straight to the standard error,
+    /// asked for ([`Config::statistics`]), with the run's timings, go straight to the standard error,
     /// so `cargo test` shows them without `--nocapture`.
     #[track_caller]
     pub fn assert(&self, config: &Config) {
@@ -129,7 +132,7 @@ impl<V: 'static> Property<V> {
                 if config.statistics {
                     use std::io::Write;
                     // Not `eprintln!`: the test harness captures that, and hides it for a passing test.
-                    let _ = writeln!(std::io::stderr(), "{}", report.statistics());
+                    let _ = writeln!(std::io::stderr(), "{}  {}", report.statistics(), report.timings());
                 }
                 if let Some(note) = &report.replay_note {
                     eprintln!("{note}");

@@ -38,6 +38,16 @@ pub struct Report {
     pub best_utility: Option<BestUtility>,
     /// What the guide said about the run ([`crate::guide::Guide::notes`]).
     pub guide_notes: Vec<String>,
+    /// How long the run took.
+    pub elapsed: Duration,
+    /// Time spent making values (the generator), over every case.
+    pub gen_time: Duration,
+    /// Time spent testing them (the property), over every case.
+    pub test_time: Duration,
+    /// Set when the run's time budget ([`crate::config::Config::max_time`])
+    /// stopped generation before `cases` valid cases passed: the budget.
+    /// [`Report::cases`] says how many ran.
+    pub out_of_time: Option<Duration>,
 }
 
 /// The best utility of a run, and where it was reached.
@@ -56,10 +66,23 @@ impl fmt::Display for BestUtility {
 }
 
 impl Report {
+    /// Where the run's time went, in one line (kept out of
+    /// [`Report::statistics`], which is the same on every run of a seed).
+    pub fn timings(&self) -> String {
+        format!(
+            "`{}` took {:.3?}: generation {:.3?}, tests {:.3?}",
+            self.name, self.elapsed, self.gen_time, self.test_time
+        )
+    }
+
     /// The distribution of labels as a table.
     pub fn statistics(&self) -> String {
         let mut out =
             format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
+        if let Some(budget) = self.out_of_time {
+            out.push_str(&format!("  stopped by the time budget of {budget:?} after {} valid cases\n", self.cases));
+        }
+
         if let Some(best) = &self.best_utility {
             out.push_str(&format!("  {best}\n"));
         }
@@ -158,6 +181,13 @@ pub struct Failure {
     pub best_utility: Option<BestUtility>,
     /// What the guide said about the run ([`crate::guide::Guide::notes`]).
     pub guide_notes: Vec<String>,
+    /// Time from the start of the run to the end of the first failing case
+    /// (shrinking not included: see [`ShrinkStats::elapsed`]).
+    pub time_to_failure: Duration,
+    /// Time spent making values (the generator) up to the failure.
+    pub gen_time: Duration,
+    /// Time spent testing them (the property) up to the failure.
+    pub test_time: Duration,
 }
 
 impl Failure {
@@ -202,6 +232,11 @@ impl fmt::Display for Failure {
             self.shrink.steps,
             self.shrink.attempts,
             if self.shrink.budget_exhausted { ", budget exhausted" } else { "" }
+        )?;
+        writeln!(
+            f,
+            "found after {:.3?} ({} tests; generation {:.3?}, tests {:.3?}), shrunk in {:.3?}",
+            self.time_to_failure, self.tests, self.gen_time, self.test_time, self.shrink.elapsed
         )?;
         if let Some(best) = &self.best_utility {
             writeln!(f, "{best}")?;

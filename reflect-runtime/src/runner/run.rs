@@ -3,6 +3,7 @@
 use super::progress::Progress;
 use super::property::Property;
 use super::report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
+use super::watch::{Found, Watch};
 use super::worker::{Cmd, Exec, InFlightSlot};
 use crate::config::Config;
 use crate::guide::ReportSection;
@@ -10,7 +11,7 @@ use crate::hashing::case_seed;
 use crate::html::{self, RunEnd, RunLog, Verdict};
 use crate::observe::{Lines, Observer, CHECKING_FLAKINESS, MINIMAL, SHRINKING};
 use crate::outcome::{CaseResult, Status, ENDED};
-use crate::persist::{InFlight, Store};
+use crate::persist::{InFlight, InFlightCase, Store};
 use crate::shrink::{self, Budget, ShrinkStats};
 use crate::token;
 use reflect_core::choice::ChoiceTree;
@@ -18,8 +19,38 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 // ---------------------------------------------------------------- the run
+
+/// Writes the HTML report of a run that ended with `result` into `dir`; why it could not, if it could not.
+pub(super) fn write_html(
+    dir: &Path,
+    log: &RunLog,
+    result: &Result<Report, RunError>,
+    section: Option<ReportSection>,
+) -> Result<(), String> {
+    let end = RunEnd {
+        verdict: match result {
+            Ok(_) => Verdict::Passed,
+            Err(RunError::Failed(_)) => Verdict::Failed,
+            Err(_) => Verdict::GaveUp,
+        },
+        text: match result {
+            Ok(report) => report.statistics(),
+            Err(e) => e.to_string(),
+        },
+        notes: match result {
+            Ok(report) => report.guide_notes.clone(),
+            Err(RunError::Failed(f)) => f.guide_notes.clone(),
+            Err(_) => Vec::new(),
+        },
+        section,
+    };
+    html::write_report(dir, log, &end)
+        .map(drop)
+        .map_err(|e| format!("cannot write the HTML report to {}: {e}", dir.display()))
+}
 
 /// How many more times a failing case is replayed to tell a flaky property.
 const FLAKY_REPLAYS: usize = 5;
@@ -46,12 +77,18 @@ pub(crate) struct Run<V: 'static> {
     /// Makes the observation lines of the run's cases.
     lines: Lines,
     /// The run's cases, kept for its HTML report when one is asked for.
-    log: Option<RunLog>,
+    log: Option<Arc<Mutex<RunLog>>>,
     /// The guide's section of the HTML report, as it said when last asked.
     section: Option<ReportSection>,
     progress: Progress,
     report: Report,
     render: bool,
+    /// The thread watching the run for hangs, if one does.
+    watch: Option<Arc<Watch>>,
+    /// Where the cases now running come from (for a hang's report).
+    at: Origin,
+    /// When the run began.
+    started: Instant,
     /// Empties the in-flight file when the run ends.
     _inflight: InFlightGuard,
 }
@@ -66,7 +103,7 @@ impl Drop for InFlightGuard {
 }
 
 impl<V: 'static> Run<V> {
-    pub(crate) fn new(prop: Property<V>, config: &Config) -> Self {
+    pub(crate) fn new(prop: Property<V>, config: &Config, watch: Option<Arc<Watch>>) -> Self {
         let mut warnings = Vec::new();
         // A replayed token is run by hand: no in-flight file.
         let inflight = match (&config.regressions, &config.replay) {
@@ -76,7 +113,10 @@ impl<V: 'static> Run<V> {
             _ => None,
         };
         let inflight = Arc::new(Mutex::new(inflight));
-        let mut exec = Exec::new(prop.clone(), config, inflight.clone());
+        if let Some(w) = &watch {
+            *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(inflight.clone());
+        }
+        let exec = Exec::new(prop.clone(), config, inflight.clone(), watch.clone());
         let seed = config.effective_seed();
         let guide = exec.guide_name();
         let mut bad_observability = None;
@@ -88,12 +128,17 @@ impl<V: 'static> Run<V> {
             }
         });
         let lines = Lines::new(&config.name, &guide);
-        let log = config.report.as_ref().map(|_| RunLog {
-            property: config.name.clone(),
-            guide: guide.clone(),
-            run_start: lines.run_start,
-            cases: Vec::new(),
+        let log = config.report.as_ref().map(|_| {
+            Arc::new(Mutex::new(RunLog {
+                property: config.name.clone(),
+                guide: guide.clone(),
+                run_start: lines.run_start,
+                cases: Vec::new(),
+            }))
         });
+        if let (Some(w), Some(log)) = (&watch, &log) {
+            *w.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log.clone());
+        }
         let render = observer.is_some() || log.is_some();
         let report = Report { name: config.name.clone(), seed, guide: guide.clone(), warnings, ..Report::default() };
         Run {
@@ -110,6 +155,9 @@ impl<V: 'static> Run<V> {
             progress: Progress::new(&config.name, config.cases),
             report,
             render,
+            watch,
+            at: Origin::Replay,
+            started: Instant::now(),
             _inflight: InFlightGuard(inflight),
         }
     }
@@ -123,14 +171,22 @@ impl<V: 'static> Run<V> {
     }
 
     fn case(&mut self, cmd: Cmd, how: &str) -> CaseResult {
+        if let Some(w) = &self.watch {
+            w.begin(self.exec.plain_seed(&cmd), &self.at, self.report.cases, self.report.discards);
+        }
         let r = self.exec.run(cmd);
+        if let Some(w) = &self.watch {
+            w.end();
+        }
+        self.report.gen_time += r.gen_time;
+        self.report.test_time += r.test_time;
         if self.observer.is_some() || self.log.is_some() {
             let case = self.lines.observe(&r, how);
             if let Some(o) = &mut self.observer {
                 o.write(&self.lines.json(&case));
             }
-            if let Some(log) = &mut self.log {
-                log.cases.push(case);
+            if let Some(log) = &self.log {
+                log.lock().unwrap_or_else(|e| e.into_inner()).cases.push(case);
             }
         }
         r
@@ -151,25 +207,9 @@ impl<V: 'static> Run<V> {
         let result = self.search();
         self.progress.finish(&result);
         if let (Some(dir), Some(log)) = (self.config.report.clone(), self.log.take()) {
-            let end = RunEnd {
-                verdict: match &result {
-                    Ok(_) => Verdict::Passed,
-                    Err(RunError::Failed(_)) => Verdict::Failed,
-                    Err(_) => Verdict::GaveUp,
-                },
-                text: match &result {
-                    Ok(report) => report.statistics(),
-                    Err(e) => e.to_string(),
-                },
-                notes: match &result {
-                    Ok(report) => report.guide_notes.clone(),
-                    Err(RunError::Failed(f)) => f.guide_notes.clone(),
-                    Err(_) => Vec::new(),
-                },
-                section: self.section.take(),
-            };
-            if let Err(e) = html::write_report(&dir, &log, &end) {
-                self.warn(format!("cannot write the HTML report to {}: {e}", dir.display()));
+            let log = log.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = write_html(&dir, &log, &result, self.section.take()) {
+                self.warn(e);
             }
         }
         result
@@ -212,16 +252,15 @@ impl<V: 'static> Run<V> {
             // without running it (it would end this process too).
             let mut s = s;
             let orphans = s.take_orphans();
+            self.at = Origin::Regression(s.path.clone());
             for o in orphans.iter().skip(1) {
-                if let Err(e) = s.add(o.tree.clone(), ENDED) {
+                let tree = self.exec.run(self.remake(o.clone(), false)).tree;
+                if let Err(e) = s.add(tree, ENDED) {
                     self.warn(format!("cannot remember a case that ended the process in {}: {e}", s.path.display()));
                 }
             }
             if let Some(orphan) = orphans.into_iter().next() {
-                let mut r = self.case(
-                    Cmd::Replay { tree: orphan.tree, seed: self.seed, render: true, test: false },
-                    "left in flight by a run that ended",
-                );
+                let mut r = self.case(self.remake(orphan, true), "left in flight by a run that ended");
                 r.status = Status::Ended;
                 let origin = Origin::Regression(s.path.clone());
                 return Err(self.fail_and_remember(r, origin, Some(s)));
@@ -250,6 +289,7 @@ impl<V: 'static> Run<V> {
         }
         for index in 0..self.prop.examples.len() {
             let render = self.render;
+            self.at = Origin::Example(index);
             let r = self.case(Cmd::Example { index, render }, "an explicit example");
             self.report.examples_run += 1;
             if let Status::NotInRange(value) = r.status {
@@ -264,7 +304,23 @@ impl<V: 'static> Run<V> {
         let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
         let mut i = 0u64;
         while self.report.cases < self.config.cases {
+            if let Some(budget) = self.config.max_time.filter(|&b| self.started.elapsed() >= b) {
+                self.report.out_of_time = Some(budget);
+                let of = match self.config.cases {
+                    u64::MAX => String::new(),
+                    n => format!(" of the {n} wanted"),
+                };
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "reflect: `{}` stopped generating after its time budget of {budget:?}: {} valid cases ran{of} ({} discarded)",
+                    self.config.name,
+                    self.report.cases,
+                    self.report.discards
+                );
+                break;
+            }
             let render = self.render;
+            self.at = Origin::Generated(i);
             let r = self.case(
                 Cmd::Generate { seed: case_seed(self.seed, i), index: i, budget: self.config.cases, render },
                 "generated",
@@ -285,22 +341,64 @@ impl<V: 'static> Run<V> {
             i += 1;
             let limit = self.config.cases.saturating_mul(self.config.max_discard_ratio).max(1);
             if self.report.discards >= limit && self.report.discards > self.report.cases {
-                let mut reasons: Vec<_> = reasons.into_iter().collect();
-                reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
-                reasons.truncate(3);
-                return Err(RunError::Vacuous {
-                    name: self.config.name.clone(),
-                    valid: self.report.cases,
-                    discards: self.report.discards,
-                    wanted: self.config.cases,
-                    reasons,
-                    guide: self.guide.clone(),
-                    guide_notes: self.exec.run(Cmd::Notes).notes,
-                });
+                return Err(self.vacuous(reasons));
             }
         }
+        // A run its time budget stopped is held to the ratio of discards to the cases it ran.
+        let ran = self.report.cases.max(1).saturating_mul(self.config.max_discard_ratio);
+        if self.report.out_of_time.is_some() && self.report.discards > ran {
+            return Err(self.vacuous(reasons));
+        }
         self.report.guide_notes = self.guide_notes();
+        self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
+    }
+
+    /// The run gave up: too many cases were discarded, for these reasons.
+    fn vacuous(&mut self, reasons: BTreeMap<String, u64>) -> RunError {
+        let mut reasons: Vec<_> = reasons.into_iter().collect();
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
+        reasons.truncate(3);
+        RunError::Vacuous {
+            name: self.config.name.clone(),
+            valid: self.report.cases,
+            discards: self.report.discards,
+            wanted: self.config.cases,
+            reasons,
+            guide: self.guide.clone(),
+            guide_notes: self.exec.run(Cmd::Notes).notes,
+        }
+    }
+
+    /// The command that makes a case left in flight again, without testing it.
+    fn remake(&self, case: InFlightCase, render: bool) -> Cmd {
+        match case {
+            InFlightCase::Tree(tree) => Cmd::Replay { tree, seed: self.seed, render, test: false },
+            InFlightCase::Seed(seed) => Cmd::Seeded { seed, render, test: false },
+        }
+    }
+
+    /// A failing case made on the fast path, made again from its seed under
+    /// a recorder for its choice tree, and tested again. When it fails the
+    /// same way it is the case reported; otherwise the first result is kept
+    /// with the tree made again, and the report's replays call the
+    /// property flaky rather than show an input that did not fail.
+    fn recorded_again(&mut self, first: CaseResult, seed: u64) -> CaseResult {
+        let render = self.render;
+        let again = self.case(Cmd::Seeded { seed, render, test: true }, "made again under a recorder");
+        if again.remade_differs {
+            self.warn(
+                "the generator made another value from the same seed when run again: it reads more than its choices \
+                 (a global, the clock, the environment), so its failures may not reproduce"
+                    .to_owned(),
+            );
+        }
+        let same = std::mem::discriminant(&again.status) == std::mem::discriminant(&first.status);
+        if same && !again.remade_differs {
+            again
+        } else {
+            CaseResult { tree: again.tree, plain: None, ..first }
+        }
     }
 
     /// Runs one case whose choices `bytes` answer (a fuzzer's input). A
@@ -359,7 +457,12 @@ impl<V: 'static> Run<V> {
     }
 
     fn fail_and_remember(&mut self, r: CaseResult, origin: Origin, store: Option<Store>) -> RunError {
-        let mut err = self.failure(r, origin);
+        let err = self.failure(r, origin);
+        Self::remember(err, store)
+    }
+
+    /// Remembers the failure of `err` in `store`, and says where in the failure.
+    fn remember(mut err: RunError, store: Option<Store>) -> RunError {
         if let (RunError::Failed(f), Some(mut store)) = (&mut err, store) {
             match store.add(f.tree.clone(), f.reason.clone()) {
                 Ok(()) => f.saved_to = Some(store.path.clone()),
@@ -369,15 +472,121 @@ impl<V: 'static> Run<V> {
         err
     }
 
-    /// Shrinks (when asked) the failing case `tree`, replays it for the report, and builds the failure.
+    /// The failing case `first` as found: its choices (recorded again when
+    /// it took the fast path), and the run's counts and times up to it.
+    /// The watch hears of it before the case is made again, so that a hang
+    /// then does not lose it.
+    fn found(&mut self, first: CaseResult, origin: Origin) -> Found {
+        let times = [self.started.elapsed(), self.report.gen_time, self.report.test_time];
+        let (cases, discards) = (self.report.cases, self.report.discards);
+        let (status, tree, seed) = (first.status.clone(), first.tree.clone(), first.plain);
+        let mut found = Found { status, tree, seed, origin, cases, discards, times, note: None };
+        if let Some(w) = &self.watch {
+            w.found(&found);
+        }
+        if let Some(seed) = first.plain {
+            let again = self.recorded_again(first, seed);
+            (found.status, found.tree, found.seed) = (again.status, again.tree, None);
+            if let Some(w) = &self.watch {
+                w.found(&found);
+            }
+        }
+        found
+    }
+
+    /// Shrinks the failing case `first`, replays it for the report, and builds the failure.
     fn failure(&mut self, first: CaseResult, origin: Origin) -> RunError {
-        let status = first.status;
-        // A hung case abandoned the worker, and its guide with it.
+        let found = self.found(first, origin);
+        self.conclude(found, true)
+    }
+
+    /// Reports `found`, a failure an abandoned run found (see
+    /// [`super::watch`]), without shrinking it; it is remembered.
+    pub(super) fn report_found(mut self, mut found: Found) -> Result<Report, RunError> {
+        if let Some(w) = &self.watch {
+            w.found(&found);
+        }
+        if found.seed.is_none() && found.tree.children.is_empty() {
+            // It hung before its generator finished: nothing makes it again.
+            return Err(self.raw_failure(found));
+        }
+        if let Some(seed) = found.seed.take() {
+            found.tree = self.case(Cmd::Seeded { seed, render: false, test: false }, MINIMAL).tree;
+            if let Some(w) = &self.watch {
+                w.found(&found);
+            }
+        }
+        let store = self.config.regressions.clone().map(|dir| Store::open(&dir, &self.config.name).0);
+        let err = self.conclude(found, false);
+        Err(Self::remember(err, store))
+    }
+
+    /// `found` as it is, when even its report hung: its choices, no arguments.
+    pub(super) fn raw_failure(mut self, found: Found) -> RunError {
+        let shown = match found.seed {
+            Some(seed) => format!("the case made from seed {seed:#x} by plain generation"),
+            None if found.tree.children.is_empty() => "not known: the case hung while its generator made it".to_owned(),
+            None => found.tree.to_string(),
+        };
+        let kind = kind_of(&found.status);
+        let reason = found.status.describe();
+        RunError::Failed(Box::new(self.build(
+            &found,
+            vec![("choices".to_owned(), shown)],
+            reason,
+            kind,
+            ShrinkStats::default(),
+        )))
+    }
+
+    /// A failure of `found`, shown with `args`, failing for `reason`.
+    fn build(
+        &mut self,
+        found: &Found,
+        args: Vec<(String, String)>,
+        reason: String,
+        kind: FailureKind,
+        shrink: ShrinkStats,
+    ) -> Failure {
+        let token = token::encode_stamped(self.stamp(), &found.tree.choices());
+        let mut warnings = self.report.warnings.clone();
+        warnings.extend(found.note.clone());
+        let [time_to_failure, gen_time, test_time] = found.times;
+        Failure {
+            name: self.config.name.clone(),
+            seed: self.seed,
+            guide: self.guide.clone(),
+            args,
+            reason,
+            kind,
+            cases: found.cases,
+            discards: found.discards,
+            tests: found.cases + 1,
+            shrink,
+            tree: found.tree.clone(),
+            token,
+            origin: found.origin.clone(),
+            saved_to: None,
+            flaky: false,
+            warnings,
+            best_utility: self.report.best_utility,
+            guide_notes: Vec::new(),
+            time_to_failure,
+            gen_time,
+            test_time,
+        }
+    }
+
+    /// Shrinks `found` (when `shrink` and it is a failure that can be
+    /// shrunk), replays it for the report, and builds the failure.
+    fn conclude(&mut self, found: Found, shrink: bool) -> RunError {
+        let status = found.status.clone();
+        // A hung case abandoned its run, and the guide with it.
         let notes = if matches!(status, Status::Hung(_)) { Vec::new() } else { self.guide_notes() };
-        // A case that ended the process is only generated again, never run.
+        // A case that hung or ended the process is only generated again, never run.
         let test = !matches!(status, Status::Hung(_) | Status::Ended);
-        let shrink_it = matches!(status, Status::Failed(_) | Status::GenPanicked(_));
-        let mut tree = first.tree;
+        let shrink_it = shrink && matches!(status, Status::Failed(_) | Status::GenPanicked(_));
+        let mut tree = found.tree.clone();
         let mut stats = ShrinkStats::default();
         let shrink_seed = self.seed;
         if shrink_it {
@@ -388,7 +597,11 @@ impl<V: 'static> Run<V> {
             let (t, s) = shrink::shrink(tree, budget, |cand| {
                 let render = self.render;
                 let r = self.case(Cmd::Replay { tree: cand, seed: shrink_seed, render, test: true }, SHRINKING);
-                (std::mem::discriminant(&r.status) == way).then_some(r.tree)
+                let kept = std::mem::discriminant(&r.status) == way;
+                if let (true, Some(w)) = (kept, &self.watch) {
+                    w.shrunk(&r.tree);
+                }
+                kept.then_some(r.tree)
             });
             tree = t;
             stats = s;
@@ -424,26 +637,10 @@ impl<V: 'static> Run<V> {
         };
         let what = if kind == FailureKind::GeneratorPanicked { "choices before the panic" } else { "choices" };
         let args = last.args.unwrap_or_else(|| vec![(what.to_owned(), tree.to_string())]);
-        let token = token::encode_stamped(self.stamp(), &tree.choices());
-        RunError::Failed(Box::new(Failure {
-            name: self.config.name.clone(),
-            seed: self.seed,
-            guide: self.guide.clone(),
-            args,
-            reason,
-            kind,
-            cases: self.report.cases,
-            discards: self.report.discards,
-            tests: self.report.cases + 1,
-            shrink: stats,
-            tree,
-            token,
-            origin,
-            saved_to: None,
-            flaky,
-            warnings: self.report.warnings.clone(),
-            best_utility: self.report.best_utility,
-            guide_notes: notes,
-        }))
+        let found = Found { tree, ..found };
+        let mut failure = self.build(&found, args, reason, kind, stats);
+        failure.flaky = flaky;
+        failure.guide_notes = notes;
+        RunError::Failed(Box::new(failure))
     }
 }

@@ -1,6 +1,7 @@
-//! The worker that runs cases: it owns the generator, the guide and the case's trail, catches panics, and runs on its own thread when cases have a time limit.
+//! The worker that runs cases: it owns the generator, the guide and the case's trail, takes the fast path when the guide allows, and catches panics.
 
 use super::property::Property;
+use super::watch::Watch;
 use crate::case::{self, Discard};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan};
@@ -12,15 +13,14 @@ use reflect_core::bytes::BytesSource;
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::gen::BoxGen;
 use reflect_core::interpret::{lenient_source, reflect};
-use reflect_core::source::{rng_from_seed, Stop};
+use reflect_core::source::{rng_from_seed, RngSource, Stop};
 use reflect_core::trail::{Recorder, Trail};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, Once};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What the run asks the worker to do: one case.
 pub(crate) enum Cmd {
@@ -33,6 +33,15 @@ pub(crate) enum Cmd {
         index: u64,
         budget: u64,
         render: bool,
+    },
+    /// The case the seed makes under plain generation, made again under a
+    /// recorder for its choice tree (a fast-path case that failed, or ended
+    /// the process); heard by no guide. The result says whether the value
+    /// differs from what the fast path makes from the same seed.
+    Seeded {
+        seed: u64,
+        render: bool,
+        test: bool,
     },
     Replay {
         tree: ChoiceTree,
@@ -59,11 +68,6 @@ pub(crate) enum Cmd {
         index: usize,
         render: bool,
     },
-}
-
-pub(super) enum Msg {
-    Started(ChoiceTree, Option<Args>),
-    Done(CaseResult),
 }
 
 pub(super) struct Worker<V> {
@@ -150,16 +154,45 @@ pub(super) fn panic_message(payload: &(dyn Any + Send)) -> String {
 }
 
 impl<V: 'static> Worker<V> {
+    /// Whether `value`, made again from `seed` under a recorder, differs
+    /// from what the fast path makes from the same seed (by the law of
+    /// [`reflect_core::gen::Gen::run_rng`] it never does; a generator that
+    /// reads anything but its choices can).
+    fn differs_from_fast_path(&self, value: &V, seed: u64) -> bool {
+        let fast = catch_unwind(AssertUnwindSafe(|| self.gen.run_rng(&mut rng_from_seed(seed))));
+        match fast {
+            Ok(Ok(v)) => (self.prop.key)(&v) != (self.prop.key)(value),
+            _ => true,
+        }
+    }
+
+    /// See [`Exec::plain_seed`].
+    fn plain_seed(&self, cmd: &Cmd) -> Option<u64> {
+        match *cmd {
+            Cmd::Generate { seed, render: false, .. } if self.guide.plain_case() => Some(seed),
+            Cmd::Seeded { seed, .. } => Some(seed),
+            _ => None,
+        }
+    }
+
     fn new(prop: Property<V>, guide: &GuideFactory, inflight: InFlightSlot) -> Self {
         let gen = (prop.gen)();
         Worker { prop, gen, guide: guide(), trail: Trail::new(), seen: Seen::new(), inflight }
     }
 
-    /// Makes the value of one case.
-    fn make(&mut self, cmd: &Cmd) -> Made<V> {
+    /// Makes the value of one case; `plain` takes the fast path (see [`Guide::plain_case`]).
+    fn make(&mut self, cmd: &Cmd, plain: bool) -> Made<V> {
         let gen = &self.gen;
         let made = match cmd {
             Cmd::Notes => Ok(Made::NoValue(Stop::Halt, ChoiceTree::root(Vec::new()))),
+            Cmd::Generate { seed, .. } if plain => {
+                self.trail.clear();
+                let r = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(*seed))));
+                return made(r, ChoiceTree::root(Vec::new()));
+            }
+            Cmd::Seeded { seed, .. } => {
+                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail);
+            }
             Cmd::Generate { seed, index, budget, .. } => {
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
                 let handle = Handle { gen, key: &*self.prop.key };
@@ -214,10 +247,15 @@ impl<V: 'static> Worker<V> {
         }
         QUIET.with(|q| q.set(true));
         CASE_PANICS.with(|p| p.borrow_mut().clear());
+        let plain = match cmd {
+            Cmd::Seeded { .. } => None,
+            _ => self.plain_seed(&cmd),
+        };
         let t0 = Instant::now();
-        let made = self.make(&cmd);
+        let made = self.make(&cmd, plain.is_some());
         let (render, test, guided) = match cmd {
             Cmd::Generate { render, .. } => (render, true, true),
+            Cmd::Seeded { render, test, .. } => (render, test, false),
             Cmd::Replay { render, test, .. } => (render, test, false),
             Cmd::Sequence { render, .. } => (render, true, false),
             Cmd::Bytes { .. } => (false, true, false),
@@ -226,7 +264,9 @@ impl<V: 'static> Worker<V> {
             Cmd::Example { render, .. } => (render, true, true),
             Cmd::Notes => (false, false, false),
         };
-        let mut result = CaseResult { gen_time: t0.elapsed(), ..CaseResult::empty(Status::Passed) };
+        // One clock reading ends generation and starts the test.
+        let t1 = Instant::now();
+        let mut result = CaseResult { gen_time: t1 - t0, plain, ..CaseResult::empty(Status::Passed) };
         // The trail holds the case's choices as made (guided, replayed or reflected).
         result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
         let mut value_key = None;
@@ -245,21 +285,28 @@ impl<V: 'static> Worker<V> {
             }
             Made::Value(value, tree) => {
                 result.tree = tree;
-                if guided {
+                if let Cmd::Seeded { seed, .. } = cmd {
+                    result.remade_differs = self.differs_from_fast_path(&value, seed);
+                }
+                if guided && plain.is_none() {
                     value_key = Some((self.prop.key)(&value));
                 }
                 if render {
                     result.args = Some((self.prop.describe)(&value));
                 }
-                started(&result.tree, &result.args);
+                if plain.is_none() {
+                    started(&result.tree, &result.args);
+                }
                 if test {
                     if let Some(f) = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
                         // Best effort: a case that cannot be written still runs.
-                        let _ = f.record(&result.tree);
+                        let _ = match plain {
+                            Some(seed) => f.record_seed(seed),
+                            None => f.record(&result.tree),
+                        };
                     }
                     let test = self.prop.test.clone();
                     case::begin();
-                    let t1 = Instant::now();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     result.test_time = t1.elapsed();
                     let st = case::end();
@@ -335,98 +382,34 @@ impl<V> From<(Result<V, Stop>, ChoiceTree)> for Made<V> {
     }
 }
 
-/// Runs cases inline, or on a worker thread with a time limit.
-pub(super) enum Exec<V: 'static> {
-    Inline(Box<Worker<V>>),
-    Threaded {
-        prop: Property<V>,
-        config: Box<Config>,
-        timeout: Duration,
-        chan: Option<(Sender<Cmd>, Receiver<Msg>)>,
-        inflight: InFlightSlot,
-    },
+/// Runs the cases of a run on the calling thread; with a [`Watch`], tells
+/// it what each case is once it is made, so that a case that hangs can be
+/// reported by the thread watching.
+pub(super) struct Exec<V: 'static> {
+    worker: Box<Worker<V>>,
+    watch: Option<Arc<Watch>>,
 }
 
 impl<V: 'static> Exec<V> {
-    pub(super) fn new(prop: Property<V>, config: &Config, inflight: InFlightSlot) -> Self {
+    pub(super) fn new(prop: Property<V>, config: &Config, inflight: InFlightSlot, watch: Option<Arc<Watch>>) -> Self {
         install_panic_hook();
-        match config.case_timeout {
-            None => Exec::Inline(Box::new(Worker::new(prop, &config.guide, inflight))),
-            Some(timeout) => Exec::Threaded { prop, config: Box::new(config.clone()), timeout, chan: None, inflight },
-        }
+        Exec { worker: Box::new(Worker::new(prop, &config.guide, inflight)), watch }
     }
 
-    pub(super) fn guide_name(&mut self) -> String {
-        match self {
-            Exec::Inline(w) => w.guide.name().to_owned(),
-            Exec::Threaded { config, .. } => (config.guide)().name().to_owned(),
-        }
+    pub(super) fn guide_name(&self) -> String {
+        self.worker.guide.name().to_owned()
+    }
+
+    /// The seed `cmd` makes its case from, when it makes it by plain
+    /// generation (the fast path, or made again from a seed).
+    pub(super) fn plain_seed(&self, cmd: &Cmd) -> Option<u64> {
+        self.worker.plain_seed(cmd)
     }
 
     pub(super) fn run(&mut self, cmd: Cmd) -> CaseResult {
-        match self {
-            Exec::Inline(w) => w.run(cmd, &mut |_, _| {}),
-            Exec::Threaded { prop, config, timeout, chan, inflight } => {
-                if chan.is_none() {
-                    *chan = Some(spawn_worker(prop.clone(), config.guide.clone(), inflight.clone()));
-                }
-                let (tx, rx) = chan.as_ref().expect("a worker");
-                let deadline = Instant::now() + *timeout;
-                if tx.send(cmd).is_err() {
-                    *chan = None;
-                    return hung(ChoiceTree::root(Vec::new()), None, Duration::ZERO, "the worker thread ended");
-                }
-                let mut tree = ChoiceTree::root(Vec::new());
-                let mut args = None;
-                loop {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    match rx.recv_timeout(left) {
-                        Ok(Msg::Started(t, a)) => (tree, args) = (t, a),
-                        Ok(Msg::Done(r)) => return r,
-                        Err(RecvTimeoutError::Timeout) => {
-                            // Abandon the worker: it may never come back.
-                            *chan = None;
-                            return hung(tree, args, *timeout, "");
-                        }
-                        Err(RecvTimeoutError::Disconnected) => {
-                            *chan = None;
-                            return hung(tree, args, Duration::ZERO, "the worker thread ended");
-                        }
-                    }
-                }
-            }
+        match &self.watch {
+            None => self.worker.run(cmd, &mut |_, _| {}),
+            Some(w) => self.worker.run(cmd, &mut |t, a| w.made(t, a)),
         }
     }
-}
-
-fn hung(tree: ChoiceTree, args: Option<Args>, after: Duration, why: &str) -> CaseResult {
-    let status = if why.is_empty() { Status::Hung(after) } else { Status::Failed(why.to_owned()) };
-    CaseResult { tree, args, test_time: after, ..CaseResult::empty(status) }
-}
-
-fn spawn_worker<V: 'static>(
-    prop: Property<V>,
-    guide: GuideFactory,
-    inflight: InFlightSlot,
-) -> (Sender<Cmd>, Receiver<Msg>) {
-    let (cmd_tx, cmd_rx) = channel::<Cmd>();
-    let (msg_tx, msg_rx) = channel::<Msg>();
-    // The property's closures are `Send + Sync`; the generator, guide and
-    // values are made on the worker and never leave it.
-    let spawned = std::thread::Builder::new().name("reflect-case".into()).spawn(move || {
-        let mut worker = Worker::new(prop, &guide, inflight);
-        while let Ok(cmd) = cmd_rx.recv() {
-            let tx = msg_tx.clone();
-            let r = worker.run(cmd, &mut |t, args| {
-                let _ = tx.send(Msg::Started(t.clone(), args.clone()));
-            });
-            if msg_tx.send(Msg::Done(r)).is_err() {
-                break;
-            }
-        }
-    });
-    if let Err(e) = spawned {
-        panic!("reflect: cannot start a thread to run cases: {e}");
-    }
-    (cmd_tx, msg_rx)
 }

@@ -89,7 +89,8 @@ struct Cell {
 ///
 /// States are `u64` keys (a hash of the abstract state); a state's actions
 /// are `0..arity`. `Q[s, c]` starts at 0 for every pair, so the first
-/// episode in a state is random; after each episode, [`Learner::update`]
+/// episode in a state is random: uniformly with [`Learner::act`] (RLCheck),
+/// by the generator's weights with [`Learner::act_weighted`]; after each episode, [`Learner::update`]
 /// folds the episode's reward into the running mean of every pair the
 /// episode visited, once per visit, with no discount.
 #[derive(Debug, Clone, Default)]
@@ -137,18 +138,41 @@ impl Learner {
     /// # Panics
     /// When `arity` is 0.
     pub fn act(&mut self, state: u64, arity: usize, epsilon: f64, rng: &mut DetRng) -> usize {
+        self.act_by(state, arity, None, epsilon, rng)
+    }
+
+    /// [`Learner::act`], starting from the generator's distribution: the
+    /// choices are `0..weights.len()`, and `weights` (the generator's, such
+    /// as a pick's option weights) draw the ε-random choice and break ties
+    /// of the greedy choice; with [`Explore::softmax`], choice `a` weighs
+    /// `weights[a]·exp(value_a / τ)`. So while the `Q` of a state tie (as
+    /// they all do at first) the policy is the generator's own distribution,
+    /// and the rewards take over as they set the choices apart. Equal
+    /// weights draw exactly as [`Learner::act`] does.
+    ///
+    /// # Panics
+    /// When `weights` is empty.
+    pub fn act_weighted(&mut self, state: u64, weights: &[f64], epsilon: f64, rng: &mut DetRng) -> usize {
+        let uniform = weights.windows(2).all(|w| w[0] == w[1]);
+        self.act_by(state, weights.len(), (!uniform).then_some(weights), epsilon, rng)
+    }
+
+    fn act_by(&mut self, state: u64, arity: usize, prior: Option<&[f64]>, epsilon: f64, rng: &mut DetRng) -> usize {
         assert!(arity > 0, "a learner needs at least one choice");
         let base = self.slot(state, arity);
         let action = if rng.random::<f64>() < epsilon {
-            rng.random_range(0..arity)
+            match prior {
+                None => rng.random_range(0..arity),
+                Some(w) => weighted_draw(w.iter().copied(), w.iter().sum(), rng),
+            }
         } else {
             let cells = &self.cells[base..base + arity];
             let bonus = self.explore.bonus;
             let log = if bonus > 0.0 { (cells.iter().map(|c| c.n).sum::<u64>() as f64 + 1.0).ln() } else { 0.0 };
             let value = |c: &Cell| if bonus > 0.0 { c.q + bonus * (log / (c.n + 1) as f64).sqrt() } else { c.q };
             match self.explore.softmax {
-                Some(tau) => boltzmann(cells, value, tau, rng),
-                None => greedy(cells, value, rng),
+                Some(tau) => boltzmann(cells, value, tau, prior, rng),
+                None => greedy(cells, value, prior, rng),
             }
         };
         self.episode.push(base + action);
@@ -205,8 +229,17 @@ impl Learner {
     }
 }
 
-/// The index of a cell of greatest `value`, ties broken uniformly at random.
-fn greedy(cells: &[Cell], value: impl Fn(&Cell) -> f64, rng: &mut DetRng) -> usize {
+/// The index of a cell of greatest `value`, ties broken at random:
+/// uniformly, or by `prior` weights.
+fn greedy(cells: &[Cell], value: impl Fn(&Cell) -> f64, prior: Option<&[f64]>, rng: &mut DetRng) -> usize {
+    let best_q = cells.iter().map(&value).fold(f64::NEG_INFINITY, f64::max);
+    if let Some(w) = prior {
+        let tied = |i: usize| if value(&cells[i]) == best_q { w[i] } else { 0.0 };
+        let total: f64 = (0..cells.len()).map(tied).sum();
+        if total > 0.0 {
+            return weighted_draw((0..cells.len()).map(tied), total, rng);
+        }
+    }
     let mut best = 0;
     let mut best_q = value(&cells[0]);
     let mut ties = 1u32;
@@ -226,8 +259,24 @@ fn greedy(cells: &[Cell], value: impl Fn(&Cell) -> f64, rng: &mut DetRng) -> usi
     best
 }
 
-/// The index of a cell drawn with probability `∝ exp(value / tau)`.
-fn boltzmann(cells: &[Cell], value: impl Fn(&Cell) -> f64, tau: f64, rng: &mut DetRng) -> usize {
+/// An index drawn with probability `weight / total`.
+fn weighted_draw(weights: impl Iterator<Item = f64>, total: f64, rng: &mut DetRng) -> usize {
+    let mut draw = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if w > 0.0 {
+            if draw < w {
+                return i;
+            }
+            draw -= w;
+            last = i;
+        }
+    }
+    last
+}
+
+/// The index of a cell drawn with probability `∝ exp(value / tau)`, times its `prior` weight.
+fn boltzmann(cells: &[Cell], value: impl Fn(&Cell) -> f64, tau: f64, prior: Option<&[f64]>, rng: &mut DetRng) -> usize {
     let tau = tau.max(f64::MIN_POSITIVE);
     // Relative to the best value, so that no weight overflows and the best weighs 1.
     let top = cells.iter().map(&value).fold(f64::NEG_INFINITY, f64::max);
@@ -241,16 +290,9 @@ fn boltzmann(cells: &[Cell], value: impl Fn(&Cell) -> f64, tau: f64, rng: &mut D
         &mut heap
     };
     let mut total = 0.0;
-    for (w, c) in weights.iter_mut().zip(cells) {
-        *w = ((value(c) - top) / tau).exp();
+    for (i, (w, c)) in weights.iter_mut().zip(cells).enumerate() {
+        *w = ((value(c) - top) / tau).exp() * prior.map_or(1.0, |p| p[i]);
         total += *w;
     }
-    let mut draw = rng.random::<f64>() * total;
-    for (i, &w) in weights.iter().enumerate() {
-        if draw < w {
-            return i;
-        }
-        draw -= w;
-    }
-    cells.len() - 1
+    weighted_draw(weights.iter().copied(), total, rng)
 }

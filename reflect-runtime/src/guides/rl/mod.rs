@@ -11,17 +11,35 @@
 //! range is a small domain; a value inside the chosen bucket is drawn
 //! uniformly. The state abstraction (Sec. 4.3) is derived from the choice
 //! tree, so users write no state code: see [`state`].
+//!
+//! **Starting from the generator's weights.** RLCheck's learners start
+//! with every `Q` at 0 and break ties uniformly, so the first cases choose
+//! uniformly among a pick's options, whatever its weights: a tree whose
+//! `Leaf` weighs 1 and `Node` 3 stops at a leaf half the time, and early
+//! values are smaller than random generation's (an easy bug can take many
+//! times more tests than under the random guide). By default
+//! ([`Prior::Weights`]) the policy starts as the generator's own
+//! distribution instead: the ε-random choice and the greedy choice's ties
+//! are drawn by the generator's weights (a pick's option weights, an
+//! integer bucket's width), and the softmax policy weighs each choice by
+//! its weight times `exp(Q/τ)`. At first every `Q` ties, so the guide
+//! generates as the random guide does; as rewards set the choices of a
+//! state apart, they decide, and the weights only break the ties left.
+//! Where the weights are equal (RLCheck's own generators) this is RLCheck's
+//! policy exactly, draw for draw. [`Prior::Uniform`] is RLCheck's start
+//! whatever the weights (`rl(prior = uniform)`).
 
 pub mod learner;
 pub mod state;
 
 pub use learner::{Explore, Learner};
+
 pub use state::{describe_states, Abstraction, DescribedState};
 
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
 use crate::hashing::BuildKey;
 use rand::Rng;
-use reflect_core::choice::{Choice, Site};
+use reflect_core::choice::{Choice, Request, Site};
 use reflect_core::source::{DetRng, Stop};
 use state::State;
 use std::collections::HashMap;
@@ -55,6 +73,20 @@ pub struct RlConfig {
     /// Exploration beyond the paper's (forgetting, a novelty bonus, settling
     /// ε); default none, RLCheck's Alg. 1 exactly. See [`Explore`].
     pub explore: Explore,
+    /// Where the policy starts: the generator's weights (the default) or
+    /// uniform (RLCheck). See the module docs.
+    pub prior: Prior,
+}
+
+/// Where an [`RlGuide`]'s policy starts (see the module docs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Prior {
+    /// The generator's distribution: weights draw the ε-random choice and
+    /// break ties of `Q`, and weigh the softmax policy's choices.
+    #[default]
+    Weights,
+    /// Uniform over the choices, whatever their weights (RLCheck's Alg. 1).
+    Uniform,
 }
 
 impl Default for RlConfig {
@@ -68,6 +100,7 @@ impl Default for RlConfig {
             abstraction: Abstraction::TreeLR,
             sibling_picks: false,
             explore: Explore::default(),
+            prior: Prior::Weights,
         }
     }
 }
@@ -119,6 +152,12 @@ impl RlConfig {
         self
     }
 
+    /// The same configuration, its policy starting from `prior`.
+    pub fn prior(mut self, prior: Prior) -> Self {
+        self.prior = prior;
+        self
+    }
+
     /// The reward for a case that went as `feedback` says (RLCheck Eq. 1).
     pub fn reward(&self, feedback: &Feedback<'_>) -> f64 {
         match (feedback.valid, feedback.new) {
@@ -156,6 +195,18 @@ pub struct RlGuide {
     state: State,
     /// The reward of every case so far, for the report's reward curve.
     rewards: Vec<f64>,
+    /// The generator's weights of the buckets of the current choice.
+    weights: Vec<f64>,
+}
+
+/// The generator's weight of `bucket` of `request`: a pick's option weight,
+/// or the number of integers in the bucket (each integer weighs the same).
+fn bucket_weight(request: Request<'_>, bucket: u64) -> f64 {
+    match (request, request.bucket_range(bucket)) {
+        (Request::Pick { options, .. }, _) => options.get(bucket as usize).map_or(0.0, |o| f64::from(o.weight)),
+        (Request::Int { .. }, Some((lo, hi))) => (hi - lo) as f64 + 1.0,
+        (Request::Int { .. }, None) => 0.0,
+    }
 }
 
 impl Default for RlGuide {
@@ -169,15 +220,18 @@ impl RlGuide {
     pub fn new(config: RlConfig) -> Self {
         RlGuide {
             config,
-            name: match config.explore {
-                Explore::PAPER => format!("rl({})", config.abstraction),
-                e => format!("rl({}+{})", config.abstraction, e.name()),
+            name: match (config.explore, config.prior) {
+                (Explore::PAPER, Prior::Weights) => format!("rl({})", config.abstraction),
+                (Explore::PAPER, Prior::Uniform) => format!("rl({}+uniform)", config.abstraction),
+                (e, Prior::Weights) => format!("rl({}+{})", config.abstraction, e.name()),
+                (e, Prior::Uniform) => format!("rl({}+{}+uniform)", config.abstraction, e.name()),
             },
             learners: Vec::new(),
             sites: HashMap::default(),
             touched: Vec::new(),
             state: State::default(),
             rewards: Vec::new(),
+            weights: Vec::new(),
         }
     }
 
@@ -244,7 +298,14 @@ impl Guide for RlGuide {
             if learner.episode_len() == 0 {
                 self.touched.push(li);
             }
-            let bucket = learner.act(state, arity, self.config.epsilon, rng) as u64;
+            let bucket = match self.config.prior {
+                Prior::Uniform => learner.act(state, arity, self.config.epsilon, rng),
+                Prior::Weights => {
+                    self.weights.clear();
+                    self.weights.extend((0..arity as u64).map(|b| bucket_weight(request, b)));
+                    learner.act_weighted(state, &self.weights, self.config.epsilon, rng)
+                }
+            } as u64;
             match request.bucket_range(bucket) {
                 Some((lo, hi)) if lo < hi => rng.random_range(lo..=hi),
                 Some((lo, _)) => lo,

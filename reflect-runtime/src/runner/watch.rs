@@ -1,0 +1,247 @@
+//! The per-case time limit without a thread round trip per case: the run goes on a thread of its own, inline, and the calling thread watches it, reporting a case that runs too long.
+//!
+//! A run with a time limit ([`Config::case_timeout`]) is started on a new
+//! thread, which runs every case inline (generation and property, no
+//! channel, no context switch). Before each case it notes on a shared
+//! [`Watch`] that a case began (a serial number: the run's thread reads no
+//! clock for it) and how to make it again (its seed on the fast path, else
+//! its choice tree once made); while a failure is being
+//! shrunk and reported, the watch also holds that failure and the smallest
+//! failing tree so far. The calling thread waits for the run's result and,
+//! between waits (a quarter of the limit, at most 250 ms), looks at the
+//! watch: a case it has seen running for longer than the limit is a hang
+//! (so a hang is reported between one limit and one wait past it). The run's thread is then abandoned (Rust cannot stop a thread;
+//! it ends with the process) and the calling thread reports:
+//!
+//! - the failure being shrunk, with its smallest tree so far, when a shrink
+//!   candidate or a replay hung (the failure found is never lost);
+//! - otherwise the hung case itself ([`FailureKind::Hung`](super::FailureKind::Hung)).
+//!
+//! The report is made by a fresh run on another watched thread (its
+//! arguments shown, the case remembered), which does not test a hung case
+//! again. Should that hang too, the report shows the case's choices as they
+//! are. The hung run's in-flight file is removed, so the next run does not
+//! take the hang for a case that ended the process, and its HTML report
+//! (when asked for) is written with its cases up to the hang and the
+//! failure. Observation lines were written as the cases ran; the report
+//! run writes none.
+
+use super::property::Property;
+use super::report::{Origin, RunError};
+use super::run::{write_html, Run};
+use super::worker::InFlightSlot;
+use crate::config::Config;
+use crate::html::RunLog;
+use crate::outcome::{Args, Status};
+use crate::runner::Report;
+use reflect_core::choice::ChoiceTree;
+use std::io::Write;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What a run tells the thread watching it.
+#[derive(Default)]
+pub(crate) struct Watch {
+    pulse: Mutex<Pulse>,
+    /// The run's in-flight file, removed when the run is abandoned.
+    pub(super) inflight: Mutex<Option<InFlightSlot>>,
+    /// The run's cases for its HTML report, written by the watcher when the run is abandoned.
+    pub(super) log: Mutex<Option<Arc<Mutex<RunLog>>>>,
+}
+
+#[derive(Default)]
+struct Pulse {
+    /// Counts the cases begun.
+    serial: u64,
+    running: Option<Running>,
+    found: Option<Found>,
+}
+
+/// The case running now.
+struct Running {
+    /// Its seed, when it is made by plain generation from one.
+    seed: Option<u64>,
+    /// Its choices and arguments, once made.
+    made: Option<(ChoiceTree, Option<Args>)>,
+    origin: Origin,
+    cases: u64,
+    discards: u64,
+}
+
+/// A failing case, and what its report needs: the found failure a hang
+/// while shrinking must not lose, or the hung case itself.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub(crate) status: Status,
+    /// Its choices (empty when only its seed is known).
+    pub(crate) tree: ChoiceTree,
+    /// The seed that makes it by plain generation, when its tree is not known.
+    pub(crate) seed: Option<u64>,
+    pub(crate) origin: Origin,
+    pub(crate) cases: u64,
+    pub(crate) discards: u64,
+    /// Time from the start of the run to the failure, and generation and
+    /// test time up to it.
+    pub(crate) times: [Duration; 3],
+    /// Why the report is made by the watching thread.
+    pub(crate) note: Option<String>,
+}
+
+impl Watch {
+    fn pulse(&self) -> std::sync::MutexGuard<'_, Pulse> {
+        self.pulse.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A case begins.
+    pub(super) fn begin(&self, seed: Option<u64>, origin: &Origin, cases: u64, discards: u64) {
+        let running = Running { seed, made: None, origin: origin.clone(), cases, discards };
+        let mut pulse = self.pulse();
+        pulse.serial += 1;
+        pulse.running = Some(running);
+    }
+
+    /// The running case has been made (its choices, and its arguments when
+    /// rendered). Kept only while no failure was found: after, a hang
+    /// reports the failure, not the case.
+    pub(super) fn made(&self, tree: &ChoiceTree, args: &Option<Args>) {
+        let mut pulse = self.pulse();
+        if pulse.found.is_some() {
+            return;
+        }
+        if let Some(r) = &mut pulse.running {
+            r.made = Some((tree.clone(), args.clone()));
+        }
+    }
+
+    /// The running case ended.
+    pub(super) fn end(&self) {
+        self.pulse().running = None;
+    }
+
+    /// A failure was found: it is reported should a later case hang.
+    pub(super) fn found(&self, found: &Found) {
+        self.pulse().found = Some(found.clone());
+    }
+
+    /// The failure found shrank to `tree`.
+    pub(super) fn shrunk(&self, tree: &ChoiceTree) {
+        if let Some(f) = &mut self.pulse().found {
+            f.tree = tree.clone();
+            f.seed = None;
+        }
+    }
+
+    /// What to report if the running case has run longer than `limit`;
+    /// `seen` is the watcher's memory: the case it saw running, and since when.
+    fn hung(&self, limit: Duration, seen: &mut Option<(u64, Instant)>) -> Option<Found> {
+        let pulse = self.pulse();
+        let Some(r) = &pulse.running else {
+            *seen = None;
+            return None;
+        };
+        match *seen {
+            Some((serial, since)) if serial == pulse.serial => {
+                if since.elapsed() < limit {
+                    return None;
+                }
+            }
+            _ => {
+                *seen = Some((pulse.serial, Instant::now()));
+                return None;
+            }
+        }
+        if let Some(found) = &pulse.found {
+            let note = format!(
+                "a case hung (ran longer than the time limit of {limit:?}) while this failure was shrunk or replayed: it is reported as shrunk so far"
+            );
+            return Some(Found { note: Some(note), ..found.clone() });
+        }
+        let tree = r.made.as_ref().map_or_else(|| ChoiceTree::root(Vec::new()), |m| m.0.clone());
+        let since = seen.map_or(limit, |(_, t)| t.elapsed());
+        Some(Found {
+            status: Status::Hung(limit),
+            seed: if r.made.as_ref().is_some_and(|m| !m.0.children.is_empty()) { None } else { r.seed },
+            tree,
+            origin: r.origin.clone(),
+            cases: r.cases,
+            discards: r.discards,
+            times: [since, Duration::ZERO, since],
+            note: None,
+        })
+    }
+}
+
+/// What a watched run does.
+pub(super) enum Job {
+    /// The whole run.
+    Search,
+    /// Report this failure (found by an abandoned run), without shrinking.
+    Report(Box<Found>),
+}
+
+/// Runs `job` of `prop` on a new thread, watching its cases: a case running
+/// longer than `limit` is reported (see the module docs). `depth` counts
+/// the reports made for hangs, so a report that hangs too ends the chain.
+pub(super) fn watched<V: 'static>(
+    prop: &Property<V>,
+    config: &Config,
+    limit: Duration,
+    job: Job,
+    depth: u32,
+) -> Result<Report, RunError> {
+    let watch = Arc::new(Watch::default());
+    let (tx, rx) = channel();
+    let (p, c, w) = (prop.clone(), config.clone(), watch.clone());
+    let spawned = std::thread::Builder::new().name("reflect-run".into()).spawn(move || {
+        let run = Run::new(p, &c, Some(w));
+        let _ = tx.send(match job {
+            Job::Search => run.go(),
+            Job::Report(found) => run.report_found(*found),
+        });
+    });
+    let handle = match spawned {
+        Ok(h) => h,
+        Err(e) => panic!("reflect: cannot start a thread to run cases: {e}"),
+    };
+    // Wake often enough to see a hang soon after the limit, rarely enough to cost nothing.
+    let tick = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(250));
+    let mut seen = None;
+    loop {
+        match rx.recv_timeout(tick) {
+            Ok(result) => return result,
+            Err(RecvTimeoutError::Disconnected) => match handle.join() {
+                // The run panicked outside any case: a bug of the runner, shown as it is.
+                Err(payload) => std::panic::resume_unwind(payload),
+                Ok(()) => unreachable!("the run's thread sends its result before it ends"),
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let Some(found) = watch.hung(limit, &mut seen) else { continue };
+                // Abandon the run: its in-flight case hung, it did not end the process.
+                if let Some(slot) = watch.inflight.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                }
+                if depth == 0 {
+                    let mut quiet = config.clone();
+                    (quiet.observability, quiet.report) = (None, None);
+                    let result = watched(prop, &quiet, limit, Job::Report(Box::new(found)), depth + 1);
+                    // The abandoned run's HTML report: its cases up to the hang, and the failure.
+                    let log = watch.log.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let (Some(dir), Some(log)) = (&config.report, log) {
+                        let log = log.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Err(e) = write_html(dir, &log, &result, None) {
+                            let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {e}", config.name);
+                        }
+                    }
+                    return result;
+                }
+                // The report hung as well: the case as it is, without its arguments.
+                let run = Run::new(prop.clone(), &Config { regressions: None, ..config.clone() }, None);
+                let mut found = found;
+                let also = "its report hung as well: the case is shown as its choices";
+                found.note = Some(found.note.take().map_or_else(|| also.to_owned(), |n| format!("{n}; {also}")));
+                return Err(run.raw_failure(found));
+            }
+        }
+    }
+}

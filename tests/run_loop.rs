@@ -1,0 +1,203 @@
+//! The run loop: random cases on the fast path are recorded again only when they fail (and the
+//! report shows the input that failed), the watch reports hangs without losing a failure being
+//! shrunk, the run-level time budget stops generation, and runs carry their durations.
+
+use reflect::prelude::*;
+use reflect::reflect_core::combinators::int;
+use reflect::reflect_core::source::rng_from_seed;
+use reflect::reflect_runtime::guides::{AutoGuide, RandomGuide};
+use reflect::reflect_runtime::runner::{case_seed, FailureKind, Origin};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+mod common;
+use common::runs::{failure, hang};
+
+/// The failing input shown is the value the failing generated case made, on the fast path,
+/// with and without a time limit, under the random guide and under `auto`.
+#[test]
+fn a_fast_path_failure_shows_the_value_that_failed() {
+    let gen = || int(0u32..=1_000_000);
+    let p = Property::new(gen, |x: u32| x % 7 != 3);
+    for seed in 0..6 {
+        for config in [Config::new("fast"), Config::new("fast").no_timeout()] {
+            for auto in [false, true] {
+                let config = config.clone().seed(seed).max_shrink_steps(0);
+                let config = if auto { config.guide(AutoGuide::default) } else { config.guide(|| RandomGuide) };
+                let f = failure(p.check(&config));
+                let Origin::Generated(i) = f.origin else { panic!("{f}") };
+                let made = gen().run_rng(&mut rng_from_seed(case_seed(seed, i))).unwrap();
+                assert_eq!(f.args[0].1, made.to_string(), "seed {seed}:\n{f}");
+                assert_eq!(made % 7, 3);
+                assert!(!f.flaky && f.warnings.is_empty(), "{f}");
+                assert_eq!(p.value_of(&f), Some(made));
+            }
+        }
+    }
+}
+
+static MADE: AtomicU64 = AtomicU64::new(0);
+
+/// A generator that reads a counter makes another value when its failing seed is run again:
+/// the report says so and calls the failure flaky, rather than show a value that passed as failing.
+#[test]
+fn a_generator_that_reads_more_than_its_choices_is_not_shown_as_failing() {
+    let p = Property::new(|| int(0u64..=0).map(|_| MADE.fetch_add(1, Ordering::SeqCst), |_| Some(0)), |n: u64| n != 5);
+    let f = failure(p.check(&Config::new("counter").guide(|| RandomGuide).no_timeout()));
+    assert!(f.flaky, "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("reads more than its choices")), "{f}");
+    assert!(f.to_string().contains("flaky"), "{f}");
+}
+
+/// A shrink candidate that hangs does not lose the failure being shrunk: it is reported, as shrunk
+/// so far, with a note; the run does not wait for the hung candidate.
+#[test]
+fn a_hang_while_shrinking_reports_the_failure_found() {
+    let p = Property::new(
+        || int(0u32..=1000),
+        |x: u32| {
+            if x == 0 {
+                hang();
+            }
+            assert!(x < 100, "too big");
+        },
+    );
+    let f = failure(p.check(&Config::new("hang_shrink").seed(1).case_timeout(Duration::from_millis(300))));
+    assert_eq!(f.kind, FailureKind::Failed, "{f}");
+    let x: u32 = f.args[0].1.parse().unwrap();
+    assert!(x >= 100, "{f}");
+    assert!(f.reason.contains("too big"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
+}
+
+/// The time budget stops generation, and the report says so and how many cases ran.
+#[test]
+fn the_time_budget_stops_generation_and_says_so() {
+    let p = Property::new(|| int(0u32..=9), |_x: u32| std::thread::sleep(Duration::from_millis(2)));
+    let budget = Duration::from_millis(150);
+    for config in [Config::new("budget"), Config::new("budget").no_timeout()] {
+        let report = p.check(&config.cases(u64::MAX).max_time(budget)).unwrap();
+        assert_eq!(report.out_of_time, Some(budget));
+        assert!(report.cases >= 1 && report.cases < 1_000, "{}", report.cases);
+        assert!(report.elapsed >= budget && report.test_time >= Duration::from_millis(2) * report.cases as u32);
+        assert!(report.timings().contains("took"), "{}", report.timings());
+        let stats = report.statistics();
+        assert!(
+            stats.contains("time budget") && stats.contains(&format!("after {} valid cases", report.cases)),
+            "{stats}"
+        );
+    }
+    // A run that ends by its cases was not stopped by the budget.
+    let report = p.check(&Config::new("budget").cases(3).max_time(Duration::from_secs(60))).unwrap();
+    assert_eq!((report.cases, report.out_of_time), (3, None));
+}
+
+/// A failure carries the time to it, and the generation and test time up to it.
+#[test]
+fn a_failure_carries_its_durations() {
+    let p = Property::new(
+        || int(0u32..=99),
+        |x: u32| {
+            std::thread::sleep(Duration::from_millis(3));
+            x < 90
+        },
+    );
+    let f = failure(p.check(&Config::new("durations").seed(2)));
+    let tests = f.tests as u32;
+    assert!(f.test_time >= Duration::from_millis(3) * tests, "{f}");
+    assert!(f.time_to_failure >= f.test_time + f.gen_time, "{f}");
+    assert!(f.to_string().contains("found after"), "{f}");
+}
+
+static FAILED_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A property that fails once and then hangs on the same input: the failure found is reported
+/// (as flaky or with a note), never replaced by the hang of its replays.
+#[test]
+fn a_failure_whose_replays_hang_is_still_reported() {
+    let p = Property::new(
+        || int(0u32..=1000),
+        |x: u32| {
+            if x > 500 {
+                if FAILED_ONCE.swap(true, Ordering::SeqCst) {
+                    hang();
+                }
+                panic!("first failure at {x}");
+            }
+        },
+    );
+    let f = failure(p.check(&Config::new("fails_then_hangs").case_timeout(Duration::from_millis(200))));
+    assert_eq!(f.kind, FailureKind::Failed, "{f}");
+    assert!(f.reason.contains("first failure"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
+}
+
+/// `REFLECT_MAX_TIME` (seconds) gives the run a budget and, without `REFLECT_CASES`, no bound of
+/// cases: the child process runs a property with the defaults for about that long.
+#[test]
+fn the_environment_gives_a_time_budget_in_seconds() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "budget_child", "--nocapture", "--test-threads=1"])
+        .env("REFLECT_MAX_TIME", "0.3")
+        .env_remove("REFLECT_CASES")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let line = stdout.lines().find_map(|l| l.split_once("budget_child: ").map(|(_, r)| r)).expect("the child's line");
+    let (cases, budget) = line.split_once(' ').unwrap();
+    assert!(cases.parse::<u64>().unwrap() > reflect::config::DEFAULT_CASES, "{line}");
+    assert_eq!(budget, "300ms", "{line}");
+}
+
+/// The child side of [`the_environment_gives_a_time_budget_in_seconds`].
+#[test]
+#[ignore = "run by another test in a child process"]
+fn budget_child() {
+    let p = Property::new(|| int(0u32..=9), |_x: u32| std::thread::sleep(Duration::from_micros(200)));
+    let report = p.check(&Config::new("budget_child").from_env()).unwrap();
+    println!("budget_child: {} {:?}", report.cases, report.out_of_time.unwrap());
+}
+
+/// A generator that hangs on the fast path: the hang is reported by the case's seed (making the
+/// case again hangs too), never by a value the generator did not make.
+#[test]
+fn a_generator_that_hangs_is_reported_by_its_seed() {
+    let p = Property::new(
+        || {
+            int(0u32..=100).map(
+                |x| {
+                    if x > 50 {
+                        hang();
+                    }
+                    x
+                },
+                |x| Some(*x),
+            )
+        },
+        |_x: u32| (),
+    );
+    let f = failure(p.check(&Config::new("generator_hangs").case_timeout(Duration::from_millis(200))));
+    assert_eq!(f.kind, FailureKind::Hung(Duration::from_millis(200)), "{f}");
+    assert!(f.args[0].1.contains("seed"), "{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung as well")), "{f}");
+}
+
+/// A run abandoned for a hang still writes its HTML report: its cases up to the hang, and the failure.
+#[test]
+fn a_hung_run_writes_its_html_report() {
+    let dir = common::runs::temp_dir("hung-html");
+    let p = Property::new(
+        || int(0u32..=100),
+        |x: u32| {
+            if x > 10 {
+                hang();
+            }
+        },
+    );
+    let f = failure(p.check(&Config::new("hung_html").case_timeout(Duration::from_millis(200)).report(&dir)));
+    assert!(matches!(f.kind, FailureKind::Hung(_)), "{f}");
+    let page = std::fs::read_to_string(dir.join("hung_html.auto.html")).expect("the report");
+    assert!(page.contains("verdict failed") && page.contains("hung"), "{page}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
