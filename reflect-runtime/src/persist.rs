@@ -373,7 +373,13 @@ pub struct InFlight {
     file: File,
     /// The length of the last record written.
     len: u64,
+    /// While the last record is a seed, the file's bytes mapped into memory,
+    /// so the next seed is a copy into memory, not a system call.
+    seed_slot: Option<memmap2::MmapMut>,
 }
+
+/// The width of a seed record (see [`InFlight::record_seed`]).
+const SEED_WIDTH: usize = 32;
 
 impl InFlight {
     /// Creates (and locks) the in-flight file of a run of `property` in `dir`.
@@ -392,7 +398,7 @@ impl InFlight {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file, len: 0 })
+        Ok(InFlight { path, file, len: 0, seed_slot: None })
     }
 
     /// Records the case about to run (its choices, and what the reason
@@ -413,12 +419,38 @@ impl InFlight {
     }
 
     /// Records the fast-path case about to run by its seed (see
-    /// [`InFlightCase::Seed`]): a few bytes, written once per case.
+    /// [`InFlightCase::Seed`]): a few bytes, once per case. The first seed
+    /// after a tree is written to the file, which is then mapped into
+    /// memory; the seeds after it are copied into that memory. The kernel
+    /// keeps a shared mapping's writes when the process ends, however it
+    /// ends, so the next run reads the last seed as if it had been written.
     pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
         // Padded to one width, so that a seed overwrites the last seed in place.
-        let mut buf = [b' '; 32];
+        let mut buf = [b' '; SEED_WIDTH];
         write!(&mut buf[..], "{{\"seed\":{seed}}}")?;
-        self.write_record(&buf)
+        if let Some(slot) = self.seed_slot.as_mut() {
+            slot.copy_from_slice(&buf);
+            return Ok(());
+        }
+        self.write_record(&buf)?;
+        // SAFETY: a mapping is undefined behaviour only if the file under it
+        // is changed or shortened by something other than the mapping while
+        // it lives. Nothing does: (1) in this process only this `InFlight`
+        // writes its file, and it drops the mapping before any other write
+        // or change of length (`record`, `write_record`, `drop`); (2) another
+        // run opens an in-flight file only in `Store::take_orphans`, and reads
+        // or removes it only once it holds the file's lock, which this
+        // `InFlight` took in `create`, before the file had its name, and holds
+        // until it is dropped, after the mapping; (3) the file is private to
+        // this run by name (process and counter), and only the library writes
+        // the regressions directory's in-flight files. The mapping is exactly
+        // the `SEED_WIDTH` bytes just written, so it never reaches past the
+        // file's end.
+        #[allow(unsafe_code)]
+        let slot = unsafe { memmap2::MmapOptions::new().len(SEED_WIDTH).map_mut(&self.file) };
+        // Without a mapping, each seed is written to the file instead.
+        self.seed_slot = slot.ok();
+        Ok(())
     }
 
     /// Writes `bytes` over the file (JSON: trailing spaces are allowed),
@@ -426,6 +458,8 @@ impl InFlight {
     /// last one's length is one system call (on Unix): the cost a fast-path
     /// case pays for being found should it end the process.
     fn write_record(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // The file is about to change under the mapping: let it go first.
+        self.seed_slot = None;
         let len = bytes.len() as u64;
         if len < self.len {
             self.file.set_len(0)?;
@@ -444,6 +478,7 @@ impl InFlight {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
+        self.seed_slot = None;
         let _ = fs::remove_file(&self.path);
     }
 }
@@ -484,6 +519,35 @@ mod tests {
         }
         runs.join().unwrap();
         assert_eq!(taken, 0, "living runs were taken for orphans");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_in_flight_file_holds_the_last_record_whichever_way_it_was_written() {
+        // Seeds after the first are copied into a mapping of the file, trees are written to it: a reader
+        // (the next run, after this process ended) must find exactly the last record each time.
+        let dir = temp_dir("inflight-last");
+        let mut f = InFlight::create(&dir, "last").unwrap();
+        let read = |f: &InFlight| {
+            let text = fs::read_to_string(&f.path).unwrap();
+            if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
+                InFlightCase::Seed(r.seed)
+            } else {
+                InFlightCase::Tree(serde_json::from_str::<Entry>(&text).unwrap().tree)
+            }
+        };
+        let t = ChoiceTree::root(vec![ChoiceTree::choice("x", 3, vec![ChoiceTree::choice("y", 7, vec![])])]);
+        for round in 0..3u64 {
+            for seed in [u64::MAX, 5, 12_345_678_901 + round] {
+                f.record_seed(seed).unwrap();
+                assert_eq!(read(&f), InFlightCase::Seed(seed));
+            }
+            f.record(&t).unwrap();
+            assert_eq!(read(&f), InFlightCase::Tree(t.clone()));
+        }
+        let path = f.path.clone();
+        drop(f);
+        assert!(!path.exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 
