@@ -14,7 +14,7 @@
 //!
 //! Constraints ([`Difference`]) are built from [`not_equal`],
 //! [`different_lengths`], [`numeric_distance`], [`edit_distance`],
-//! [`cover`] and [`cover_regex`] (two values are the same when their choices
+//! [`cover`], [`cover_regex`] and [`cover_regex_counts`] (two values are the same when their choices
 //! make the same picks, see [`Reduce`]), [`differ`] (any closure), and
 //! combined with [`all_of`], [`some_of`], [`not`] and [`enumerate_star`].
 //! Whatever the constraint, two members never come from the same choice
@@ -107,6 +107,10 @@ pub enum Reduce {
     /// case), a repetition gives short (its minimum count) and long (any
     /// more). Choices from other sites reduce as in [`Reduce::Buckets`].
     RegexCases,
+    /// As [`Reduce::RegexCases`], but every count of a repetition is a case
+    /// of its own: the variant of `cover-regexp` the Iorek paper measured in
+    /// its Table 4, which "treats + the same as concatenation".
+    RegexCounts,
 }
 
 impl Reduce {
@@ -115,8 +119,9 @@ impl Reduce {
     /// decreases as the choice grows.
     pub fn key(self, site: Site, request: Request<'_>, choice: Choice) -> Option<u64> {
         match self {
-            Reduce::RegexCases if site == CLASS_SITE => None,
+            Reduce::RegexCases | Reduce::RegexCounts if site == CLASS_SITE => None,
             Reduce::RegexCases if site == REPEAT_SITE => Some(choice.min(1)),
+            Reduce::RegexCounts if site == REPEAT_SITE => Some(choice),
             _ => Some(request.bucket(choice)),
         }
     }
@@ -213,6 +218,12 @@ pub fn cover<T: 'static>() -> Difference<T> {
 /// one value per case of [`Reduce::RegexCases`].
 pub fn cover_regex<T: 'static>() -> Difference<T> {
     cover_by(Reduce::RegexCases)
+}
+
+/// [`cover_regex`] with every count of a repetition a case of its own
+/// ([`Reduce::RegexCounts`]): `[a-z][0-9]{1,100}` has 100 cases, one per length.
+pub fn cover_regex_counts<T: 'static>() -> Difference<T> {
+    cover_by(Reduce::RegexCounts)
 }
 
 /// Different when the patterns under `reduce` differ.
