@@ -107,6 +107,17 @@ impl Regex {
 
     /// The structure the generator follows, for back ends that read the
     /// pattern rather than run it (an SMT solver's regex membership).
+    ///
+    /// ```
+    /// use reflect_core::regex::{regex, Shape};
+    ///
+    /// let digits = Box::new(Shape::Class(vec![('0', '9')]));
+    /// let ab_or_c = Shape::Alt(vec![Shape::Lit("ab".into()), Shape::Lit("c".into())]);
+    /// assert_eq!(
+    ///     regex("(ab|c)[0-9]+").shape(),
+    ///     Shape::Concat(vec![ab_or_c, Shape::Repeat { min: 1, max: 9, sub: digits }]),
+    /// );
+    /// ```
     pub fn shape(&self) -> Shape {
         shape(&self.node)
     }

@@ -12,6 +12,11 @@
 //! [`StrDifference::native`], so both back ends can be checked against each
 //! other.
 //!
+//! Each query may take [`QUERY_TIMEOUT_MS`]; a query Z3 gives up on ends
+//! the search as [`Stopped::Budget`]. Z3 4.8 (Debian's) makes strings of a
+//! few dozen chars quickly, but slows down sharply past about 80: sets of
+//! long strings are the native back end's.
+//!
 //! Build with `--features z3` (needs Debian's `libz3-dev`).
 
 mod strings;
@@ -20,7 +25,19 @@ pub use strings::{distinct_strings, SmtError, StrDifference};
 
 use super::{all_of, differ, not, not_equal, some_of, Difference, DistinctSet, Member, Stopped};
 use z3::ast::{Bool, Int};
-use z3::{Model, SatResult, Solver};
+use z3::{Model, Params, SatResult, Solver};
+
+/// How long one Z3 query may take, in milliseconds, before Z3 gives up on it.
+pub const QUERY_TIMEOUT_MS: u32 = 10_000;
+
+/// A solver whose queries give up after [`QUERY_TIMEOUT_MS`].
+fn solver() -> Solver {
+    let solver = Solver::new();
+    let mut params = Params::new();
+    params.set_u32("timeout", QUERY_TIMEOUT_MS);
+    solver.set_params(&params);
+    solver
+}
 
 /// A difference constraint between two integers that both back ends understand.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,8 +126,8 @@ impl IntDifference {
 /// up to `n` members in at most `budget` queries, each made by `check`
 /// (`Solver::check`, or a walk over cases under assumptions). `member` reads a model:
 /// the value, and the assertion that the next value differs from it (or
-/// `None` when the model has no value). `unknown` from the solver ends the
-/// search as if its budget were spent.
+/// `None` when the model has no value). `unknown` from the solver (it gave
+/// up, as after [`QUERY_TIMEOUT_MS`]) ends the search as if its budget were spent.
 fn iorek_loop<V>(
     n: usize,
     budget: usize,
@@ -146,7 +163,7 @@ fn iorek_loop<V>(
 /// `difference`, by at most `budget` Z3 queries (one per member, and the
 /// last one that finds none). Members carry no choices (`steps` is empty).
 pub fn distinct_ints(n: usize, lo: i64, hi: i64, difference: &IntDifference, budget: usize) -> DistinctSet<i64> {
-    let solver = Solver::new();
+    let solver = solver();
     let x = Int::new_const("x");
     solver.assert(x.ge(Int::from_i64(lo)));
     solver.assert(x.le(Int::from_i64(hi)));

@@ -15,12 +15,12 @@
 //! no value (`unsat`) never gets one later, as constraints only accumulate.
 //! Z3 then solves one small regex at a time rather than their union.
 
-use super::{iorek_loop, Combined};
+use super::{iorek_loop, solver, Combined};
 use crate::distinct::{cover_by, different_lengths, edit_distance, not_equal, Difference, DistinctSet, Reduce};
 use reflect_core::regex::{Regex, Shape};
 use std::fmt;
 use z3::ast::{Bool, Int, Regexp, String as Text};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// At most this many cases of a coverage constraint are enumerated.
 pub const MAX_CASES: usize = 10_000;
@@ -379,9 +379,10 @@ fn levenshtein(x: &Text, longest: u64, v: &str) -> Int {
 
 /// Up to `n` strings matching `pattern` (as [`reflect_core::regex::regex`]
 /// reads it: unbounded repetitions bounded alike), every pair different
-/// under `difference`, by at most `budget` Z3 queries (one per member, and
-/// the last one that finds none). Members carry no choices (`steps` is
-/// empty).
+/// under `difference`, in at most `budget` rounds of Iorek's loop (one per
+/// member, and the last one that finds none; when the constraint implies a
+/// coverage, a round asks one query per case it walks past). Members carry
+/// no choices (`steps` is empty).
 ///
 /// # Errors
 ///
@@ -407,15 +408,7 @@ pub fn distinct_strings(
              use the native one"
         )));
     }
-    let solver = Solver::new();
-    // Z3's z3str3 string solver makes long strings of a regex far faster
-    // than its default (sequence) solver does.
-    let mut params = Params::new();
-    if let Ok(v) = std::env::var("P13_SOLVER") {
-        params.set_symbol("string_solver", v.as_str());
-    }
-    params.set_u32("timeout", 20_000);
-    solver.set_params(&params);
+    let solver = solver();
     let x = Text::new_const("x");
     let mut covers = Vec::new();
     // The walk over the cases of the coverage the constraint implies: each
