@@ -29,6 +29,13 @@
 //! when the pattern fixes the shape of the choices that follow (as for
 //! [`Reduce::RegexCases`] over a regex).
 //!
+//! With the cargo feature `z3`, `smt` is the SMT back end: Iorek's loop
+//! over Z3 for integers in a range and for strings matching a regex, with
+//! the same constraints written so Z3 can read them (`IntDifference`,
+//! `StrDifference`, each with `.native()` for this module's search). To
+//! check a property on a set, see `#[property(distinct = N, difference =
+//! ...)]` and [`crate::guides::DistinctGuide`].
+//!
 //! ```
 //! use reflect_core::prelude::*;
 //! use reflect_runtime::distinct::{distinct, numeric_distance, Stopped};
