@@ -264,6 +264,41 @@ fn longest(shape: &Shape) -> u64 {
 struct Case {
     keys: Vec<u64>,
     re: Regexp,
+    /// The same strings told Z3's way when it can be: a repetition of one
+    /// char as a star, the count left to the length, which Z3 solves far
+    /// faster than the unrolled count (see [`Starred`]).
+    starred: Option<Starred>,
+}
+
+/// A regex in which every repetition of a one-char body is a star, and the
+/// fewest and most chars of the strings meant: exactly those strings when
+/// there is at most one star (`star` says whether there is one).
+#[derive(Clone)]
+struct Starred {
+    re: Regexp,
+    lens: (u64, u64),
+    star: bool,
+}
+
+impl Starred {
+    fn fixed(re: Regexp, len: u64) -> Self {
+        Starred { re, lens: (len, len), star: false }
+    }
+
+    /// Both in order, when that is still exact (not two stars).
+    fn then(&self, next: &Starred) -> Option<Starred> {
+        (!(self.star && next.star)).then(|| Starred {
+            re: concat(vec![self.re.clone(), next.re.clone()]),
+            lens: (self.lens.0 + next.lens.0, self.lens.1 + next.lens.1),
+            star: self.star || next.star,
+        })
+    }
+
+    /// `x` is one of the strings meant.
+    fn holds(&self, x: &Text) -> [Bool; 3] {
+        let length = x.length();
+        [x.regex_matches(&self.re), length.ge(Int::from_u64(self.lens.0)), length.le(Int::from_u64(self.lens.1))]
+    }
 }
 
 fn too_many(reduce: Reduce) -> SmtError {
@@ -280,6 +315,7 @@ fn product(a: &[Case], b: &[Case], reduce: Reduce) -> Result<Vec<Case>, SmtError
             b.iter().map(|y| Case {
                 keys: x.keys.iter().chain(&y.keys).copied().collect(),
                 re: concat(vec![x.re.clone(), y.re.clone()]),
+                starred: x.starred.as_ref().zip(y.starred.as_ref()).and_then(|(a, b)| a.then(b)),
             })
         })
         .collect())
@@ -291,7 +327,10 @@ fn product(a: &[Case], b: &[Case], reduce: Reduce) -> Result<Vec<Case>, SmtError
 /// classes and literals give no key.
 fn cases(shape: &Shape, reduce: Reduce) -> Result<Vec<Case>, SmtError> {
     Ok(match shape {
-        Shape::Lit(_) | Shape::Class(_) => vec![Case { keys: Vec::new(), re: language(shape)? }],
+        Shape::Lit(_) | Shape::Class(_) => {
+            let re = language(shape)?;
+            vec![Case { keys: Vec::new(), re: re.clone(), starred: Some(Starred::fixed(re, longest(shape))) }]
+        }
         Shape::Alt(subs) => {
             let mut out = Vec::new();
             for (i, sub) in subs.iter().enumerate() {
@@ -302,7 +341,8 @@ fn cases(shape: &Shape, reduce: Reduce) -> Result<Vec<Case>, SmtError> {
             out
         }
         Shape::Concat(parts) => {
-            let mut acc = vec![Case { keys: Vec::new(), re: literal("") }];
+            let mut acc =
+                vec![Case { keys: Vec::new(), re: literal(""), starred: Some(Starred::fixed(literal(""), 0)) }];
             for part in parts {
                 acc = product(&acc, &cases(part, reduce)?, reduce)?;
             }
@@ -322,7 +362,13 @@ fn cases(shape: &Shape, reduce: Reduce) -> Result<Vec<Case>, SmtError> {
                     while count <= *max {
                         let k = key(count);
                         let last = (count..=*max).take_while(|&c| key(c) == k).last().unwrap_or(count);
-                        out.push(Case { keys: vec![k], re: repeat(&only.re, count, last) });
+                        // A one-char body (a class, or a literal char) repeats as a star.
+                        let starred = only.starred.as_ref().filter(|s| s.lens == (1, 1) && !s.star).map(|s| Starred {
+                            re: s.re.star(),
+                            lens: (u64::from(count), u64::from(last)),
+                            star: true,
+                        });
+                        out.push(Case { keys: vec![k], re: repeat(&only.re, count, last), starred });
                         if out.len() > MAX_CASES {
                             return Err(too_many(reduce));
                         }
@@ -332,13 +378,17 @@ fn cases(shape: &Shape, reduce: Reduce) -> Result<Vec<Case>, SmtError> {
                 }
             }
             for count in *min..=*max {
-                let mut runs = vec![Case { keys: vec![key(count)], re: literal("") }];
+                let empty = Starred::fixed(literal(""), 0);
+                let mut runs = vec![Case { keys: vec![key(count)], re: literal(""), starred: Some(empty) }];
                 for _ in 0..count {
                     runs = product(&runs, &body, reduce)?;
                 }
                 for run in runs {
                     match out.iter_mut().find(|c| c.keys == run.keys) {
-                        Some(c) => c.re = union(vec![c.re.clone(), run.re]),
+                        Some(c) => {
+                            c.re = union(vec![c.re.clone(), run.re]);
+                            c.starred = None;
+                        }
                         None => out.push(run),
                     }
                 }
@@ -414,7 +464,7 @@ pub fn distinct_strings(
     // The walk over the cases of the coverage the constraint implies: each
     // case's assumption, and the next case to try.
     let implied = difference.implied_cover();
-    let mut walk: Vec<[Bool; 2]> = Vec::new();
+    let mut walk: Vec<Vec<Bool>> = Vec::new();
     for reduce in atoms.iter().filter_map(|a| a.reduce()) {
         if covers.iter().any(|(r, _)| *r == reduce) {
             continue;
@@ -423,8 +473,15 @@ pub fn distinct_strings(
         let member = cases(&shape, reduce)?
             .iter()
             .enumerate()
-            .map(|(i, c)| [case.eq(Int::from_u64(i as u64)), x.regex_matches(&c.re)])
-            .collect();
+            .map(|(i, c)| {
+                let mut holds = vec![case.eq(Int::from_u64(i as u64))];
+                match &c.starred {
+                    Some(starred) => holds.extend(starred.holds(&x)),
+                    None => holds.push(x.regex_matches(&c.re)),
+                }
+                holds
+            })
+            .collect::<Vec<_>>();
         if Some(reduce) == implied {
             walk = member;
         } else {
