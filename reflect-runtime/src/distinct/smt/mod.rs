@@ -21,7 +21,7 @@
 
 mod strings;
 
-pub use strings::{distinct_strings, SmtError, StrDifference};
+pub use strings::{distinct_strings, SmtError, StrDifference, MAX_CASES, MAX_EDIT_CELLS};
 
 use super::{all_of, differ, not, not_equal, some_of, Difference, DistinctSet, Member, Stopped};
 use z3::ast::{Bool, Int};
