@@ -24,9 +24,9 @@
 //! let report = p.check(&config).unwrap();
 //! assert!(report.guide_notes.iter().any(|n| n.contains("4 members")));
 //!
-//! // Ten integers of 0..=100, each at least 10 from every other: a constraint on values.
-//! let gen = || int(0i64..=100);
-//! let p = Property::new(gen, |x: i64| (0..=100).contains(&x));
+//! // Ten integers of 0..=1000, each at least 10 from every other: a constraint on values.
+//! let gen = || int(0i64..=1000);
+//! let p = Property::new(gen, |x: i64| (0..=1000).contains(&x));
 //! let far = || numeric_distance(10, |x: &i64| i128::from(*x));
 //! let config = Config::new("doc").cases(10).guide(move || DistinctGuide::new(gen(), far()));
 //! let report = p.check(&config).unwrap();
