@@ -147,9 +147,16 @@ fn main() {
             set.members.len(),
             format!("{:?}", set.stopped).to_lowercase()
         );
+        // The case of each value, read off the string: each of the three
+        // middle groups is short (one digit) or long.
+        let case = |v: &str| -> Vec<&str> {
+            v.split('-').skip(1).take(3).map(|g| if g.len() == 1 { "short" } else { "long" }).collect()
+        };
+        let cases: std::collections::HashSet<Vec<&str>> = set.values().map(|v| case(v)).collect();
+        assert_eq!(cases.len(), set.members.len(), "one value per case");
         for v in set.values() {
             assert!(check(&isbn, v));
-            println!("  {v}");
+            println!("  {:<20} {}", v, case(v).join(" "));
         }
     }
 }
