@@ -1,10 +1,11 @@
-//! Sets of pairwise different valid inputs, as in Tables 1-4 of the Iorek paper (Ringer, Grossman, Schwartz-Narbonne and Tasiran, "A Solver-Aided Language for Test Input Generation", OOPSLA 2017), found by the native search back end; then `cover_regex` on an ISBN-like pattern.
+//! Sets of pairwise different valid inputs, as in Tables 1-4 of the Iorek paper (Ringer, Grossman, Schwartz-Narbonne and Tasiran, "A Solver-Aided Language for Test Input Generation", OOPSLA 2017), found by the native search back end and, with `--features z3`, by the SMT one; then `cover_regex` on an ISBN-like pattern.
 //!
-//! Run with `cargo run --release --example distinct_sets`. One line per table
-//! row:
+//! Run with `cargo run --release --example distinct_sets` (add
+//! `--features z3`, which needs `libz3-dev`, for the `backend=z3` rows).
+//! One line per table row and back end:
 //!
 //! ```text
-//! table=<1-4> n=<n> backend=native found=<n> stopped=<found|exhausted|budget> runs=<n> secs=<f>
+//! table=<1-4> n=<n> backend=<native|z3> found=<n> stopped=<found|exhausted|budget> runs=<n> secs=<f>
 //! ```
 //!
 //! 1. different integers (`not_equal` over all of `i64`), n = 200, 400, 600;
@@ -12,12 +13,15 @@
 //! 3. strings matching `[a-z]*` of different lengths (`different_lengths`;
 //!    the regex generator bounds `*` to 8 repetitions, so the pattern is
 //!    written `[a-z]{0,1000}`), n = 50 to 200;
-//! 4. strings covering `[_a-zA-Z][_a-zA-Z0-9]+` (`cover`: one value per
-//!    pattern of buckets), n = 200 to 1000.
+//! 4. strings covering `[_a-zA-Z][_a-zA-Z0-9]+` with the paper's measured
+//!    variant of `cover-regexp`, which "treats + the same as concatenation"
+//!    (`cover_regex_counts`: every count of the repetition is a case; `+`
+//!    written `{1,1000}`), n = 200 to 1000.
 //!
-//! Built with `--features z3` (needs `libz3-dev`), Tables 1 and 2 also run
-//! on the SMT back end (`backend=z3`, Iorek's loop: one Z3 query per
-//! member); strings and coverage have only the native back end.
+//! The z3 rows run Iorek's loop, one Z3 query per member, on the same
+//! constraints (`IntDifference`, `StrDifference`). A query Z3 gives up on
+//! (after `QUERY_TIMEOUT_MS`) stops the row as `budget`; the larger rows of
+//! that table are then skipped, as they would give up at the same member.
 //!
 //! Every set is checked after the search, independently of it: each value
 //! is valid (`check` against the generator) and every pair satisfies the
@@ -27,8 +31,8 @@
 //! cover-regex strings in 168 s.
 
 use reflect::distinct::{
-    cover, cover_regex, different_lengths, distinct, not_equal, numeric_distance, Difference, DistinctSet, Member,
-    Reduce,
+    cover_regex, cover_regex_counts, different_lengths, distinct, not_equal, numeric_distance, Difference, DistinctSet,
+    Member, Reduce,
 };
 use reflect::prelude::*;
 use reflect::reflect_core::{check, combinators::int, regex::regex};
@@ -48,6 +52,24 @@ where
 {
     let start = Instant::now();
     let set = distinct(n, gen, difference);
+    report(table, n, "native", start, gen, &set, different);
+    set
+}
+
+/// Check a set found for row `n` of `table` independently (each value
+/// valid for `gen`, every pair `different`), and print its line.
+fn report<G>(
+    table: u32,
+    n: usize,
+    backend: &str,
+    start: Instant,
+    gen: &G,
+    set: &DistinctSet<G::Value>,
+    different: impl Fn(&Member<G::Value>, &Member<G::Value>) -> bool,
+) where
+    G: Gen,
+    G::Value: std::fmt::Debug,
+{
     let secs = start.elapsed().as_secs_f64();
     for m in &set.members {
         assert!(check(gen, &m.value), "table {table}: invalid value {:?}", m.value);
@@ -58,33 +80,49 @@ where
         }
     }
     println!(
-        "table={table} n={n} backend=native found={} stopped={} runs={} secs={secs:.3}",
+        "table={table} n={n} backend={backend} found={} stopped={} runs={} secs={secs:.3}",
         set.members.len(),
         format!("{:?}", set.stopped).to_lowercase(),
         set.runs
     );
-    set
 }
+
+/// The patterns of Tables 3 and 4.
+const WORDS: &str = "[a-z]{0,1000}";
+const NAMES: &str = "[_a-zA-Z][_a-zA-Z0-9]{1,1000}";
+
+/// Different lengths: the constraint of Table 3, and what Table 4's cover means for its pattern.
+fn lengths_differ(a: &Member<String>, b: &Member<String>) -> bool {
+    a.value.len() != b.value.len()
+}
+
+/// The rows of each table.
+const TABLE_1: [usize; 3] = [200, 400, 600];
+const TABLE_2: [usize; 4] = [100, 200, 300, 400];
+const TABLE_3: [usize; 4] = [50, 100, 150, 200];
+const TABLE_4: [usize; 5] = [200, 400, 600, 800, 1000];
 
 fn main() {
     let ints = int(i64::MIN..=i64::MAX);
-    for n in [200, 400, 600] {
+    for n in TABLE_1 {
         row(1, n, &ints, &not_equal(), |a, b| a.value != b.value);
     }
     let far = numeric_distance(10, |x: &i64| *x as i128);
-    for n in [100, 200, 300, 400] {
+    for n in TABLE_2 {
         row(2, n, &ints, &far, |a, b| a.value.abs_diff(b.value) >= 10);
     }
     #[cfg(feature = "z3")]
     smt_rows();
-    let words = regex("[a-z]{0,1000}");
-    for n in [50, 100, 150, 200] {
-        row(3, n, &words, &different_lengths(), |a, b| a.value.len() != b.value.len());
+    let words = regex(WORDS);
+    for n in TABLE_3 {
+        row(3, n, &words, &different_lengths(), lengths_differ);
     }
-    let names = regex("[_a-zA-Z][_a-zA-Z0-9]+");
-    for n in [200, 400, 600, 800, 1000] {
-        row(4, n, &names, &cover(), |a, b| a.pattern(Reduce::Buckets) != b.pattern(Reduce::Buckets));
+    let names = regex(NAMES);
+    for n in TABLE_4 {
+        row(4, n, &names, &cover_regex_counts(), lengths_differ);
     }
+    #[cfg(feature = "z3")]
+    smt_string_rows();
 
     let pattern = "97[89]-[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,6}-[0-9X]";
     let isbn = regex(pattern);
@@ -100,31 +138,67 @@ fn main() {
             m.pattern(Reduce::RegexCases).iter().map(|&k| if k == 0 { "short" } else { "long" }).collect();
         println!("  {:<20} {}", m.value, case.join(" "));
     }
+    #[cfg(feature = "z3")]
+    {
+        use reflect::distinct::smt::{distinct_strings, StrDifference};
+        let set = distinct_strings(100, pattern, &StrDifference::CoverRegex, 101).expect("the pattern suits Z3");
+        println!(
+            "cover_regex {pattern} backend=z3: {} values, stopped={}",
+            set.members.len(),
+            format!("{:?}", set.stopped).to_lowercase()
+        );
+        // The case of each value, read off the string: each of the three
+        // middle groups is short (one digit) or long.
+        let case = |v: &str| -> Vec<&str> {
+            v.split('-').skip(1).take(3).map(|g| if g.len() == 1 { "short" } else { "long" }).collect()
+        };
+        let cases: std::collections::HashSet<Vec<&str>> = set.values().map(|v| case(v)).collect();
+        assert_eq!(cases.len(), set.members.len(), "one value per case");
+        for v in set.values() {
+            assert!(check(&isbn, v));
+            println!("  {:<20} {}", v, case(v).join(" "));
+        }
+    }
 }
 
-/// Tables 1 and 2 on the SMT back end, checked the same way.
+/// Tables 3 and 4 on the SMT back end, checked the same way; once Z3 gives
+/// up on a row, the table's larger rows are skipped.
+#[cfg(feature = "z3")]
+fn smt_string_rows() {
+    use reflect::distinct::smt::{distinct_strings, StrDifference};
+    use reflect::distinct::Stopped;
+    let tables: [(u32, &str, StrDifference, &[usize]); 2] =
+        [(3, WORDS, StrDifference::DifferentLengths, &TABLE_3), (4, NAMES, StrDifference::CoverRegexCounts, &TABLE_4)];
+    for (table, pattern, difference, ns) in tables {
+        let gen = regex(pattern);
+        let mut gave_up: Option<(usize, usize)> = None;
+        for &n in ns {
+            if let Some((at, members)) = gave_up {
+                println!("table={table} n={n} backend=z3 skipped: Z3 gave up at member {} for n={at}", members + 1);
+                continue;
+            }
+            let start = Instant::now();
+            let set = distinct_strings(n, pattern, &difference, n + 1).expect("the pattern suits Z3");
+            report(table, n, "z3", start, &gen, &set, lengths_differ);
+            if set.stopped == Stopped::Budget {
+                gave_up = Some((n, set.members.len()));
+            }
+        }
+    }
+}
+
+/// Tables 1 and 2 on the SMT back end, checked the same way (over `i64`, the generator of the native rows).
 #[cfg(feature = "z3")]
 fn smt_rows() {
     use reflect::distinct::smt::{distinct_ints, IntDifference};
-    let rows = [(1, IntDifference::NotEqual, 0), (2, IntDifference::Distance(10), 10)];
-    for (table, difference, t) in rows {
-        let ns: &[usize] = if table == 1 { &[200, 400, 600] } else { &[100, 200, 300, 400] };
+    let ints = int(i64::MIN..=i64::MAX);
+    let rows: [(u32, IntDifference, u64, &[usize]); 2] =
+        [(1, IntDifference::NotEqual, 1, &TABLE_1), (2, IntDifference::Distance(10), 10, &TABLE_2)];
+    for (table, difference, t, ns) in rows {
         for &n in ns {
             let start = Instant::now();
             let set = distinct_ints(n, i64::MIN, i64::MAX, &difference, n + 1);
-            let secs = start.elapsed().as_secs_f64();
-            let xs: Vec<i64> = set.values().copied().collect();
-            for (i, a) in xs.iter().enumerate() {
-                for b in &xs[i + 1..] {
-                    assert!(a != b && a.abs_diff(*b) >= t, "table {table}: {a} and {b}");
-                }
-            }
-            println!(
-                "table={table} n={n} backend=z3 found={} stopped={} runs={} secs={secs:.3}",
-                set.members.len(),
-                format!("{:?}", set.stopped).to_lowercase(),
-                set.runs
-            );
+            report(table, n, "z3", start, &ints, &set, |a, b| a.value.abs_diff(b.value) >= t);
         }
     }
 }

@@ -67,7 +67,7 @@ impl std::error::Error for RegexError {}
 #[derive(Debug, Clone)]
 enum Node {
     Lit(Vec<char>),
-    Class(CharClass),
+    Class(CharClass, Rc<[(char, char)]>),
     Alt(Vec<Opt>, Vec<Node>),
     Repeat { min: u32, max: u32, sub: Box<Node> },
     Concat(Vec<Node>),
@@ -103,6 +103,56 @@ impl Regex {
     /// The pattern this generator was built from.
     pub fn pattern(&self) -> &str {
         &self.pattern
+    }
+
+    /// The structure the generator follows, for back ends that read the
+    /// pattern rather than run it (an SMT solver's regex membership).
+    ///
+    /// ```
+    /// use reflect_core::regex::{regex, Shape};
+    ///
+    /// let digits = Box::new(Shape::Class(vec![('0', '9')]));
+    /// let ab_or_c = Shape::Alt(vec![Shape::Lit("ab".into()), Shape::Lit("c".into())]);
+    /// assert_eq!(
+    ///     regex("(ab|c)[0-9]+").shape(),
+    ///     Shape::Concat(vec![ab_or_c, Shape::Repeat { min: 1, max: 9, sub: digits }]),
+    /// );
+    /// ```
+    pub fn shape(&self) -> Shape {
+        shape(&self.node)
+    }
+}
+
+/// The structure of a [`Regex`] as the generator reads it: unbounded
+/// repetitions already bounded, anchors at the ends dropped, groups gone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// These chars, no choice.
+    Lit(String),
+    /// One char of these inclusive ranges (one choice at [`CLASS_SITE`]).
+    Class(Vec<(char, char)>),
+    /// One of these (a pick at [`ALT_SITE`]; option `i` is the `i`-th).
+    Alt(Vec<Shape>),
+    /// `min..=max` runs of `sub` (a choice of `count - min` at [`REPEAT_SITE`]).
+    Repeat {
+        /// The fewest runs.
+        min: u32,
+        /// The most runs.
+        max: u32,
+        /// What is repeated.
+        sub: Box<Shape>,
+    },
+    /// These in order.
+    Concat(Vec<Shape>),
+}
+
+fn shape(node: &Node) -> Shape {
+    match node {
+        Node::Lit(cs) => Shape::Lit(cs.iter().collect()),
+        Node::Class(_, ranges) => Shape::Class(ranges.to_vec()),
+        Node::Alt(_, subs) => Shape::Alt(subs.iter().map(shape).collect()),
+        Node::Repeat { min, max, sub } => Shape::Repeat { min: *min, max: *max, sub: Box::new(shape(sub)) },
+        Node::Concat(ns) => Shape::Concat(ns.iter().map(shape).collect()),
     }
 }
 
@@ -143,7 +193,7 @@ fn lower(hir: &Hir, edges: Edges) -> Result<Node, RegexError> {
             if ranges.is_empty() {
                 return Err(RegexError("the pattern has a character class that matches no char".into()));
             }
-            Node::Class(char_class(&ranges).site(CLASS_SITE))
+            Node::Class(char_class(&ranges).site(CLASS_SITE), ranges.into())
         }
         HirKind::Class(Class::Bytes(c)) => {
             let ranges: Vec<(char, char)> = c
@@ -155,7 +205,7 @@ fn lower(hir: &Hir, edges: Edges) -> Result<Node, RegexError> {
             if ranges.is_empty() {
                 return Err(RegexError("the pattern has a byte class with no ASCII byte".into()));
             }
-            Node::Class(char_class(&ranges).site(CLASS_SITE))
+            Node::Class(char_class(&ranges).site(CLASS_SITE), ranges.into())
         }
         HirKind::Repetition(r) => {
             let max = r.max.unwrap_or(r.min.saturating_add(UNBOUNDED_EXTRA));
@@ -189,7 +239,7 @@ fn lower(hir: &Hir, edges: Edges) -> Result<Node, RegexError> {
 fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) -> Result<(), Stop> {
     match node {
         Node::Lit(cs) => out.extend(cs.iter()),
-        Node::Class(c) => out.push(src.sub(c)?),
+        Node::Class(c, _) => out.push(src.sub(c)?),
         Node::Alt(opts, subs) => {
             let c = src.choose(ALT_SITE, Request::Pick { options: opts, total: opts.len() as u64 })?;
             let r = match subs.get(c as usize) {
@@ -209,7 +259,7 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
             out.reserve(count as usize);
             match &**sub {
                 // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
-                Node::Class(c) => {
+                Node::Class(c, _) => {
                     for _ in 0..count {
                         out.push(src.sub(c)?);
                     }
@@ -268,7 +318,7 @@ fn back_node(node: &Node, s: &[char], at: usize, memo: &mut Memo) -> Vec<(usize,
                 Vec::new()
             }
         }
-        Node::Class(c) => match s.get(at) {
+        Node::Class(c, _) => match s.get(at) {
             Some(ch) => c.back(ch).into_iter().map(|w| (at + 1, w)).collect(),
             None => Vec::new(),
         },

@@ -294,6 +294,14 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// `maximize!(x)` / `minimize!(x)` (or `target!(x)`) report a utility to the guide (`guide = sa` searches on it), and `label!` / `classify!`
 /// label cases for the statistics table.
 ///
+/// ```ignore
+/// // Checked on 12 integers of 0..=1000, each at least 10 from every other.
+/// #[property(distinct = 12, difference = numeric_distance(10, |x: &i64| i128::from(*x)))]
+/// fn far_apart(#[gen(int(0i64..=1000))] x: i64) {
+///     assert!(encode(x).len() <= 8);
+/// }
+/// ```
+///
 /// | option | meaning |
 /// |---|---|
 /// | `cases = N` | valid cases to run, at least 1 (default 256) |
@@ -305,6 +313,8 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// | `max_time_ms = N` | a time budget: no case is generated once the run has taken `N` ms, and the report says how many ran; without `cases`, the run searches for that long ("10 seconds of search", as fuzzers allow; `REFLECT_MAX_TIME` overrides) |
 /// | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
 /// | `guide = EXPR` | `auto` (the default: random generation, switching to `rl` once more than half of at least 20 cases were discarded; the switch is shown in the statistics), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR, prior = weights | uniform)` (the policy starts as the generator's distribution; `prior = uniform` is RLCheck's uniform start), `cgs`, `cgs(samples = N)`, `sa`, `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = path::to::fn)`, `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (values like or unlike the examples each `EXPR` gives: an array, a `Vec`, `examples_from_dir("dir")`), `tuned(weights = "file.json")`, `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])`, or any expression whose value implements `Guide` |
+/// | `distinct = N` | check the property on `N` valid inputs that are pairwise different (the distinct guide): `N` cases, the set first (random ones after it, should fewer than `N` different inputs exist); instead of `cases` and `guide` |
+/// | `difference = EXPR` | with `distinct`: when two inputs differ, a `reflect::distinct::Difference` over the argument's type (the tuple of them, with several), written with `reflect::distinct`'s constructors in scope: `cover` (one input per pick pattern), `cover_regex`, `cover_regex_counts`, `not_equal`, `different_lengths` (a bare name is called), `numeric_distance(10, \|x: &i64\| i128::from(*x))`, `edit_distance(3)`, `differ(\|a, b\| ...)`, `all_of([...])`, `some_of([...])`, `not(...)`; default: different `Debug` |
 /// | `example = EXPR` | a value (a tuple, with several arguments) run first; repeatable |
 /// | `stats` | print the table of labels and the guide's notes after the run (shown without `--nocapture`) |
 /// | `regressions = false` / `"dir"` | where failures are remembered (default `regressions`) |

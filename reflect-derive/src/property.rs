@@ -31,6 +31,8 @@
 //! | `max_time_ms = N` | a time budget for the run: no case is generated once it has taken `N` ms, and the report says how many ran; without `cases`, the run has no bound of cases, so it searches for that long (`REFLECT_MAX_TIME` overrides) |
 //! | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
 //! | `guide = EXPR` | the guide: `auto` (the default: random, switching to `rl` when most cases are discarded), `random`, `rl`, `rl(explore = paper | forget | bonus | softmax | diverse, epsilon = E, window = N, abstraction = Sequence | Tree | TreeLR, prior = weights | uniform)` (RLCheck; `diverse` finds the most distinct valid values, see `RlConfig::diverse`; the policy starts as the generator's distribution, or uniform as RLCheck's with `prior = uniform`), `cgs` (Choice Gradient Sampling), `cgs(samples = N)` (`N` samples per option, default 50), `sa` (simulated annealing on `maximize!` / `minimize!`), `sa(steps = N, initial_temp = T, restart_after = N, max_retries = N, neighbour = f)` with `f: fn(&V, f64, &mut DetRng) -> V` over the argument's type (the tuple of the arguments' types when there are several), `tuned(like = EXPR, unlike = EXPR, smoothing = S)` (generation tuned by examples: each `EXPR` gives values of the argument's type, such as an array, a `Vec` or `examples_from_dir("dir")`), `tuned(weights = "file.json")` (a saved tuning), `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` (validity-preserving mutation of a corpus of interesting cases), or any expression whose value implements `Guide` |
+//! | `distinct = N` | check the property on `N` valid inputs that are pairwise different (the distinct guide, `DistinctGuide`): runs `N` cases, the set first (fewer when no more different inputs exist, then random ones); instead of `cases` and `guide` |
+//! | `difference = EXPR` | with `distinct`: when two inputs count as different, a `Difference` over the argument's type (the tuple, with several), written with `reflect::distinct`'s constructors in scope: `cover`, `cover_regex`, `not_equal`, `different_lengths` (bare names are called), `numeric_distance(10, \|x: &i64\| *x as i128)`, `edit_distance(3)`, `differ(\|a, b\| ...)`, `all_of([...])`, ...; default: different `Debug` |
 //! | `example = EXPR` | a value (a tuple, with several arguments) to run first; repeatable |
 //! | `stats` | print the table of labels (`label!`, `classify!`) and the guide's notes after the run (shown without `--nocapture`) |
 //! | `regressions = false` / `"dir"` | where failures are remembered (default `regressions/` beside `Cargo.toml`) |
@@ -64,7 +66,8 @@ impl Parse for RawOpt {
 }
 
 const OPTIONS: &str =
-    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, guide, example, stats, regressions, report";
+    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, \
+                       guide, distinct, difference, example, stats, regressions, report";
 
 /// The guides `guide = ...` names.
 const GUIDES: &str =
@@ -295,8 +298,54 @@ fn mutation_operators(value: &Expr, errors: &mut Ctxt) -> Vec<TokenStream> {
     out
 }
 
+/// `distinct = N` and `difference = EXPR`: the set the property is checked on.
+struct Distinct {
+    n: Expr,
+    difference: Option<Expr>,
+}
+
+/// The constructors of `reflect::distinct` that `difference = NAME` calls.
+const DIFFERENCES: [&str; 5] = ["cover", "cover_regex", "cover_regex_counts", "not_equal", "different_lengths"];
+
+/// `distinct = N` and `difference = EXPR` (each given at most once, as the
+/// option loop checks), knowing which other options were `seen`.
+fn parse_distinct(raw: Vec<(Ident, Option<Expr>)>, seen: &[String], errors: &mut Ctxt) -> Option<Distinct> {
+    let get = |k: &str| raw.iter().find(|(name, _)| name == k);
+    let Some((name, value)) = get("distinct") else {
+        if let Some((name, _)) = get("difference") {
+            errors
+                .error_spanned(name, "`difference` says when the inputs of `distinct = N` differ: add `distinct = N`");
+        }
+        return None;
+    };
+    for other in ["cases", "guide"].iter().filter(|k| seen.iter().any(|s| s == *k)) {
+        errors.error_spanned(
+            name,
+            format!("`distinct = N` runs N cases under the distinct guide, so it cannot go with `{other}`: drop one"),
+        );
+    }
+    let n = integer(errors, name, value.clone())?;
+    if is_zero(&n) {
+        errors.error_spanned(&n, "`distinct = 0` tests no input; write `distinct = 1` or more");
+        return None;
+    }
+    let difference = match get("difference") {
+        None => None,
+        Some((name, None)) => {
+            errors.error_spanned(name, "`difference` needs a value, such as `difference = cover`");
+            return None;
+        }
+        Some((_, Some(Expr::Path(p)))) if p.path.get_ident().is_some_and(|i| DIFFERENCES.iter().any(|d| i == d)) => {
+            Some(syn::parse_quote_spanned!(p.span()=> #p()))
+        }
+        Some((_, Some(e))) => Some(e.clone()),
+    };
+    Some(Distinct { n, difference })
+}
+
 /// The options, checked.
 struct Options {
+    distinct: Option<Distinct>,
     calls: Vec<TokenStream>,
     examples: Vec<Expr>,
     regressions: Regressions,
@@ -324,8 +373,15 @@ fn is_zero(e: &Expr) -> bool {
 }
 
 fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
-    let mut opts =
-        Options { calls: Vec::new(), examples: Vec::new(), regressions: Regressions::Default, sa: None, tuned: None };
+    let mut opts = Options {
+        distinct: None,
+        calls: Vec::new(),
+        examples: Vec::new(),
+        regressions: Regressions::Default,
+        sa: None,
+        tuned: None,
+    };
+    let mut distinct = Vec::new();
     let raw = match Punctuated::<RawOpt, Token![,]>::parse_terminated.parse2(attr) {
         Ok(r) => r,
         Err(e) => {
@@ -447,6 +503,7 @@ fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
                 }
                 Some(e) => opts.calls.push(quote_spanned!(e.span()=> .guide(|| #e))),
             },
+            "distinct" | "difference" => distinct.push((name, value)),
             "example" => match value {
                 None => errors.error_spanned(&name, "`example` needs a value: `example = (1, vec![2])`"),
                 Some(e) => opts.examples.push(e),
@@ -474,10 +531,11 @@ fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
             _ => errors.error_spanned(&name, format!("unknown option `{key}`; the options are {OPTIONS}")),
         }
     }
-    // A time budget without a number of cases searches for that long.
-    if seen.iter().any(|k| k == "max_time_ms") && !seen.iter().any(|k| k == "cases") {
+    // A time budget without a number of cases (nor a distinct set, which gives one) searches for that long.
+    if seen.iter().any(|k| k == "max_time_ms") && !seen.iter().any(|k| k == "cases" || k == "distinct") {
         opts.calls.push(quote!(.cases(u64::MAX)));
     }
+    opts.distinct = parse_distinct(distinct, &seen, errors);
     opts
 }
 
@@ -673,6 +731,22 @@ fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStream {
                 })
             });
         }
+    }
+    if let Some(Distinct { n, difference }) = &opts.distinct {
+        calls.push(quote_spanned!(n.span()=> .cases(#n)));
+        calls.push(match difference {
+            None => quote!(.guide(|| #rt::guides::DistinctGuide::all_different())),
+            Some(d) => quote_spanned! {d.span()=>
+                .guide(|| #rt::guides::DistinctGuide::new(
+                    #rt::runner::argument::<#value_ty, _>(#gen_expr),
+                    {
+                        #[allow(unused_imports)]
+                        use #rt::distinct::*;
+                        #d
+                    },
+                ))
+            },
+        });
     }
     let calls = &calls;
     let examples = opts.examples.iter().map(|e| quote_spanned!(e.span()=> .example(|| #e)));

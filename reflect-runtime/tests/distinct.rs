@@ -2,8 +2,9 @@
 
 use reflect_core::prelude::*;
 use reflect_runtime::distinct::{
-    all_of, cover, cover_regex, differ, different_lengths, distinct, distinct_with, edit_distance, enumerate_star,
-    never, not, not_equal, numeric_distance, some_of, Assertion, Difference, DistinctSet, Member, Reduce, Stopped,
+    all_of, cover, cover_regex, cover_regex_counts, differ, different_lengths, distinct, distinct_with, edit_distance,
+    enumerate_star, never, not, not_equal, numeric_distance, some_of, Assertion, Difference, DistinctSet, Member,
+    Reduce, Stopped,
 };
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -150,6 +151,18 @@ fn cover_regex_is_cover_regexp() {
     for s in set.values() {
         assert!(check(&g, s));
     }
+}
+
+#[test]
+fn cover_regex_counts_makes_every_count_a_case() {
+    // The variant the Iorek paper measured: 6 counts of `x`, times 2 options, then nothing new.
+    let g = regex("[a-c]x{0,5}(yy|z)");
+    let set = distinct(100, &g, &cover_regex_counts());
+    assert_eq!(set.stopped, Stopped::Exhausted);
+    let cases: HashSet<(usize, bool)> = set.values().map(|s| (s.matches('x').count(), s.ends_with('y'))).collect();
+    assert_eq!((set.members.len(), cases.len()), (12, 12));
+    // Under plain cover_regex the counts are only short (none) and long (some).
+    assert_eq!(distinct(100, &g, &cover_regex()).members.len(), 4);
 }
 
 /// Theorem 4.1 of the Iorek paper: `enumerate-linear` (enumerate_star with

@@ -14,7 +14,7 @@
 //!
 //! Constraints ([`Difference`]) are built from [`not_equal`],
 //! [`different_lengths`], [`numeric_distance`], [`edit_distance`],
-//! [`cover`] and [`cover_regex`] (two values are the same when their choices
+//! [`cover`], [`cover_regex`] and [`cover_regex_counts`] (two values are the same when their choices
 //! make the same picks, see [`Reduce`]), [`differ`] (any closure), and
 //! combined with [`all_of`], [`some_of`], [`not`] and [`enumerate_star`].
 //! Whatever the constraint, two members never come from the same choice
@@ -28,6 +28,13 @@
 //! and never seen to continue is taken to have no continuation, which holds
 //! when the pattern fixes the shape of the choices that follow (as for
 //! [`Reduce::RegexCases`] over a regex).
+//!
+//! With the cargo feature `z3`, `smt` is the SMT back end: Iorek's loop
+//! over Z3 for integers in a range and for strings matching a regex, with
+//! the same constraints written so Z3 can read them (`IntDifference`,
+//! `StrDifference`, each with `.native()` for this module's search). To
+//! check a property on a set, see `#[property(distinct = N, difference =
+//! ...)]` and [`crate::guides::DistinctGuide`].
 //!
 //! ```
 //! use reflect_core::prelude::*;
@@ -107,6 +114,10 @@ pub enum Reduce {
     /// case), a repetition gives short (its minimum count) and long (any
     /// more). Choices from other sites reduce as in [`Reduce::Buckets`].
     RegexCases,
+    /// As [`Reduce::RegexCases`], but every count of a repetition is a case
+    /// of its own: the variant of `cover-regexp` the Iorek paper measured in
+    /// its Table 4, which "treats + the same as concatenation".
+    RegexCounts,
 }
 
 impl Reduce {
@@ -115,8 +126,9 @@ impl Reduce {
     /// decreases as the choice grows.
     pub fn key(self, site: Site, request: Request<'_>, choice: Choice) -> Option<u64> {
         match self {
-            Reduce::RegexCases if site == CLASS_SITE => None,
+            Reduce::RegexCases | Reduce::RegexCounts if site == CLASS_SITE => None,
             Reduce::RegexCases if site == REPEAT_SITE => Some(choice.min(1)),
+            Reduce::RegexCounts if site == REPEAT_SITE => Some(choice),
             _ => Some(request.bucket(choice)),
         }
     }
@@ -213,6 +225,12 @@ pub fn cover<T: 'static>() -> Difference<T> {
 /// one value per case of [`Reduce::RegexCases`].
 pub fn cover_regex<T: 'static>() -> Difference<T> {
     cover_by(Reduce::RegexCases)
+}
+
+/// [`cover_regex`] with every count of a repetition a case of its own
+/// ([`Reduce::RegexCounts`]): `[a-z][0-9]{1,100}` has 100 cases, one per length.
+pub fn cover_regex_counts<T: 'static>() -> Difference<T> {
+    cover_by(Reduce::RegexCounts)
 }
 
 /// Different when the patterns under `reduce` differ.

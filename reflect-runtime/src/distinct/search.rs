@@ -13,7 +13,9 @@
 //! twice, and when the root is done every value has been tried, so the set
 //! is exhausted. When the constraint implies a coverage ([`super::cover`]),
 //! a pattern of picks that a member already covers is done too: the search
-//! skips a branch all of whose cases are covered. The pruning takes a
+//! skips a branch all of whose cases are covered, at every level of the
+//! narrowing (so a range of many cases, such as the counts of a repetition
+//! under [`super::Reduce::RegexCounts`], is narrowed to the cases left). The pruning takes a
 //! pattern prefix that was covered and never seen to continue as having no
 //! continuation, which holds when the pattern fixes the shape of the choices
 //! that follow (as for [`super::Reduce::RegexCases`] over a regex).
@@ -103,7 +105,6 @@ impl Steer<'_> {
 impl Source for Steer<'_> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         let (mut lo, mut hi) = (0, request.largest());
-        let mut first = true;
         loop {
             let ranges = split(request, lo, hi);
             let node = &mut self.search.nodes[self.node];
@@ -115,7 +116,7 @@ impl Source for Steer<'_> {
             let node = &self.search.nodes[self.node];
             let open: Vec<usize> = (0..ranges.len())
                 .filter(|&i| !node.done[i])
-                .filter(|&i| !(first && self.covered(site, request, ranges[i].0, ranges[i].1)))
+                .filter(|&i| !self.covered(site, request, ranges[i].0, ranges[i].1))
                 .collect();
             let Some(least) = open.iter().map(|&i| node.visits[i]).min() else {
                 // Every branch is done or covered: so is this node.
@@ -135,7 +136,6 @@ impl Source for Steer<'_> {
             self.path.push((self.node, i));
             self.node = next;
             (lo, hi) = ranges[i];
-            first = false;
             if lo == hi {
                 break;
             }
