@@ -205,7 +205,7 @@ impl OwnedRequest {
 /// option's sub-generator). A node with `choice: None` is a group: the
 /// choices of one part of the value (a field, a tuple component, a list
 /// element). The root is a group named [`ROOT`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChoiceTree {
     /// The site of the choice point or group.
     pub site: Cow<'static, str>,
@@ -215,6 +215,21 @@ pub struct ChoiceTree {
     /// What was chosen beneath this node, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<ChoiceTree>,
+}
+
+/// `clone_from` keeps the lists of children `self` already has (at every
+/// depth) and copies into them: a shrinker that makes each candidate in the
+/// same tree allocates only where the shapes differ.
+impl Clone for ChoiceTree {
+    fn clone(&self) -> Self {
+        ChoiceTree { site: self.site.clone(), choice: self.choice, children: self.children.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.site.clone_from(&source.site);
+        self.choice = source.choice;
+        self.children.clone_from(&source.children);
+    }
 }
 
 /// The site name of the root group of every recorded tree.

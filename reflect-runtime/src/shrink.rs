@@ -59,6 +59,7 @@ use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{delete_renumbered, joinable, promotions, shift_choices, Edit, Path};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 /// How much shrinking may do.
@@ -95,20 +96,57 @@ pub fn shortlex_less(a: &[Choice], b: &[Choice]) -> bool {
 /// still fails the property the same way, returns the tree of the choices
 /// the replay actually made; otherwise `None`. Returns the smallest failing
 /// tree found (as made by a replay, or `start` itself) and what was done.
+///
+/// Each candidate handed over is a copy the shrinker does not see again;
+/// [`shrink_by_ref`] lends it instead, which is cheaper.
 pub fn shrink(
     start: ChoiceTree,
     budget: Budget,
-    interesting: impl FnMut(ChoiceTree) -> Option<ChoiceTree>,
+    mut interesting: impl FnMut(ChoiceTree) -> Option<ChoiceTree>,
+) -> (ChoiceTree, ShrinkStats) {
+    // The candidate made in the shrinker's tree is handed over whole; the
+    // next one is made in a new tree, as a plain copy would be.
+    search(start, budget, |cand: &mut ChoiceTree| interesting(std::mem::replace(cand, ChoiceTree::root(Vec::new()))))
+}
+
+/// Shrinks `start` as [`shrink`] does, lending each candidate to
+/// `interesting` instead of handing it over.
+///
+/// The shrinker makes every candidate in one tree of its own, copying the
+/// current tree into it and editing it there, so a try allocates only where
+/// the candidate's shape differs from the last one's. A caller that
+/// records the replay into a [`Trail`](reflect_core::trail::Trail) it keeps
+/// between tries, and builds the tree of the choices used only for a
+/// candidate that fails, makes a passing try allocate nothing at all.
+pub fn shrink_by_ref(
+    start: ChoiceTree,
+    budget: Budget,
+    mut interesting: impl FnMut(&ChoiceTree) -> Option<ChoiceTree>,
+) -> (ChoiceTree, ShrinkStats) {
+    search(start, budget, |cand: &mut ChoiceTree| interesting(cand))
+}
+
+/// The search of [`shrink`] and [`shrink_by_ref`]: `interesting` gets the
+/// shrinker's own candidate tree, to read or to take.
+fn search(
+    start: ChoiceTree,
+    budget: Budget,
+    interesting: impl FnMut(&mut ChoiceTree) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
     let key = start.choices();
+    let hash = tree_hash(&start);
     let mut seen = HashSet::default();
-    seen.insert(tree_hash(&start));
+    seen.insert(hash);
     let mut s = Shrinker {
+        scratch: start.clone(),
         current: start,
+        hash,
         key,
+        paths: None,
         test: interesting,
         seen,
+        edits: HashSet::default(),
         stats: ShrinkStats::default(),
         max_steps: budget.max_steps,
         deadline: began.checked_add(budget.max_time),
@@ -121,10 +159,21 @@ pub fn shrink(
 
 struct Shrinker<F> {
     current: ChoiceTree,
+    /// Where each candidate is made: a copy of the current tree, edited.
+    scratch: ChoiceTree,
+    /// The current tree's [`tree_hash`].
+    hash: u64,
     key: Vec<Choice>,
+    /// The paths of the current tree's nodes in pre-order, made when a
+    /// pass first asks after the tree changed.
+    paths: Option<Vec<Path>>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
+    /// Hashes of the edits tried, each with the hash of the tree it was
+    /// applied to: the same edit of the same tree makes the same candidate,
+    /// which is known without making it.
+    edits: HashSet<u64, BuildKey>,
     stats: ShrinkStats,
     max_steps: u64,
     deadline: Option<Instant>,
@@ -139,7 +188,7 @@ const CLOCK_EVERY: u64 = 16;
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
 
-impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
+impl<F: FnMut(&mut ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
@@ -148,22 +197,25 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         out
     }
 
-    /// Tests `cand`; keeps it when it fails and is smaller. Returns whether it was kept.
-    fn try_candidate(&mut self, cand: ChoiceTree) -> bool {
-        if self.out_of_budget() || !self.seen.insert(tree_hash(&cand)) {
+    /// Tests the candidate in [`Shrinker::scratch`]; keeps it when it fails
+    /// and is smaller. Returns whether it was kept.
+    fn try_candidate(&mut self) -> bool {
+        if !self.seen.insert(tree_hash(&self.scratch)) {
             return false;
         }
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
-        match (self.test)(cand) {
+        match (self.test)(&mut self.scratch) {
             Some(used) => {
                 let k = used.choices();
                 if shortlex_less(&k, &self.key) {
-                    self.seen.insert(tree_hash(&used));
+                    self.hash = tree_hash(&used);
+                    self.seen.insert(self.hash);
                     self.current = used;
                     self.key = k;
+                    self.paths = None;
                     self.stats.steps += 1;
                     true
                 } else {
@@ -246,12 +298,26 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         })
     }
 
+    /// The path of the `i`-th node of the current tree in pre-order.
+    fn path_at(&mut self, i: usize) -> Option<Path> {
+        let current = &self.current;
+        self.paths.get_or_insert_with(|| current.paths()).get(i).cloned()
+    }
+
     /// Tests the edit of the current tree, when it applies; whether it was kept.
     fn try_edit(&mut self, edit: Edit) -> bool {
-        match edit.apply(&self.current) {
-            Some(cand) => self.try_candidate(cand),
-            None => false,
+        if self.out_of_budget() {
+            return false;
         }
+        // An edit tried on this tree before makes a candidate already seen:
+        // known without copying the tree.
+        let mut h = EditHasher(self.hash);
+        edit.hash(&mut h);
+        if !self.edits.insert(h.finish()) {
+            return false;
+        }
+        self.scratch.clone_from(&self.current);
+        edit.apply_in_place(&mut self.scratch) && self.try_candidate()
     }
 
     /// Pass 1a: delete halves of long runs of siblings, then quarters, ...,
@@ -281,7 +347,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some(path) = self.current.path_at(i) {
+            while let Some(path) = self.path_at(i) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -309,7 +375,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -325,7 +391,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -349,7 +415,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -450,7 +516,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some(path) = self.current.path_at(i) {
+            while let Some(path) = self.path_at(i) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -477,18 +543,17 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         if c == 0 || node.site != after.site {
             return;
         }
-        let lowered = Edit::Set { at: path.to_vec(), choice: c - 1 }.apply(&self.current);
-        let cand = lowered.and_then(|t| Edit::Set { at: next, choice: Choice::MAX }.apply(&t));
-        if let Some(cand) = cand {
-            self.try_candidate(cand);
-        }
+        self.try_edit(Edit::Seq(vec![
+            Edit::Set { at: path.to_vec(), choice: c - 1 },
+            Edit::Set { at: next, choice: Choice::MAX },
+        ]));
     }
 
     /// Pass 4b: move a pick whose option built only choices to the option
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -507,7 +572,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -531,7 +596,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -566,6 +631,34 @@ fn tree_hash(t: &ChoiceTree) -> u64 {
         t.children.iter().fold(h, |h, c| go(c, h))
     }
     finish(go(t, 0))
+}
+
+/// Hashes an edit, beginning from the hash of the tree it edits. Each
+/// word goes through a full avalanche: a cheaper mix lets a leading zero
+/// word (the first variant's discriminant) vanish, so that two different
+/// edits of one tree would be taken for the same candidate.
+struct EditHasher(u64);
+
+impl Hasher for EditHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = finish(self.0 ^ x ^ 0x9e37_79b9_7f4a_7c15).rotate_left(17);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x.into());
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The paths of the nodes with at least 16 children, in pre-order.
