@@ -106,7 +106,9 @@ pub fn shrink(
 ) -> (ChoiceTree, ShrinkStats) {
     // The candidate made in the shrinker's tree is handed over whole; the
     // next one is made in a new tree, as a plain copy would be.
-    search(start, budget, |cand: &mut ChoiceTree| interesting(std::mem::replace(cand, ChoiceTree::root(Vec::new()))))
+    search(start, budget, |cand: &mut ChoiceTree, spare: bool| {
+        interesting(if spare { std::mem::replace(cand, ChoiceTree::root(Vec::new())) } else { cand.clone() })
+    })
 }
 
 /// Shrinks `start` as [`shrink`] does, lending each candidate to
@@ -123,20 +125,22 @@ pub fn shrink_by_ref(
     budget: Budget,
     mut interesting: impl FnMut(&ChoiceTree) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
-    search(start, budget, |cand: &mut ChoiceTree| interesting(cand))
+    search(start, budget, |cand: &mut ChoiceTree, _| interesting(cand))
 }
 
 /// The search of [`shrink`] and [`shrink_by_ref`]: `interesting` gets the
-/// shrinker's own candidate tree, to read or to take.
+/// shrinker's own candidate tree, to read, or to take when it says so.
 fn search(
     start: ChoiceTree,
     budget: Budget,
-    interesting: impl FnMut(&mut ChoiceTree) -> Option<ChoiceTree>,
+    interesting: impl FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
     let key = start.choices();
     let hash = tree_hash(&start);
-    let mut seen = HashSet::default();
+    // Room for the tries of a typical shrink, so the sets do not grow try by try.
+    let room = budget.max_steps.min(SET_ROOM) as usize;
+    let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
     seen.insert(hash);
     let mut s = Shrinker {
         scratch: start.clone(),
@@ -146,7 +150,7 @@ fn search(
         paths: None,
         test: interesting,
         seen,
-        edits: HashSet::default(),
+        edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
         stats: ShrinkStats::default(),
         max_steps: budget.max_steps,
         deadline: began.checked_add(budget.max_time),
@@ -185,10 +189,40 @@ struct Shrinker<F> {
 /// as much as a small try.
 const CLOCK_EVERY: u64 = 16;
 
+/// The sets of tried candidates and edits start with room for this many.
+const SET_ROOM: u64 = 512;
+
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
 
-impl<F: FnMut(&mut ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
+/// Where a candidate is made.
+#[derive(Clone, Copy)]
+enum Made {
+    /// In [`Shrinker::scratch`], a copy of the current tree: the caller may take it.
+    InScratch,
+    /// In the current tree itself, set back after the try: only lent.
+    InCurrent,
+}
+
+/// The paths and choices of an edit made only of [`Edit::Set`]s (one, or
+/// a [`Edit::Seq`] of them), each path once; `None` for any other edit.
+fn sets_of(edit: &Edit) -> Option<Vec<(&[usize], Choice)>> {
+    let sets = match edit {
+        Edit::Set { at, choice } => vec![(at.as_slice(), *choice)],
+        Edit::Seq(edits) => edits
+            .iter()
+            .map(|e| match e {
+                Edit::Set { at, choice } => Some((at.as_slice(), *choice)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    let distinct = sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q));
+    distinct.then_some(sets)
+}
+
+impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
@@ -197,33 +231,36 @@ impl<F: FnMut(&mut ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         out
     }
 
-    /// Tests the candidate in [`Shrinker::scratch`]; keeps it when it fails
-    /// and is smaller. Returns whether it was kept.
-    fn try_candidate(&mut self) -> bool {
-        if !self.seen.insert(tree_hash(&self.scratch)) {
-            return false;
+    /// Tests the candidate whose hash is `hash`, unless one with that hash
+    /// was tried; the tree of the choices its replay used when it fails.
+    fn test_candidate(&mut self, hash: u64, made: Made) -> Option<ChoiceTree> {
+        if !self.seen.insert(hash) {
+            return None;
         }
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
-        match (self.test)(&mut self.scratch) {
-            Some(used) => {
-                let k = used.choices();
-                if shortlex_less(&k, &self.key) {
-                    self.hash = tree_hash(&used);
-                    self.seen.insert(self.hash);
-                    self.current = used;
-                    self.key = k;
-                    self.paths = None;
-                    self.stats.steps += 1;
-                    true
-                } else {
-                    false
-                }
-            }
-            None => false,
+        match made {
+            Made::InScratch => (self.test)(&mut self.scratch, true),
+            Made::InCurrent => (self.test)(&mut self.current, false),
         }
+    }
+
+    /// Keeps `used`, a failing candidate's choices, when they are smaller
+    /// than the current ones; whether it was kept.
+    fn keep(&mut self, used: ChoiceTree) -> bool {
+        let k = used.choices();
+        if !shortlex_less(&k, &self.key) {
+            return false;
+        }
+        self.hash = tree_hash(&used);
+        self.seen.insert(self.hash);
+        self.current = used;
+        self.key = k;
+        self.paths = None;
+        self.stats.steps += 1;
+        true
     }
 
     fn run(&mut self) {
@@ -316,8 +353,50 @@ impl<F: FnMut(&mut ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         if !self.edits.insert(h.finish()) {
             return false;
         }
+        if let Some(sets) = sets_of(&edit) {
+            return self.try_sets(&sets);
+        }
         self.scratch.clone_from(&self.current);
-        edit.apply_in_place(&mut self.scratch) && self.try_candidate()
+        if !edit.apply_in_place(&mut self.scratch) {
+            return false;
+        }
+        let hash = tree_hash(&self.scratch);
+        match self.test_candidate(hash, Made::InScratch) {
+            Some(used) => self.keep(used),
+            None => false,
+        }
+    }
+
+    /// Tests the current tree with the choices at some paths set (an edit
+    /// made only of [`Edit::Set`]s), set in place and set back after the
+    /// try: no copy of the tree, and its hash from the current one's.
+    fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
+        let mut undo = Vec::with_capacity(sets.len());
+        let mut hash = self.hash;
+        for &(path, choice) in sets {
+            let Some(node) = self.current.get_mut(path).filter(|n| n.choice.is_some()) else {
+                self.undo_sets(undo);
+                return false;
+            };
+            let at = path_key(path);
+            hash = hash.wrapping_sub(node_key(at, node));
+            undo.push((path, node.choice));
+            node.choice = Some(choice);
+            hash = hash.wrapping_add(node_key(at, node));
+        }
+        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
+        let used = self.test_candidate(hash, Made::InCurrent);
+        self.undo_sets(undo);
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Sets back the choices [`Shrinker::try_sets`] set, last first.
+    fn undo_sets(&mut self, undo: Vec<(&[usize], Option<Choice>)>) {
+        for (path, old) in undo.into_iter().rev() {
+            if let Some(node) = self.current.get_mut(path) {
+                node.choice = old;
+            }
+        }
     }
 
     /// Pass 1a: delete halves of long runs of siblings, then quarters, ...,
@@ -616,21 +695,46 @@ impl<F: FnMut(&mut ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     }
 }
 
-/// A 64-bit hash of a tree, for the set of candidates tried: its shape,
-/// choices and sites, a site by its address and length when it is a
-/// `&'static str` (the candidates of one shrink come from one generator,
-/// whose sites are the same strings), by its text otherwise. Hashing every
-/// site's text cost a sixth of a try.
+/// A 64-bit hash of a tree, for the set of candidates tried: the sum
+/// (wrapping) of one key per node ([`node_key`]), each made of the node's
+/// path, site, choice and number of children. Those describe the tree
+/// whole; a sum lets a candidate that only sets choices be hashed from the
+/// current tree's hash in a few steps, without a walk over the tree.
 fn tree_hash(t: &ChoiceTree) -> u64 {
-    fn go(t: &ChoiceTree, h: u64) -> u64 {
-        let site = match &t.site {
-            Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
-            Cow::Owned(s) => fnv1a(s.as_bytes()),
-        };
-        let h = mix(mix(mix(h, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64);
-        t.children.iter().fold(h, |h, c| go(c, h))
+    fn go(t: &ChoiceTree, at: u64, sum: &mut u64) {
+        *sum = sum.wrapping_add(node_key(at, t));
+        for (i, c) in t.children.iter().enumerate() {
+            go(c, child_key(at, i), sum);
+        }
     }
-    finish(go(t, 0))
+    let mut sum = 0;
+    go(t, ROOT_KEY, &mut sum);
+    sum
+}
+
+/// The key of the root's path.
+const ROOT_KEY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// The key of the path of a node's `i`-th child, from the node's.
+fn child_key(at: u64, i: usize) -> u64 {
+    finish(mix(at, i as u64))
+}
+
+/// The key of the path `path`.
+fn path_key(path: &[usize]) -> u64 {
+    path.iter().fold(ROOT_KEY, |at, &i| child_key(at, i))
+}
+
+/// One node's part of [`tree_hash`]: its path's key, its site (by address
+/// and length when it is a `&'static str`, as the candidates of one shrink,
+/// made by one generator, share them; by its text otherwise: hashing every
+/// site's text cost a sixth of a try), its choice and how many children it has.
+fn node_key(at: u64, t: &ChoiceTree) -> u64 {
+    let site = match &t.site {
+        Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
+        Cow::Owned(s) => fnv1a(s.as_bytes()),
+    };
+    finish(mix(mix(mix(at, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
 }
 
 /// Hashes an edit, beginning from the hash of the tree it edits. Each
