@@ -356,6 +356,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if let Some(sets) = sets_of(&edit) {
             return self.try_sets(&sets);
         }
+        if let Edit::Delete { at, start, len, lower_len } = &edit {
+            return self.try_delete(at, *start, *len, *lower_len);
+        }
         self.scratch.clone_from(&self.current);
         if !edit.apply_in_place(&mut self.scratch) {
             return false;
@@ -387,6 +390,39 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
         let used = self.test_candidate(hash, Made::InCurrent);
         self.undo_sets(undo);
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Tests the current tree with an [`Edit::Delete`] made in place and
+    /// undone after the try: the run deleted is kept aside and put back.
+    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool) -> bool {
+        let Some(node) = self.current.get_mut(at) else { return false };
+        if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
+            return false;
+        }
+        let k = len as Choice;
+        // The length before the run, as `Edit::Delete` finds it.
+        let length = match lower_len {
+            true => {
+                let found = node.children[..start]
+                    .iter()
+                    .rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k));
+                let Some(i) = found else { return false };
+                Some(i)
+            }
+            false => None,
+        };
+        let run: Vec<ChoiceTree> = node.children.drain(start..start + len).collect();
+        let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
+            if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
+                *c = f(*c, k);
+            }
+        };
+        shift(node, |c, k| c - k);
+        let used = self.test_candidate(tree_hash(&self.current), Made::InCurrent);
+        let node = self.current.get_mut(at).expect("the node the run was deleted from");
+        shift(node, |c, k| c + k);
+        node.children.splice(start..start, run);
         used.is_some_and(|used| self.keep(used))
     }
 
