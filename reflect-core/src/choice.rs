@@ -435,6 +435,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn clone_from_makes_the_tree_it_copies_whatever_the_shape_before() {
+        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
+        let trees = [
+            ChoiceTree::root(Vec::new()),
+            ChoiceTree::root(vec![leaf(1), ChoiceTree::group("g", vec![leaf(2), leaf(3)])]),
+            ChoiceTree::root(vec![ChoiceTree::choice("p", 4, vec![leaf(5)]), leaf(6), leaf(7)]),
+            ChoiceTree::group(Cow::Owned("owned".to_owned()), vec![leaf(8)]),
+        ];
+        for from in &trees {
+            for into in &trees {
+                let mut t = into.clone();
+                t.clone_from(from);
+                assert_eq!(&t, from);
+            }
+        }
+    }
+
+    #[test]
     fn buckets_partition_every_range() {
         for span in [0u64, 1, 5, 15, 16, 17, 100, 1000, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
             let r = Request::Int { span };

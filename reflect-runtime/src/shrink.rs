@@ -204,6 +204,31 @@ enum Made {
     InCurrent,
 }
 
+/// The path of the deepest node that holds every change `edit` makes.
+fn edit_root(edit: &Edit) -> Path {
+    fn common(a: &[usize], b: &[usize]) -> Path {
+        a.iter().zip(b).take_while(|(x, y)| x == y).map(|(x, _)| *x).collect()
+    }
+    match edit {
+        Edit::Delete { at, .. }
+        | Edit::Promote { at, .. }
+        | Edit::Empty { at }
+        | Edit::Set { at, .. }
+        | Edit::Reroll { at }
+        | Edit::Raise { at, .. }
+        | Edit::Swap { at, .. }
+        | Edit::Insert { at, .. }
+        | Edit::Shift { at, .. }
+        | Edit::Join { at, .. } => at.clone(),
+        Edit::Exchange { x, y } => common(x, y),
+        Edit::Seq(edits) => {
+            let mut roots = edits.iter().map(edit_root);
+            let first = roots.next().unwrap_or_default();
+            roots.fold(first, |a, b| common(&a, &b))
+        }
+    }
+}
+
 /// The paths and choices of an edit made only of [`Edit::Set`]s (one, or
 /// a [`Edit::Seq`] of them), each path once; `None` for any other edit.
 fn sets_of(edit: &Edit) -> Option<Vec<(&[usize], Choice)>> {
@@ -359,6 +384,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if let Edit::Delete { at, start, len, lower_len } = &edit {
             return self.try_delete(at, *start, *len, *lower_len);
         }
+        let root = edit_root(&edit);
+        if !root.is_empty() {
+            return self.try_beneath(&edit, &root);
+        }
         self.scratch.clone_from(&self.current);
         if !edit.apply_in_place(&mut self.scratch) {
             return false;
@@ -423,6 +452,20 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
         shift(node, |c, k| c + k);
         node.children.splice(start..start, run);
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Tests the current tree with `edit`, which changes nothing outside the
+    /// subtree at `root`, made in place: only that subtree is copied, to
+    /// be put back after the try.
+    fn try_beneath(&mut self, edit: &Edit, root: &[usize]) -> bool {
+        let Some(saved) = self.current.get(root).cloned() else { return false };
+        let used = if edit.apply_in_place(&mut self.current) {
+            self.test_candidate(tree_hash(&self.current), Made::InCurrent)
+        } else {
+            None
+        };
+        *self.current.get_mut(root).expect("an edit beneath a node keeps the node") = saved;
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -823,9 +866,9 @@ fn wide_nodes(tree: &ChoiceTree) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reflect_core::combinators::{int, vec};
+    use reflect_core::combinators::{any_int, int, vec};
     use reflect_core::interpret::{generate_recorded, reflect, replay_lenient, run_recorded};
-    use reflect_core::{parse_tree, Gen};
+    use reflect_core::{parse_tree, BoxGen, Gen};
 
     fn shrink_with<G: Gen>(g: &G, seed: u64, fails: impl Fn(&G::Value) -> bool) -> (G::Value, ShrinkStats) {
         let (v, tree) = generate_recorded(g, seed);
@@ -988,6 +1031,102 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 5);
+    }
+
+    /// Lists of lists, and trees of picks: every kind of edit the passes make.
+    fn shapes() -> Vec<(BoxGen<Vec<Vec<i32>>>, fn(&Vec<Vec<i32>>) -> bool)> {
+        let nested = vec(vec(any_int::<i32>(), 0..=8), 0..=6).boxed();
+        let many: fn(&Vec<Vec<i32>>) -> bool = |xss| xss.iter().map(Vec::len).sum::<usize>() >= 4;
+        let distinct: fn(&Vec<Vec<i32>>) -> bool =
+            |xss| xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() >= 3;
+        vec![(nested.clone(), many), (nested, distinct)]
+    }
+
+    #[test]
+    fn lending_a_candidate_makes_the_same_search_as_handing_it_over() {
+        for (g, fails) in shapes() {
+            for seed in 0..30 {
+                let (v, tree) = generate_recorded(&g, seed);
+                if !v.is_ok_and(|v| fails(&v)) {
+                    continue;
+                }
+                let budget = Budget { max_steps: 4096, max_time: Duration::from_secs(60) };
+                let replay = |cand: &ChoiceTree| match replay_lenient(&g, cand, 0) {
+                    (Ok(v), used) if fails(&v) => Some(used),
+                    _ => None,
+                };
+                let (owned, a) = shrink(tree.clone(), budget, |cand| replay(&cand));
+                let (lent, b) = shrink_by_ref(tree, budget, replay);
+                assert_eq!(owned, lent, "seed {seed}");
+                assert_eq!((a.attempts, a.steps), (b.attempts, b.steps), "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_made_in_place_leave_the_current_tree_as_it_was() {
+        // Nothing fails, so nothing is kept: every pass tries every edit it
+        // makes on the start, each made in the current tree (or a copy) and
+        // set back. The tree handed back must be the start, untouched.
+        for (g, _) in shapes() {
+            for seed in 0..20 {
+                let (_, tree) = generate_recorded(&g, seed);
+                let budget = Budget { max_steps: 4096, max_time: Duration::from_secs(60) };
+                let mut tried = 0;
+                let (back, stats) = shrink_by_ref(tree.clone(), budget, |cand| {
+                    assert_ne!(cand, &tree, "a candidate is the start itself");
+                    tried += 1;
+                    None
+                });
+                assert_eq!(back, tree, "seed {seed}");
+                assert_eq!(stats.attempts, tried);
+                assert_eq!(stats.steps, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tree_hash_follows_a_set_choice_and_tells_shapes_apart() {
+        let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
+        for seed in 0..20 {
+            let (_, tree) = generate_recorded(&g, seed);
+            for path in tree.paths() {
+                let Some(c) = tree.get(&path).and_then(|n| n.choice) else { continue };
+                let mut set = tree.clone();
+                let node = set.get_mut(&path).unwrap();
+                let at = path_key(&path);
+                let mut hash = tree_hash(&tree).wrapping_sub(node_key(at, node));
+                node.choice = Some(c + 1);
+                hash = hash.wrapping_add(node_key(at, node));
+                assert_eq!(hash, tree_hash(&set), "seed {seed}, {path:?}");
+                assert_ne!(hash, tree_hash(&tree));
+            }
+        }
+        // The same choices in another shape, and siblings in another order.
+        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
+        let flat = ChoiceTree::root(vec![leaf(1), leaf(2)]);
+        let deep = ChoiceTree::root(vec![ChoiceTree::choice("x", 1, vec![leaf(2)])]);
+        let swapped = ChoiceTree::root(vec![leaf(2), leaf(1)]);
+        let hashes = [tree_hash(&flat), tree_hash(&deep), tree_hash(&swapped)];
+        assert!(hashes[0] != hashes[1] && hashes[0] != hashes[2] && hashes[1] != hashes[2]);
+        assert_eq!(tree_hash(&flat), tree_hash(&flat.clone()));
+    }
+
+    #[test]
+    fn an_edit_hash_tells_apart_edits_that_differ_only_in_a_leading_zero() {
+        // `Delete` is the first variant (discriminant 0), and its fields
+        // here write the same words as `Promote`'s: a mix that starts from
+        // zero and lets a zero word through unchanged took them for one,
+        // and the second of them was never tried.
+        let key = |e: &Edit| {
+            let mut h = EditHasher(tree_hash(&ChoiceTree::root(Vec::new())));
+            e.hash(&mut h);
+            h.finish()
+        };
+        let delete = Edit::Delete { at: vec![1], start: 1, len: 1, lower_len: true };
+        let promote = Edit::Promote { at: vec![1], from: vec![1] };
+        assert_ne!(key(&delete), key(&promote));
+        assert_eq!(key(&delete), key(&delete.clone()));
     }
 
     #[test]
