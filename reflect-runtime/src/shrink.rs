@@ -1033,11 +1033,13 @@ mod tests {
         assert!(checked > 5);
     }
 
-    /// Lists of lists, and trees of picks: every kind of edit the passes make.
-    fn shapes() -> Vec<(BoxGen<Vec<Vec<i32>>>, fn(&Vec<Vec<i32>>) -> bool)> {
+    type Lists = Vec<Vec<i32>>;
+
+    /// Lists of lists and what makes them fail: every kind of edit the passes make.
+    fn shapes() -> Vec<(BoxGen<Lists>, fn(&Lists) -> bool)> {
         let nested = vec(vec(any_int::<i32>(), 0..=8), 0..=6).boxed();
-        let many: fn(&Vec<Vec<i32>>) -> bool = |xss| xss.iter().map(Vec::len).sum::<usize>() >= 4;
-        let distinct: fn(&Vec<Vec<i32>>) -> bool =
+        let many: fn(&Lists) -> bool = |xss| xss.iter().map(Vec::len).sum::<usize>() >= 4;
+        let distinct: fn(&Lists) -> bool =
             |xss| xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() >= 3;
         vec![(nested.clone(), many), (nested, distinct)]
     }
