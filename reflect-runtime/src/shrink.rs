@@ -1034,9 +1034,11 @@ mod tests {
     }
 
     type Lists = Vec<Vec<i32>>;
+    /// A generator and what makes its values fail.
+    type Shape = (BoxGen<Lists>, fn(&Lists) -> bool);
 
     /// Lists of lists and what makes them fail: every kind of edit the passes make.
-    fn shapes() -> Vec<(BoxGen<Lists>, fn(&Lists) -> bool)> {
+    fn shapes() -> Vec<Shape> {
         let nested = vec(vec(any_int::<i32>(), 0..=8), 0..=6).boxed();
         let many: fn(&Lists) -> bool = |xss| xss.iter().map(Vec::len).sum::<usize>() >= 4;
         let distinct: fn(&Lists) -> bool =
