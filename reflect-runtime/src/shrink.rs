@@ -13,6 +13,20 @@
 //! 64-bit hash, not kept whole, so memory stays small on large inputs, and
 //! a candidate met again costs no try.
 //!
+//! A try is made cheap. A candidate that only sets choices, or deletes a
+//! run of siblings, is made in the current tree itself and set back after
+//! the try; any other edit beneath a node sets aside a copy of that node's
+//! subtree only; an edit at the root is made in one scratch tree kept from
+//! try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). A tree's
+//! hash is a sum of one key per node and path, so a set choice updates it
+//! in a few steps, and an edit already tried on the same tree is known by
+//! its own hash before any tree is touched. [`shrink`] hands each
+//! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
+//! lends it, and a caller that records the replay into a trail it keeps
+//! and builds the tree of the choices used only for a failing candidate
+//! makes a passing try copy no tree at all (`examples/shrink_cost.rs`
+//! measures both).
+//!
 //! The passes, each over the shared edits of [`reflect_core::edit`], tried in
 //! rounds until a round changes nothing (passes 7 to 10, which change
 //! several choices at once and cost more tries, only in a round that did
