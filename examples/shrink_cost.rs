@@ -97,9 +97,7 @@ fn problem<V>(name: &str, g: BoxGen<V>, prop: fn(V) -> bool) {
 
 fn main() {
     problem("reverse", vec(any_int::<i32>(), 0..=20).boxed(), |xs| xs.iter().rev().eq(xs.iter()));
-    problem("difference_one_1000", (int(1u32..=1000), int(1u32..=1000)).boxed(), |(x, y)| {
-        x < 10 || x.abs_diff(y) != 1
-    });
+    problem("difference_one_1000", (int(1u32..=1000), int(1u32..=1000)).boxed(), |(x, y)| x < 10 || x.abs_diff(y) != 1);
     problem("large_union_list", vec(vec(any_int::<i32>(), 0..=10), 0..=10).boxed(), |xss| {
         xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() <= 4
     });
