@@ -385,15 +385,17 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        // An edit tried on this tree before makes a candidate already seen:
-        // known without copying the tree.
+        // Set choices cost no copy, and their hash follows from the current
+        // tree's: the set of candidates seen is check enough.
+        if let Some(sets) = sets_of(&edit) {
+            return self.try_sets(&sets);
+        }
+        // Any other edit tried on this tree before makes a candidate
+        // already seen: known without making it.
         let mut h = EditHasher(self.hash);
         edit.hash(&mut h);
         if !self.edits.insert(h.finish()) {
             return false;
-        }
-        if let Some(sets) = sets_of(&edit) {
-            return self.try_sets(&sets);
         }
         if let Edit::Delete { at, start, len, lower_len } = &edit {
             return self.try_delete(at, *start, *len, *lower_len);
