@@ -19,8 +19,8 @@
 //! subtree only; an edit at the root is made in one scratch tree kept from
 //! try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). A tree's
 //! hash is a sum of one key per node and path, so a set choice updates it
-//! in a few steps, and an edit already tried on the same tree is known by
-//! its own hash before any tree is touched. [`shrink`] hands each
+//! in a few steps; any other edit already tried on the same tree is known
+//! by its own hash before the tree is touched. [`shrink`] hands each
 //! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
 //! lends it, and a caller that records the replay into a trail it keeps
 //! and builds the tree of the choices used only for a failing candidate
