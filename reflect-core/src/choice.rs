@@ -205,7 +205,7 @@ impl OwnedRequest {
 /// option's sub-generator). A node with `choice: None` is a group: the
 /// choices of one part of the value (a field, a tuple component, a list
 /// element). The root is a group named [`ROOT`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChoiceTree {
     /// The site of the choice point or group.
     pub site: Cow<'static, str>,
@@ -215,6 +215,21 @@ pub struct ChoiceTree {
     /// What was chosen beneath this node, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<ChoiceTree>,
+}
+
+/// `clone_from` keeps the lists of children `self` already has (at every
+/// depth) and copies into them: a shrinker that makes each candidate in the
+/// same tree allocates only where the shapes differ.
+impl Clone for ChoiceTree {
+    fn clone(&self) -> Self {
+        ChoiceTree { site: self.site.clone(), choice: self.choice, children: self.children.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.site.clone_from(&source.site);
+        self.choice = source.choice;
+        self.children.clone_from(&source.children);
+    }
 }
 
 /// The site name of the root group of every recorded tree.
@@ -418,6 +433,24 @@ impl fmt::Display for ChoiceTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clone_from_makes_the_tree_it_copies_whatever_the_shape_before() {
+        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
+        let trees = [
+            ChoiceTree::root(Vec::new()),
+            ChoiceTree::root(vec![leaf(1), ChoiceTree::group("g", vec![leaf(2), leaf(3)])]),
+            ChoiceTree::root(vec![ChoiceTree::choice("p", 4, vec![leaf(5)]), leaf(6), leaf(7)]),
+            ChoiceTree::group(Cow::Owned("owned".to_owned()), vec![leaf(8)]),
+        ];
+        for from in &trees {
+            for into in &trees {
+                let mut t = into.clone();
+                t.clone_from(from);
+                assert_eq!(&t, from);
+            }
+        }
+    }
 
     #[test]
     fn buckets_partition_every_range() {

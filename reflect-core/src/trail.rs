@@ -286,9 +286,18 @@ impl Trail {
 
     /// The subtree of node `id` as a [`ChoiceTree`].
     pub fn subtree(&self, id: usize) -> ChoiceTree {
+        // In pre-order a node's first child comes right after it, and each
+        // next sibling right after the subtree before it: the children are
+        // read first to last, into a list made once at its exact length
+        // (the last child's index + 1).
         let n = &self.nodes[id];
-        let mut children: Vec<ChoiceTree> = self.children_rev(id).map(|c| self.subtree(c)).collect();
-        children.reverse();
+        let len = if n.last == NONE { 0 } else { self.nodes[n.last].index + 1 };
+        let mut children = Vec::with_capacity(len);
+        let (mut c, end) = (id + 1, self.end(id));
+        while c < end {
+            children.push(self.subtree(c));
+            c = self.end(c);
+        }
         ChoiceTree { site: n.site.into(), choice: n.choice, children }
     }
 }
@@ -393,7 +402,9 @@ impl<'t> Cursor<'t> {
     pub fn new(tree: &'t ChoiceTree) -> Self {
         let forest =
             if tree.choice.is_none() && tree.site == ROOT { &tree.children[..] } else { std::slice::from_ref(tree) };
-        Cursor { stack: vec![Frame { nodes: forest, pos: 0, raise: false }] }
+        let mut stack = Vec::with_capacity(16);
+        stack.push(Frame { nodes: forest, pos: 0, raise: false });
+        Cursor { stack }
     }
 
     /// A cursor over nothing: every choice point is [`Cue::Missing`].

@@ -13,6 +13,20 @@
 //! 64-bit hash, not kept whole, so memory stays small on large inputs, and
 //! a candidate met again costs no try.
 //!
+//! A try is made cheap. A candidate that only sets choices, or deletes a
+//! run of siblings, is made in the current tree itself and set back after
+//! the try; any other edit beneath a node sets aside a copy of that node's
+//! subtree only; an edit at the root is made in one scratch tree kept from
+//! try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). A tree's
+//! hash is a sum of one key per node and path, so a set choice updates it
+//! in a few steps; any other edit already tried on the same tree is known
+//! by its own hash before the tree is touched. [`shrink`] hands each
+//! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
+//! lends it, and a caller that records the replay into a trail it keeps
+//! and builds the tree of the choices used only for a failing candidate
+//! makes a passing try copy no tree at all (`examples/shrink_cost.rs`
+//! measures both).
+//!
 //! The passes, each over the shared edits of [`reflect_core::edit`], tried in
 //! rounds until a round changes nothing (passes 7 to 10, which change
 //! several choices at once and cost more tries, only in a round that did
@@ -59,6 +73,7 @@ use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{delete_renumbered, joinable, promotions, shift_choices, Edit, Path};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 /// How much shrinking may do.
@@ -95,20 +110,61 @@ pub fn shortlex_less(a: &[Choice], b: &[Choice]) -> bool {
 /// still fails the property the same way, returns the tree of the choices
 /// the replay actually made; otherwise `None`. Returns the smallest failing
 /// tree found (as made by a replay, or `start` itself) and what was done.
+///
+/// Each candidate handed over is a copy the shrinker does not see again;
+/// [`shrink_by_ref`] lends it instead, which is cheaper.
 pub fn shrink(
     start: ChoiceTree,
     budget: Budget,
-    interesting: impl FnMut(ChoiceTree) -> Option<ChoiceTree>,
+    mut interesting: impl FnMut(ChoiceTree) -> Option<ChoiceTree>,
+) -> (ChoiceTree, ShrinkStats) {
+    // The candidate made in the shrinker's tree is handed over whole; the
+    // next one is made in a new tree, as a plain copy would be.
+    search(start, budget, |cand: &mut ChoiceTree, spare: bool| {
+        interesting(if spare { std::mem::replace(cand, ChoiceTree::root(Vec::new())) } else { cand.clone() })
+    })
+}
+
+/// Shrinks `start` as [`shrink`] does, lending each candidate to
+/// `interesting` instead of handing it over.
+///
+/// The shrinker makes every candidate in one tree of its own, copying the
+/// current tree into it and editing it there, so a try allocates only where
+/// the candidate's shape differs from the last one's. A caller that
+/// records the replay into a [`Trail`](reflect_core::trail::Trail) it keeps
+/// between tries, and builds the tree of the choices used only for a
+/// candidate that fails, makes a passing try allocate nothing at all.
+pub fn shrink_by_ref(
+    start: ChoiceTree,
+    budget: Budget,
+    mut interesting: impl FnMut(&ChoiceTree) -> Option<ChoiceTree>,
+) -> (ChoiceTree, ShrinkStats) {
+    search(start, budget, |cand: &mut ChoiceTree, _| interesting(cand))
+}
+
+/// The search of [`shrink`] and [`shrink_by_ref`]: `interesting` gets the
+/// shrinker's own candidate tree, to read, or to take when it says so.
+fn search(
+    start: ChoiceTree,
+    budget: Budget,
+    interesting: impl FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
     let key = start.choices();
-    let mut seen = HashSet::default();
-    seen.insert(tree_hash(&start));
+    let hash = tree_hash(&start);
+    // Room for the tries of a typical shrink, so the sets do not grow try by try.
+    let room = budget.max_steps.min(SET_ROOM) as usize;
+    let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
+    seen.insert(hash);
     let mut s = Shrinker {
+        scratch: start.clone(),
         current: start,
+        hash,
         key,
+        paths: None,
         test: interesting,
         seen,
+        edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
         stats: ShrinkStats::default(),
         max_steps: budget.max_steps,
         deadline: began.checked_add(budget.max_time),
@@ -121,10 +177,21 @@ pub fn shrink(
 
 struct Shrinker<F> {
     current: ChoiceTree,
+    /// Where each candidate is made: a copy of the current tree, edited.
+    scratch: ChoiceTree,
+    /// The current tree's [`tree_hash`].
+    hash: u64,
     key: Vec<Choice>,
+    /// The paths of the current tree's nodes in pre-order, made when a
+    /// pass first asks after the tree changed.
+    paths: Option<Vec<Path>>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
+    /// Hashes of the edits tried, each with the hash of the tree it was
+    /// applied to: the same edit of the same tree makes the same candidate,
+    /// which is known without making it.
+    edits: HashSet<u64, BuildKey>,
     stats: ShrinkStats,
     max_steps: u64,
     deadline: Option<Instant>,
@@ -136,10 +203,65 @@ struct Shrinker<F> {
 /// as much as a small try.
 const CLOCK_EVERY: u64 = 16;
 
+/// The sets of tried candidates and edits start with room for this many.
+const SET_ROOM: u64 = 512;
+
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
 
-impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
+/// Where a candidate is made.
+#[derive(Clone, Copy)]
+enum Made {
+    /// In [`Shrinker::scratch`], a copy of the current tree: the caller may take it.
+    InScratch,
+    /// In the current tree itself, set back after the try: only lent.
+    InCurrent,
+}
+
+/// The path of the deepest node that holds every change `edit` makes.
+fn edit_root(edit: &Edit) -> Path {
+    fn common(a: &[usize], b: &[usize]) -> Path {
+        a.iter().zip(b).take_while(|(x, y)| x == y).map(|(x, _)| *x).collect()
+    }
+    match edit {
+        Edit::Delete { at, .. }
+        | Edit::Promote { at, .. }
+        | Edit::Empty { at }
+        | Edit::Set { at, .. }
+        | Edit::Reroll { at }
+        | Edit::Raise { at, .. }
+        | Edit::Swap { at, .. }
+        | Edit::Insert { at, .. }
+        | Edit::Shift { at, .. }
+        | Edit::Join { at, .. } => at.clone(),
+        Edit::Exchange { x, y } => common(x, y),
+        Edit::Seq(edits) => {
+            let mut roots = edits.iter().map(edit_root);
+            let first = roots.next().unwrap_or_default();
+            roots.fold(first, |a, b| common(&a, &b))
+        }
+    }
+}
+
+/// The paths and choices of an edit made only of [`Edit::Set`]s (one, or
+/// a [`Edit::Seq`] of them), each path once; `None` for any other edit.
+fn sets_of(edit: &Edit) -> Option<Vec<(&[usize], Choice)>> {
+    let sets = match edit {
+        Edit::Set { at, choice } => vec![(at.as_slice(), *choice)],
+        Edit::Seq(edits) => edits
+            .iter()
+            .map(|e| match e {
+                Edit::Set { at, choice } => Some((at.as_slice(), *choice)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    let distinct = sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q));
+    distinct.then_some(sets)
+}
+
+impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
@@ -148,30 +270,36 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         out
     }
 
-    /// Tests `cand`; keeps it when it fails and is smaller. Returns whether it was kept.
-    fn try_candidate(&mut self, cand: ChoiceTree) -> bool {
-        if self.out_of_budget() || !self.seen.insert(tree_hash(&cand)) {
-            return false;
+    /// Tests the candidate whose hash is `hash`, unless one with that hash
+    /// was tried; the tree of the choices its replay used when it fails.
+    fn test_candidate(&mut self, hash: u64, made: Made) -> Option<ChoiceTree> {
+        if !self.seen.insert(hash) {
+            return None;
         }
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
-        match (self.test)(cand) {
-            Some(used) => {
-                let k = used.choices();
-                if shortlex_less(&k, &self.key) {
-                    self.seen.insert(tree_hash(&used));
-                    self.current = used;
-                    self.key = k;
-                    self.stats.steps += 1;
-                    true
-                } else {
-                    false
-                }
-            }
-            None => false,
+        match made {
+            Made::InScratch => (self.test)(&mut self.scratch, true),
+            Made::InCurrent => (self.test)(&mut self.current, false),
         }
+    }
+
+    /// Keeps `used`, a failing candidate's choices, when they are smaller
+    /// than the current ones; whether it was kept.
+    fn keep(&mut self, used: ChoiceTree) -> bool {
+        let k = used.choices();
+        if !shortlex_less(&k, &self.key) {
+            return false;
+        }
+        self.hash = tree_hash(&used);
+        self.seen.insert(self.hash);
+        self.current = used;
+        self.key = k;
+        self.paths = None;
+        self.stats.steps += 1;
+        true
     }
 
     fn run(&mut self) {
@@ -246,11 +374,123 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         })
     }
 
+    /// The path of the `i`-th node of the current tree in pre-order.
+    fn path_at(&mut self, i: usize) -> Option<Path> {
+        let current = &self.current;
+        self.paths.get_or_insert_with(|| current.paths()).get(i).cloned()
+    }
+
     /// Tests the edit of the current tree, when it applies; whether it was kept.
     fn try_edit(&mut self, edit: Edit) -> bool {
-        match edit.apply(&self.current) {
-            Some(cand) => self.try_candidate(cand),
+        if self.out_of_budget() {
+            return false;
+        }
+        // Set choices cost no copy, and their hash follows from the current
+        // tree's: the set of candidates seen is check enough.
+        if let Some(sets) = sets_of(&edit) {
+            return self.try_sets(&sets);
+        }
+        // Any other edit tried on this tree before makes a candidate
+        // already seen: known without making it.
+        let mut h = EditHasher(self.hash);
+        edit.hash(&mut h);
+        if !self.edits.insert(h.finish()) {
+            return false;
+        }
+        if let Edit::Delete { at, start, len, lower_len } = &edit {
+            return self.try_delete(at, *start, *len, *lower_len);
+        }
+        let root = edit_root(&edit);
+        if !root.is_empty() {
+            return self.try_beneath(&edit, &root);
+        }
+        self.scratch.clone_from(&self.current);
+        if !edit.apply_in_place(&mut self.scratch) {
+            return false;
+        }
+        let hash = tree_hash(&self.scratch);
+        match self.test_candidate(hash, Made::InScratch) {
+            Some(used) => self.keep(used),
             None => false,
+        }
+    }
+
+    /// Tests the current tree with the choices at some paths set (an edit
+    /// made only of [`Edit::Set`]s), set in place and set back after the
+    /// try: no copy of the tree, and its hash from the current one's.
+    fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
+        let mut undo = Vec::with_capacity(sets.len());
+        let mut hash = self.hash;
+        for &(path, choice) in sets {
+            let Some(node) = self.current.get_mut(path).filter(|n| n.choice.is_some()) else {
+                self.undo_sets(undo);
+                return false;
+            };
+            let at = path_key(path);
+            hash = hash.wrapping_sub(node_key(at, node));
+            undo.push((path, node.choice));
+            node.choice = Some(choice);
+            hash = hash.wrapping_add(node_key(at, node));
+        }
+        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
+        let used = self.test_candidate(hash, Made::InCurrent);
+        self.undo_sets(undo);
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Tests the current tree with an [`Edit::Delete`] made in place and
+    /// undone after the try: the run deleted is kept aside and put back.
+    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool) -> bool {
+        let Some(node) = self.current.get_mut(at) else { return false };
+        if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
+            return false;
+        }
+        let k = len as Choice;
+        // The length before the run, as `Edit::Delete` finds it.
+        let length = match lower_len {
+            true => {
+                let found = node.children[..start]
+                    .iter()
+                    .rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k));
+                let Some(i) = found else { return false };
+                Some(i)
+            }
+            false => None,
+        };
+        let run: Vec<ChoiceTree> = node.children.drain(start..start + len).collect();
+        let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
+            if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
+                *c = f(*c, k);
+            }
+        };
+        shift(node, |c, k| c - k);
+        let used = self.test_candidate(tree_hash(&self.current), Made::InCurrent);
+        let node = self.current.get_mut(at).expect("the node the run was deleted from");
+        shift(node, |c, k| c + k);
+        node.children.splice(start..start, run);
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Tests the current tree with `edit`, which changes nothing outside the
+    /// subtree at `root`, made in place: only that subtree is copied, to
+    /// be put back after the try.
+    fn try_beneath(&mut self, edit: &Edit, root: &[usize]) -> bool {
+        let Some(saved) = self.current.get(root).cloned() else { return false };
+        let used = if edit.apply_in_place(&mut self.current) {
+            self.test_candidate(tree_hash(&self.current), Made::InCurrent)
+        } else {
+            None
+        };
+        *self.current.get_mut(root).expect("an edit beneath a node keeps the node") = saved;
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Sets back the choices [`Shrinker::try_sets`] set, last first.
+    fn undo_sets(&mut self, undo: Vec<(&[usize], Option<Choice>)>) {
+        for (path, old) in undo.into_iter().rev() {
+            if let Some(node) = self.current.get_mut(path) {
+                node.choice = old;
+            }
         }
     }
 
@@ -281,7 +521,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some(path) = self.current.path_at(i) {
+            while let Some(path) = self.path_at(i) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -309,7 +549,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -325,7 +565,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -349,7 +589,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -450,7 +690,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some(path) = self.current.path_at(i) {
+            while let Some(path) = self.path_at(i) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -477,18 +717,17 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
         if c == 0 || node.site != after.site {
             return;
         }
-        let lowered = Edit::Set { at: path.to_vec(), choice: c - 1 }.apply(&self.current);
-        let cand = lowered.and_then(|t| Edit::Set { at: next, choice: Choice::MAX }.apply(&t));
-        if let Some(cand) = cand {
-            self.try_candidate(cand);
-        }
+        self.try_edit(Edit::Seq(vec![
+            Edit::Set { at: path.to_vec(), choice: c - 1 },
+            Edit::Set { at: next, choice: Choice::MAX },
+        ]));
     }
 
     /// Pass 4b: move a pick whose option built only choices to the option
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -507,7 +746,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -531,7 +770,7 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.current.path_at(i) {
+        while let Some(path) = self.path_at(i) {
             if self.out_of_budget() {
                 return;
             }
@@ -551,21 +790,74 @@ impl<F: FnMut(ChoiceTree) -> Option<ChoiceTree>> Shrinker<F> {
     }
 }
 
-/// A 64-bit hash of a tree, for the set of candidates tried: its shape,
-/// choices and sites, a site by its address and length when it is a
-/// `&'static str` (the candidates of one shrink come from one generator,
-/// whose sites are the same strings), by its text otherwise. Hashing every
-/// site's text cost a sixth of a try.
+/// A 64-bit hash of a tree, for the set of candidates tried: the sum
+/// (wrapping) of one key per node ([`node_key`]), each made of the node's
+/// path, site, choice and number of children. Those describe the tree
+/// whole; a sum lets a candidate that only sets choices be hashed from the
+/// current tree's hash in a few steps, without a walk over the tree.
 fn tree_hash(t: &ChoiceTree) -> u64 {
-    fn go(t: &ChoiceTree, h: u64) -> u64 {
-        let site = match &t.site {
-            Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
-            Cow::Owned(s) => fnv1a(s.as_bytes()),
-        };
-        let h = mix(mix(mix(h, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64);
-        t.children.iter().fold(h, |h, c| go(c, h))
+    fn go(t: &ChoiceTree, at: u64, sum: &mut u64) {
+        *sum = sum.wrapping_add(node_key(at, t));
+        for (i, c) in t.children.iter().enumerate() {
+            go(c, child_key(at, i), sum);
+        }
     }
-    finish(go(t, 0))
+    let mut sum = 0;
+    go(t, ROOT_KEY, &mut sum);
+    sum
+}
+
+/// The key of the root's path.
+const ROOT_KEY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// The key of the path of a node's `i`-th child, from the node's.
+fn child_key(at: u64, i: usize) -> u64 {
+    finish(mix(at, i as u64))
+}
+
+/// The key of the path `path`.
+fn path_key(path: &[usize]) -> u64 {
+    path.iter().fold(ROOT_KEY, |at, &i| child_key(at, i))
+}
+
+/// One node's part of [`tree_hash`]: its path's key, its site (by address
+/// and length when it is a `&'static str`, as the candidates of one shrink,
+/// made by one generator, share them; by its text otherwise: hashing every
+/// site's text cost a sixth of a try), its choice and how many children it has.
+fn node_key(at: u64, t: &ChoiceTree) -> u64 {
+    let site = match &t.site {
+        Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
+        Cow::Owned(s) => fnv1a(s.as_bytes()),
+    };
+    finish(mix(mix(mix(at, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
+}
+
+/// Hashes an edit, beginning from the hash of the tree it edits. Each
+/// word goes through a full avalanche: a cheaper mix lets a leading zero
+/// word (the first variant's discriminant) vanish, so that two different
+/// edits of one tree would be taken for the same candidate.
+struct EditHasher(u64);
+
+impl Hasher for EditHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = finish(self.0 ^ x ^ 0x9e37_79b9_7f4a_7c15).rotate_left(17);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x.into());
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The paths of the nodes with at least 16 children, in pre-order.
@@ -590,9 +882,9 @@ fn wide_nodes(tree: &ChoiceTree) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reflect_core::combinators::{int, vec};
+    use reflect_core::combinators::{any_int, int, vec};
     use reflect_core::interpret::{generate_recorded, reflect, replay_lenient, run_recorded};
-    use reflect_core::{parse_tree, Gen};
+    use reflect_core::{parse_tree, BoxGen, Gen};
 
     fn shrink_with<G: Gen>(g: &G, seed: u64, fails: impl Fn(&G::Value) -> bool) -> (G::Value, ShrinkStats) {
         let (v, tree) = generate_recorded(g, seed);
@@ -755,6 +1047,106 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 5);
+    }
+
+    type Lists = Vec<Vec<i32>>;
+    /// A generator and what makes its values fail.
+    type Shape = (BoxGen<Lists>, fn(&Lists) -> bool);
+
+    /// Lists of lists and what makes them fail: every kind of edit the passes make.
+    fn shapes() -> Vec<Shape> {
+        let nested = vec(vec(any_int::<i32>(), 0..=8), 0..=6).boxed();
+        let many: fn(&Lists) -> bool = |xss| xss.iter().map(Vec::len).sum::<usize>() >= 4;
+        let distinct: fn(&Lists) -> bool =
+            |xss| xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() >= 3;
+        vec![(nested.clone(), many), (nested, distinct)]
+    }
+
+    #[test]
+    fn lending_a_candidate_makes_the_same_search_as_handing_it_over() {
+        for (g, fails) in shapes() {
+            for seed in 0..30 {
+                let (v, tree) = generate_recorded(&g, seed);
+                if !v.is_ok_and(|v| fails(&v)) {
+                    continue;
+                }
+                let budget = Budget { max_steps: 4096, max_time: Duration::from_secs(60) };
+                let replay = |cand: &ChoiceTree| match replay_lenient(&g, cand, 0) {
+                    (Ok(v), used) if fails(&v) => Some(used),
+                    _ => None,
+                };
+                let (owned, a) = shrink(tree.clone(), budget, |cand| replay(&cand));
+                let (lent, b) = shrink_by_ref(tree, budget, replay);
+                assert_eq!(owned, lent, "seed {seed}");
+                assert_eq!((a.attempts, a.steps), (b.attempts, b.steps), "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_made_in_place_leave_the_current_tree_as_it_was() {
+        // Nothing fails, so nothing is kept: every pass tries every edit it
+        // makes on the start, each made in the current tree (or a copy) and
+        // set back. The tree handed back must be the start, untouched.
+        for (g, _) in shapes() {
+            for seed in 0..20 {
+                let (_, tree) = generate_recorded(&g, seed);
+                let budget = Budget { max_steps: 4096, max_time: Duration::from_secs(60) };
+                let mut tried = 0;
+                let (back, stats) = shrink_by_ref(tree.clone(), budget, |cand| {
+                    assert_ne!(cand, &tree, "a candidate is the start itself");
+                    tried += 1;
+                    None
+                });
+                assert_eq!(back, tree, "seed {seed}");
+                assert_eq!(stats.attempts, tried);
+                assert_eq!(stats.steps, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tree_hash_follows_a_set_choice_and_tells_shapes_apart() {
+        let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
+        for seed in 0..20 {
+            let (_, tree) = generate_recorded(&g, seed);
+            for path in tree.paths() {
+                let Some(c) = tree.get(&path).and_then(|n| n.choice) else { continue };
+                let mut set = tree.clone();
+                let node = set.get_mut(&path).unwrap();
+                let at = path_key(&path);
+                let mut hash = tree_hash(&tree).wrapping_sub(node_key(at, node));
+                node.choice = Some(c + 1);
+                hash = hash.wrapping_add(node_key(at, node));
+                assert_eq!(hash, tree_hash(&set), "seed {seed}, {path:?}");
+                assert_ne!(hash, tree_hash(&tree));
+            }
+        }
+        // The same choices in another shape, and siblings in another order.
+        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
+        let flat = ChoiceTree::root(vec![leaf(1), leaf(2)]);
+        let deep = ChoiceTree::root(vec![ChoiceTree::choice("x", 1, vec![leaf(2)])]);
+        let swapped = ChoiceTree::root(vec![leaf(2), leaf(1)]);
+        let hashes = [tree_hash(&flat), tree_hash(&deep), tree_hash(&swapped)];
+        assert!(hashes[0] != hashes[1] && hashes[0] != hashes[2] && hashes[1] != hashes[2]);
+        assert_eq!(tree_hash(&flat), tree_hash(&flat.clone()));
+    }
+
+    #[test]
+    fn an_edit_hash_tells_apart_edits_that_differ_only_in_a_leading_zero() {
+        // `Delete` is the first variant (discriminant 0), and its fields
+        // here write the same words as `Promote`'s: a mix that starts from
+        // zero and lets a zero word through unchanged took them for one,
+        // and the second of them was never tried.
+        let key = |e: &Edit| {
+            let mut h = EditHasher(tree_hash(&ChoiceTree::root(Vec::new())));
+            e.hash(&mut h);
+            h.finish()
+        };
+        let delete = Edit::Delete { at: vec![1], start: 1, len: 1, lower_len: true };
+        let promote = Edit::Promote { at: vec![1], from: vec![1] };
+        assert_ne!(key(&delete), key(&promote));
+        assert_eq!(key(&delete), key(&delete.clone()));
     }
 
     #[test]
