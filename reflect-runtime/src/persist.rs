@@ -427,7 +427,13 @@ impl InFlight {
     pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
         // Padded to one width, so that a seed overwrites the last seed in place.
         let mut buf = [b' '; SEED_WIDTH];
-        write!(&mut buf[..], "{{\"seed\":{seed}}}")?;
+        let mut digits = itoa::Buffer::new();
+        let record = [&b"{\"seed\":"[..], digits.format(seed).as_bytes(), b"}"];
+        let mut at = 0;
+        for part in record {
+            buf[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
         if let Some(slot) = self.seed_slot.as_mut() {
             slot.copy_from_slice(&buf);
             return Ok(());

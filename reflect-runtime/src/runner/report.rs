@@ -40,7 +40,10 @@ pub struct Report {
     pub guide_notes: Vec<String>,
     /// How long the run took.
     pub elapsed: Duration,
-    /// Time spent making values (the generator), over every case.
+    /// Time spent making values (the generator), over every case. Between
+    /// two generated cases the clock is read once, so the runner's and the
+    /// guide's own work between them counts here too: `gen_time` and
+    /// `test_time` add up to nearly all of `elapsed`.
     pub gen_time: Duration,
     /// Time spent testing them (the property), over every case.
     pub test_time: Duration,
@@ -184,7 +187,8 @@ pub struct Failure {
     /// Time from the start of the run to the end of the first failing case
     /// (shrinking not included: see [`ShrinkStats::elapsed`]).
     pub time_to_failure: Duration,
-    /// Time spent making values (the generator) up to the failure.
+    /// Time spent making values (the generator) up to the failure, with
+    /// the runner's own work between cases (see [`Report::gen_time`]).
     pub gen_time: Duration,
     /// Time spent testing them (the property) up to the failure.
     pub test_time: Duration,

@@ -79,6 +79,10 @@ pub(super) struct Worker<V> {
     seen: Seen,
     /// Where the case about to run is written, should it end the process.
     inflight: InFlightSlot,
+    /// When the last generated case's test ended: the next generated case
+    /// starts its clock there, one reading fewer per case (the run's and
+    /// the guide's work between two cases counts as generation).
+    last_end: Option<Instant>,
 }
 
 /// The in-flight file of a run (see [`crate::persist::InFlight`]), shared by
@@ -177,7 +181,7 @@ impl<V: 'static> Worker<V> {
 
     fn new(prop: Property<V>, guide: &GuideFactory, inflight: InFlightSlot) -> Self {
         let gen = (prop.gen)();
-        Worker { prop, gen, guide: guide(), trail: Trail::new(), seen: Seen::new(), inflight }
+        Worker { prop, gen, guide: guide(), trail: Trail::new(), seen: Seen::new(), inflight, last_end: None }
     }
 
     /// Makes the value of one case; `plain` takes the fast path (see [`Guide::plain_case`]).
@@ -251,7 +255,11 @@ impl<V: 'static> Worker<V> {
             Cmd::Seeded { .. } => None,
             _ => self.plain_seed(&cmd),
         };
-        let t0 = Instant::now();
+        let generated = matches!(cmd, Cmd::Generate { .. });
+        let t0 = match self.last_end.take() {
+            Some(end) if generated => end,
+            _ => Instant::now(),
+        };
         let made = self.make(&cmd, plain.is_some());
         let (render, test, guided) = match cmd {
             Cmd::Generate { render, .. } => (render, true, true),
@@ -308,7 +316,11 @@ impl<V: 'static> Worker<V> {
                     let test = self.prop.test.clone();
                     case::begin();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
-                    result.test_time = t1.elapsed();
+                    let end = Instant::now();
+                    result.test_time = end - t1;
+                    if generated {
+                        self.last_end = Some(end);
+                    }
                     let st = case::end();
                     result.labels = st.labels;
                     result.utility = st.utility;
