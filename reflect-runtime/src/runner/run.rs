@@ -15,6 +15,7 @@ use crate::persist::{InFlight, InFlightCase, Store};
 use crate::shrink::{self, Budget, ShrinkStats};
 use crate::token;
 use reflect_core::choice::ChoiceTree;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -170,7 +171,7 @@ impl<V: 'static> Run<V> {
         self.report.warnings.push(w);
     }
 
-    fn case(&mut self, cmd: Cmd, how: &str) -> CaseResult {
+    fn case(&mut self, cmd: Cmd<'_>, how: &str) -> CaseResult {
         if let Some(w) = &self.watch {
             w.begin(self.exec.plain_seed(&cmd), &self.at, self.report.cases, self.report.discards);
         }
@@ -371,9 +372,9 @@ impl<V: 'static> Run<V> {
     }
 
     /// The command that makes a case left in flight again, without testing it.
-    fn remake(&self, case: InFlightCase, render: bool) -> Cmd {
+    fn remake(&self, case: InFlightCase, render: bool) -> Cmd<'static> {
         match case {
-            InFlightCase::Tree(tree) => Cmd::Replay { tree, seed: self.seed, render, test: false },
+            InFlightCase::Tree(tree) => Cmd::Replay { tree: Cow::Owned(tree), seed: self.seed, render, test: false },
             InFlightCase::Seed(seed) => Cmd::Seeded { seed, render, test: false },
         }
     }
@@ -594,9 +595,11 @@ impl<V: 'static> Run<V> {
             // A candidate must fail the same way: a generator's panic does not
             // stand in for the property's failure, nor the other way round.
             let way = std::mem::discriminant(&status);
-            let (t, s) = shrink::shrink(tree, budget, |cand| {
+            // Each candidate is lent, not copied: the replay only reads it.
+            let (t, s) = shrink::shrink_by_ref(tree, budget, |cand| {
                 let render = self.render;
-                let r = self.case(Cmd::Replay { tree: cand, seed: shrink_seed, render, test: true }, SHRINKING);
+                let cmd = Cmd::Replay { tree: Cow::Borrowed(cand), seed: shrink_seed, render, test: true };
+                let r = self.case(cmd, SHRINKING);
                 let kept = std::mem::discriminant(&r.status) == way;
                 if let (true, Some(w)) = (kept, &self.watch) {
                     w.shrunk(&r.tree);
@@ -610,7 +613,8 @@ impl<V: 'static> Run<V> {
         // a hung case is only generated again, not run (it would hang again).
         // A case that passes in any replay is flaky: a property failing now
         // and then is called flaky (all replays failing by chance is unlikely).
-        let replay = |tree: &ChoiceTree| Cmd::Replay { tree: tree.clone(), seed: shrink_seed, render: true, test };
+        let replay =
+            |tree: &ChoiceTree| Cmd::Replay { tree: Cow::Owned(tree.clone()), seed: shrink_seed, render: true, test };
         let mut passed_once = None;
         if test {
             for _ in 0..FLAKY_REPLAYS {

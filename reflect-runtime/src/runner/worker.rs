@@ -16,6 +16,7 @@ use reflect_core::interpret::{lenient_source, reflect};
 use reflect_core::source::{rng_from_seed, RngSource, Stop};
 use reflect_core::trail::{Recorder, Trail};
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -23,7 +24,7 @@ use std::sync::{Arc, Mutex, Once};
 use std::time::Instant;
 
 /// What the run asks the worker to do: one case.
-pub(crate) enum Cmd {
+pub(crate) enum Cmd<'a> {
     /// No case: what the guide says about the run so far ([`Guide::notes`]).
     Notes,
     /// A case the guide makes: the `index`-th generated case of a run that
@@ -43,8 +44,10 @@ pub(crate) enum Cmd {
         render: bool,
         test: bool,
     },
+    /// A tree replayed leniently: a shrink candidate (lent by the shrinker),
+    /// a remembered case, the minimal case replayed for the report.
     Replay {
-        tree: ChoiceTree,
+        tree: Cow<'a, ChoiceTree>,
         seed: u64,
         render: bool,
         test: bool,
@@ -171,7 +174,7 @@ impl<V: 'static> Worker<V> {
     }
 
     /// See [`Exec::plain_seed`].
-    fn plain_seed(&self, cmd: &Cmd) -> Option<u64> {
+    fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
         match *cmd {
             Cmd::Generate { seed, render: false, .. } if self.guide.plain_case() => Some(seed),
             Cmd::Seeded { seed, .. } => Some(seed),
@@ -185,7 +188,7 @@ impl<V: 'static> Worker<V> {
     }
 
     /// Makes the value of one case; `plain` takes the fast path (see [`Guide::plain_case`]).
-    fn make(&mut self, cmd: &Cmd, plain: bool) -> Made<V> {
+    fn make(&mut self, cmd: &Cmd<'_>, plain: bool) -> Made<V> {
         let gen = &self.gen;
         let made = match cmd {
             Cmd::Notes => Ok(Made::NoValue(Stop::Halt, ChoiceTree::root(Vec::new()))),
@@ -244,7 +247,7 @@ impl<V: 'static> Worker<V> {
 
     /// Runs one case; `started` hears the choice tree (and the arguments,
     /// when rendered) before the property runs.
-    fn run(&mut self, cmd: Cmd, started: &mut dyn FnMut(&ChoiceTree, &Option<Args>)) -> CaseResult {
+    fn run(&mut self, cmd: Cmd<'_>, started: &mut dyn FnMut(&ChoiceTree, &Option<Args>)) -> CaseResult {
         if let Cmd::Notes = cmd {
             let (notes, section) = (self.guide.notes(), self.guide.report_section().map(Box::new));
             return CaseResult { notes, section, ..CaseResult::empty(Status::Passed) };
@@ -414,11 +417,11 @@ impl<V: 'static> Exec<V> {
 
     /// The seed `cmd` makes its case from, when it makes it by plain
     /// generation (the fast path, or made again from a seed).
-    pub(super) fn plain_seed(&self, cmd: &Cmd) -> Option<u64> {
+    pub(super) fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
         self.worker.plain_seed(cmd)
     }
 
-    pub(super) fn run(&mut self, cmd: Cmd) -> CaseResult {
+    pub(super) fn run(&mut self, cmd: Cmd<'_>) -> CaseResult {
         match &self.watch {
             None => self.worker.run(cmd, &mut |_, _| {}),
             Some(w) => self.worker.run(cmd, &mut |t, a| w.made(t, a)),
