@@ -117,7 +117,7 @@ impl<V: 'static> Run<V> {
         if let Some(w) = &watch {
             *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(inflight.clone());
         }
-        let exec = Exec::new(prop.clone(), config, inflight.clone(), watch.clone());
+        let mut exec = Exec::new(prop.clone(), config, inflight.clone(), watch.clone());
         let seed = config.effective_seed();
         let guide = exec.guide_name();
         let mut bad_observability = None;
@@ -141,6 +141,9 @@ impl<V: 'static> Run<V> {
             *w.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log.clone());
         }
         let render = observer.is_some() || log.is_some();
+        if render {
+            exec.observe();
+        }
         let report = Report { name: config.name.clone(), seed, guide: guide.clone(), warnings, ..Report::default() };
         Run {
             prop,

@@ -86,6 +86,9 @@ pub(super) struct Worker<V> {
     /// starts its clock there, one reading fewer per case (the run's and
     /// the guide's work between two cases counts as generation).
     last_end: Option<Instant>,
+    /// Whether cases are observed (observation lines, an HTML report), which
+    /// read each case's option labels; no other case pays for them.
+    observed: bool,
 }
 
 /// The in-flight file of a run (see [`crate::persist::InFlight`]), shared by
@@ -184,7 +187,16 @@ impl<V: 'static> Worker<V> {
 
     fn new(prop: Property<V>, guide: &GuideFactory, inflight: InFlightSlot) -> Self {
         let gen = (prop.gen)();
-        Worker { prop, gen, guide: guide(), trail: Trail::new(), seen: Seen::new(), inflight, last_end: None }
+        Worker {
+            prop,
+            gen,
+            guide: guide(),
+            trail: Trail::new(),
+            seen: Seen::new(),
+            inflight,
+            last_end: None,
+            observed: false,
+        }
     }
 
     /// Makes the value of one case; `plain` takes the fast path (see [`Guide::plain_case`]).
@@ -278,8 +290,10 @@ impl<V: 'static> Worker<V> {
         // One clock reading ends generation and starts the test.
         let t1 = Instant::now();
         let mut result = CaseResult { gen_time: t1 - t0, plain, ..CaseResult::empty(Status::Passed) };
-        // The trail holds the case's choices as made (guided, replayed or reflected).
-        result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
+        if self.observed {
+            // The trail holds the case's choices as made (guided, replayed or reflected).
+            result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
+        }
         let mut value_key = None;
         match made {
             Made::Panicked(reason, tree) => {
@@ -413,6 +427,11 @@ impl<V: 'static> Exec<V> {
 
     pub(super) fn guide_name(&self) -> String {
         self.worker.guide.name().to_owned()
+    }
+
+    /// Cases are observed from now on: each result carries its option labels.
+    pub(super) fn observe(&mut self) {
+        self.worker.observed = true;
     }
 
     /// The seed `cmd` makes its case from, when it makes it by plain
