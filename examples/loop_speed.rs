@@ -17,6 +17,9 @@
 //! each candidate through the same runner): a property over lists of 20 integers that fails
 //! when one is at least 900, shrunk to `[900]`, 50 seeds.
 //!
+//! `--only <case>` (`trivial`, `bst_insert` or `shrink`) and `--mode <mode>` run one case and
+//! one mode (to profile it).
+//!
 //! Every mode runs the same cases (the same seeds make the same values), and counts tests
 //! per second of wall-clock time, the best of `R` repeats (the machine may be shared: a
 //! repeat that other work slowed is not the one printed).
@@ -111,13 +114,21 @@ fn shrink_speed(mode: &str, seeds: u64) -> f64 {
     tries as f64 / secs
 }
 
-fn arg(name: &str, default: u64) -> u64 {
+/// The value given after `--name` on the command line.
+fn arg_str(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+}
+
+fn arg(name: &str, default: u64) -> u64 {
+    arg_str(name)
         .map(|v| v.replace('_', "").parse().unwrap_or_else(|_| panic!("{name} takes a number")))
         .unwrap_or(default)
+}
+
+/// Whether the command line selects `case` and `mode` (all are selected by default).
+fn selected(case: &str, mode: &str) -> bool {
+    arg_str("--only").is_none_or(|c| c == case) && arg_str("--mode").is_none_or(|m| m == mode)
 }
 
 fn main() {
@@ -143,18 +154,20 @@ fn main() {
     for (name, cases, run) in table {
         let mut best = std::collections::BTreeMap::new();
         for _ in 0..repeats {
-            for mode in MODES {
+            for mode in MODES.into_iter().filter(|m| selected(name, m)) {
                 let tps = run(name, mode, cases);
                 let b: &mut f64 = best.entry(mode).or_insert(0.0);
                 *b = b.max(tps);
             }
         }
-        for mode in MODES {
-            println!("case={name} mode={mode} tests_per_sec={:.0}", best[mode]);
+        for (mode, tps) in MODES.iter().filter_map(|m| Some((m, best.get(m)?))) {
+            println!("case={name} mode={mode} tests_per_sec={tps:.0}");
         }
-        println!("case={name} property/bare={:.2}x", best["bare"] / best["property"]);
+        if let (Some(bare), Some(property)) = (best.get("bare"), best.get("property")) {
+            println!("case={name} property/bare={:.2}x", bare / property);
+        }
     }
-    for mode in ["property", "api", "inline"] {
+    for mode in ["property", "api", "inline"].into_iter().filter(|m| selected("shrink", m)) {
         let best = (0..repeats).map(|_| shrink_speed(mode, 50)).fold(0.0, f64::max);
         println!("case=shrink mode={mode} shrink_tries_per_sec={best:.0}");
     }

@@ -88,8 +88,12 @@ fn only(k: u32) -> Property<u32> {
     Property::new(|| int(0u32..=9), move |x: u32| x != k)
 }
 
-/// Ends the process on `x >= 5`, as `mode` says.
+/// Ends the process on `x >= 5`, as `mode` says; in mode `late`, a case
+/// with `x >= 5` fails twice (found on the fast path, then made again
+/// under a recorder), and the third such case (a shrink try or a replay,
+/// both recorded by their choices) aborts.
 fn killer(mode: &'static str) -> Property<u32> {
+    static LATE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     struct Bomb;
     impl Drop for Bomb {
         fn drop(&mut self) {
@@ -101,7 +105,8 @@ fn killer(mode: &'static str) -> Property<u32> {
         move |x: u32| {
             if x >= 5 {
                 match mode {
-                    "abort" => std::process::abort(),
+                    "late" if LATE.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 2 => panic!("fails"),
+                    "abort" | "late" => std::process::abort(),
                     "exit0" => std::process::exit(0),
                     _ => {
                         let _bomb = Bomb;
@@ -177,8 +182,12 @@ fn concurrent_processes_and_threads_lose_no_failure() {
 fn a_killer_is_reported_by_the_next_run(mode: &'static str) -> std::process::Output {
     let dir = temp_dir(mode);
     let out = child(mode, &dir);
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(left.iter().any(|n| n.to_string_lossy().starts_with("killer.inflight-")), "{left:?}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let inflight = left.iter().find(|n| n.file_name().unwrap().to_string_lossy().starts_with("killer.inflight-"));
+    let record = std::fs::read_to_string(inflight.unwrap_or_else(|| panic!("{left:?}"))).unwrap();
+    // A fast-path case is recorded by its seed, any other by its choices.
+    let by = if mode == "late" { "{\"choices\":[" } else { "{\"seed\":" };
+    assert!(record.starts_with(by) && record.trim_end().ends_with('}'), "{record:?}");
     let f = failure(killer(mode).check(&Config::new("killer").regressions(&dir)));
     assert_eq!(f.kind, FailureKind::EndedProcess, "{f}");
     let x: u32 = f.args[0].1.parse().unwrap();
@@ -195,6 +204,12 @@ fn a_killer_is_reported_by_the_next_run(mode: &'static str) -> std::process::Out
 #[test]
 fn an_abort_is_reported_by_the_next_run() {
     let out = a_killer_is_reported_by_the_next_run("abort");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn an_abort_while_shrinking_is_reported_by_the_next_run() {
+    let out = a_killer_is_reported_by_the_next_run("late");
     assert!(!out.status.success());
 }
 

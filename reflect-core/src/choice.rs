@@ -245,6 +245,7 @@ pub const RAISE: &str = "<raise>";
 
 impl ChoiceTree {
     /// A group node.
+    #[inline]
     pub fn group(site: impl Into<Cow<'static, str>>, children: Vec<ChoiceTree>) -> Self {
         ChoiceTree { site: site.into(), choice: None, children }
     }
@@ -285,6 +286,7 @@ impl ChoiceTree {
     }
 
     /// The root group holding `children`.
+    #[inline]
     pub fn root(children: Vec<ChoiceTree>) -> Self {
         ChoiceTree::group(ROOT, children)
     }

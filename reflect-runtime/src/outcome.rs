@@ -4,7 +4,7 @@
 //! observer ([`crate::observe`]) writes them, and guides hear them as
 //! [`crate::guide::Feedback`].
 
-use crate::guide::{Outcome, ReportSection};
+use crate::guide::Outcome;
 use reflect_core::choice::ChoiceTree;
 use std::time::Duration;
 
@@ -65,13 +65,9 @@ pub(crate) struct CaseResult {
     pub(crate) utility: Option<f64>,
     pub(crate) gen_time: Duration,
     pub(crate) test_time: Duration,
-    /// What the guide says about the run so far (only in answer to a request for notes).
-    pub(crate) notes: Vec<String>,
     /// For each choice of the tree, in order, the label of the option taken
     /// when it is a pick (`None` for an integer); empty when not known.
     pub(crate) options: Vec<Option<&'static str>>,
-    /// The guide's section of the HTML report (only in answer to a request for notes).
-    pub(crate) section: Option<Box<ReportSection>>,
     /// The case's seed when it took the fast path: its tree was not recorded.
     pub(crate) plain: Option<u64>,
     /// A case made again from a seed gave another value than the fast path did.
@@ -89,9 +85,7 @@ impl CaseResult {
             utility: None,
             gen_time: Duration::ZERO,
             test_time: Duration::ZERO,
-            notes: Vec::new(),
             options: Vec::new(),
-            section: None,
             plain: None,
             remade_differs: false,
         }

@@ -19,12 +19,16 @@
 //!
 //! A case that ends the process (an abort, a stack overflow, a failed
 //! allocation, `std::process::exit`) cannot be caught. So before each case
-//! the runner writes its choices (or, for a case on the fast path of plain
-//! random generation, its seed: one small write) to an *in-flight* file
-//! `<dir>/<property name>.inflight-<process>-<n>` ([`InFlight`]), holds a lock
-//! on it while the run lives, and removes it when the run ends. A later run
-//! that finds such a file no process holds ([`Store::take_orphans`]) knows
-//! the case ended the process, and reports it.
+//! the runner records it in an *in-flight* file
+//! `<dir>/<property name>.inflight-<process>-<n>` ([`InFlight`]): the flat
+//! sequence of choices it made (replayed exactly, they make it again), or,
+//! for a case on the fast path of plain random generation, its seed. The
+//! file's first page is mapped into memory, so recording a case is a copy
+//! into memory, not a system call (the kernel keeps a shared mapping's
+//! writes however the process ends). The run holds a lock on the file while
+//! it lives, and removes it when it ends. A later run that finds such a file
+//! no process holds ([`Store::take_orphans`]) knows the case ended the
+//! process, and reports it.
 //!
 //! A value written by hand joins the file with [`Store::add_value`], which
 //! reflects it into the choices that make it.
@@ -141,8 +145,10 @@ struct Header {
 /// A case a run left in flight: how to make it again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InFlightCase {
-    /// Its choices.
+    /// Its choice tree (the record of an earlier version of this library).
     Tree(ChoiceTree),
+    /// The choices it made, in order: replayed as a sequence, they make it again.
+    Choices(Vec<Choice>),
     /// The seed of a case generated on the fast path (plain random
     /// generation, whose choices are not recorded unless the case fails):
     /// the generator run on an RNG seeded with it makes the case again.
@@ -153,6 +159,12 @@ pub enum InFlightCase {
 #[derive(Serialize, Deserialize)]
 struct SeedRecord {
     seed: u64,
+}
+
+/// The in-flight record of any other case: the choices it made.
+#[derive(Serialize, Deserialize)]
+struct ChoicesRecord {
+    choices: Vec<Choice>,
 }
 
 /// The remembered cases of one property.
@@ -337,10 +349,12 @@ impl Store {
             }
             let mut text = String::new();
             if io::Read::read_to_string(&mut &f, &mut text).is_ok() {
-                if let Ok(entry) = serde_json::from_str::<Entry>(&text) {
-                    out.push(InFlightCase::Tree(entry.tree));
+                if let Ok(r) = serde_json::from_str::<ChoicesRecord>(&text) {
+                    out.push(InFlightCase::Choices(r.choices));
                 } else if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
                     out.push(InFlightCase::Seed(r.seed));
+                } else if let Ok(entry) = serde_json::from_str::<Entry>(&text) {
+                    out.push(InFlightCase::Tree(entry.tree));
                 }
             }
             drop(f);
@@ -371,15 +385,20 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub struct InFlight {
     path: PathBuf,
     file: File,
-    /// The length of the last record written.
+    /// The length of the last record.
     len: u64,
-    /// While the last record is a seed, the file's bytes mapped into memory,
-    /// so the next seed is a copy into memory, not a system call.
-    seed_slot: Option<memmap2::MmapMut>,
+    /// The file's length.
+    size: u64,
+    /// Once a record fits in it, the file's first [`SLOT`] bytes mapped
+    /// into memory, so a record is a copy into memory, not a system call.
+    slot: Option<memmap2::MmapMut>,
+    /// The bytes of the record being made (kept, so a record allocates nothing).
+    buf: Vec<u8>,
 }
 
-/// The width of a seed record (see [`InFlight::record_seed`]).
-const SEED_WIDTH: usize = 32;
+/// How many bytes of the in-flight file are mapped into memory: a record
+/// this long or shorter is copied there; a longer one is written.
+const SLOT: usize = 4096;
 
 impl InFlight {
     /// Creates (and locks) the in-flight file of a run of `property` in `dir`.
@@ -398,76 +417,100 @@ impl InFlight {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file, len: 0, seed_slot: None })
+        Ok(InFlight { path, file, len: 0, size: 0, slot: None, buf: Vec::new() })
     }
 
-    /// Records the case about to run (its choices, and what the reason
-    /// would be should it end the process).
+    /// Records the case about to run by its choices (see
+    /// [`InFlightCase::Choices`]).
     pub fn record(&mut self, tree: &ChoiceTree) -> io::Result<()> {
-        // An `Entry`, written from a borrowed tree.
-        #[derive(Serialize)]
-        struct Record<'a> {
-            #[serde(serialize_with = "flat_ref")]
-            tree: &'a ChoiceTree,
-            reason: &'a str,
+        self.record_choices(tree.choices())
+    }
+
+    /// Records the case about to run by the choices it made, in order (see
+    /// [`InFlightCase::Choices`]).
+    pub fn record_choices(&mut self, choices: impl IntoIterator<Item = Choice>) -> io::Result<()> {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.extend_from_slice(b"{\"choices\":[");
+        let mut digits = itoa::Buffer::new();
+        for (i, c) in choices.into_iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
+            }
+            buf.extend_from_slice(digits.format(c).as_bytes());
         }
-        fn flat_ref<S: serde::Serializer>(tree: &&ChoiceTree, s: S) -> Result<S::Ok, S::Error> {
-            flat::serialize(tree, s)
-        }
-        let json = serde_json::to_vec(&Record { tree, reason: "" }).map_err(io::Error::other)?;
-        self.write_record(&json)
+        buf.extend_from_slice(b"]}");
+        let written = self.put(&buf);
+        self.buf = buf;
+        written
     }
 
     /// Records the fast-path case about to run by its seed (see
-    /// [`InFlightCase::Seed`]): a few bytes, once per case. The first seed
-    /// after a tree is written to the file, which is then mapped into
-    /// memory; the seeds after it are copied into that memory. The kernel
-    /// keeps a shared mapping's writes when the process ends, however it
-    /// ends, so the next run reads the last seed as if it had been written.
+    /// [`InFlightCase::Seed`]): a few bytes, once per case.
     pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
-        // Padded to one width, so that a seed overwrites the last seed in place.
-        let mut buf = [b' '; SEED_WIDTH];
         let mut digits = itoa::Buffer::new();
-        let record = [&b"{\"seed\":"[..], digits.format(seed).as_bytes(), b"}"];
+        let mut buf = [0u8; 32];
         let mut at = 0;
-        for part in record {
+        for part in [&b"{\"seed\":"[..], digits.format(seed).as_bytes(), b"}"] {
             buf[at..at + part.len()].copy_from_slice(part);
             at += part.len();
         }
-        if let Some(slot) = self.seed_slot.as_mut() {
-            slot.copy_from_slice(&buf);
+        self.put(&buf[..at])
+    }
+
+    /// Puts `record` in the file in place of the last one. The first record
+    /// that fits in [`SLOT`] bytes makes the file that long (padded with
+    /// spaces, which JSON allows after a value) and maps it into memory;
+    /// records after it that fit are copied into that memory, and the rest of
+    /// the last record is blanked. The kernel keeps a shared mapping's writes
+    /// when the process ends, however it ends, so the next run reads the last
+    /// record as if it had been written. A longer record is written to the file.
+    fn put(&mut self, record: &[u8]) -> io::Result<()> {
+        if record.len() > SLOT {
+            return self.write_record(record);
+        }
+        if self.slot.is_none() {
+            let mut padded = vec![b' '; SLOT];
+            padded[..record.len()].copy_from_slice(record);
+            self.write_record(&padded)?;
+            // SAFETY: a mapping is undefined behaviour only if the file under it
+            // is changed or shortened by something other than the mapping while
+            // it lives. Nothing does: (1) in this process only this `InFlight`
+            // writes its file, and it drops the mapping before any other write
+            // or change of length (`write_record`, `drop`); (2) another run opens
+            // an in-flight file only in `Store::take_orphans`, and reads or
+            // removes it only once it holds the file's lock, which this
+            // `InFlight` took in `create`, before the file had its name, and
+            // holds until it is dropped, after the mapping; (3) the file is
+            // private to this run by name (process and counter), and only the
+            // library writes the regressions directory's in-flight files. The
+            // mapping is exactly the `SLOT` bytes just written, so it never
+            // reaches past the file's end.
+            #[allow(unsafe_code)]
+            let slot = unsafe { memmap2::MmapOptions::new().len(SLOT).map_mut(&self.file) };
+            // Without a mapping, each record is written to the file instead.
+            self.slot = slot.ok();
+            self.len = record.len() as u64;
             return Ok(());
         }
-        self.write_record(&buf)?;
-        // SAFETY: a mapping is undefined behaviour only if the file under it
-        // is changed or shortened by something other than the mapping while
-        // it lives. Nothing does: (1) in this process only this `InFlight`
-        // writes its file, and it drops the mapping before any other write
-        // or change of length (`record`, `write_record`, `drop`); (2) another
-        // run opens an in-flight file only in `Store::take_orphans`, and reads
-        // or removes it only once it holds the file's lock, which this
-        // `InFlight` took in `create`, before the file had its name, and holds
-        // until it is dropped, after the mapping; (3) the file is private to
-        // this run by name (process and counter), and only the library writes
-        // the regressions directory's in-flight files. The mapping is exactly
-        // the `SEED_WIDTH` bytes just written, so it never reaches past the
-        // file's end.
-        #[allow(unsafe_code)]
-        let slot = unsafe { memmap2::MmapOptions::new().len(SEED_WIDTH).map_mut(&self.file) };
-        // Without a mapping, each seed is written to the file instead.
-        self.seed_slot = slot.ok();
+        let last = self.len as usize;
+        if let Some(slot) = self.slot.as_mut() {
+            slot[..record.len()].copy_from_slice(record);
+            if last > record.len() {
+                slot[record.len()..last].fill(b' ');
+            }
+        }
+        self.len = record.len() as u64;
         Ok(())
     }
 
-    /// Writes `bytes` over the file (JSON: trailing spaces are allowed),
-    /// shortening it only when the last record was longer. A record of the
-    /// last one's length is one system call (on Unix): the cost a fast-path
-    /// case pays for being found should it end the process.
+    /// Writes `bytes` over the file, shortening it only when the last write
+    /// was longer: one system call (on Unix) when it was not.
     fn write_record(&mut self, bytes: &[u8]) -> io::Result<()> {
         // The file is about to change under the mapping: let it go first.
-        self.seed_slot = None;
+        self.slot = None;
         let len = bytes.len() as u64;
-        if len < self.len {
+        if len < self.size {
             self.file.set_len(0)?;
         }
         #[cfg(unix)]
@@ -477,14 +520,14 @@ impl InFlight {
             io::Seek::rewind(&mut self.file)?;
             self.file.write_all(bytes)?;
         }
-        self.len = len;
+        (self.len, self.size) = (len, len);
         Ok(())
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.seed_slot = None;
+        self.slot = None;
         let _ = fs::remove_file(&self.path);
     }
 }
@@ -530,8 +573,8 @@ mod tests {
 
     #[test]
     fn the_in_flight_file_holds_the_last_record_whichever_way_it_was_written() {
-        // Seeds after the first are copied into a mapping of the file, trees are written to it: a reader
-        // (the next run, after this process ended) must find exactly the last record each time.
+        // Records that fit are copied into a mapping of the file, longer ones are written to it: a
+        // reader (the next run, after this process ended) must find exactly the last record each time.
         let dir = temp_dir("inflight-last");
         let mut f = InFlight::create(&dir, "last").unwrap();
         let read = |f: &InFlight| {
@@ -539,17 +582,23 @@ mod tests {
             if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
                 InFlightCase::Seed(r.seed)
             } else {
-                InFlightCase::Tree(serde_json::from_str::<Entry>(&text).unwrap().tree)
+                InFlightCase::Choices(serde_json::from_str::<ChoicesRecord>(&text).unwrap().choices)
             }
         };
         let t = ChoiceTree::root(vec![ChoiceTree::choice("x", 3, vec![ChoiceTree::choice("y", 7, vec![])])]);
+        // Longer than the mapped slot: written, and the mapping made again after it.
+        let long: Vec<Choice> = (0..1000).map(|i| u64::MAX - i).collect();
         for round in 0..3u64 {
             for seed in [u64::MAX, 5, 12_345_678_901 + round] {
                 f.record_seed(seed).unwrap();
                 assert_eq!(read(&f), InFlightCase::Seed(seed));
             }
             f.record(&t).unwrap();
-            assert_eq!(read(&f), InFlightCase::Tree(t.clone()));
+            assert_eq!(read(&f), InFlightCase::Choices(vec![3, 7]));
+            f.record_choices(long.iter().copied().skip(round as usize * 500)).unwrap();
+            assert_eq!(read(&f), InFlightCase::Choices(long[round as usize * 500..].to_vec()));
+            f.record_choices([1, 2]).unwrap();
+            assert_eq!(read(&f), InFlightCase::Choices(vec![1, 2]));
         }
         let path = f.path.clone();
         drop(f);

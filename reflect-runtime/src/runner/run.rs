@@ -198,9 +198,9 @@ impl<V: 'static> Run<V> {
 
     /// What the guide says about the run so far; its report section is kept for the HTML report.
     fn guide_notes(&mut self) -> Vec<String> {
-        let r = self.exec.run(Cmd::Notes);
-        self.section = r.section.map(|s| *s);
-        r.notes
+        let (notes, section) = self.exec.notes();
+        self.section = section;
+        notes
     }
 
     pub(super) fn go(mut self) -> Result<Report, RunError> {
@@ -229,7 +229,7 @@ impl<V: 'static> Run<V> {
             if let Some(w) = self.stamp_mismatch(stamp) {
                 self.warn(w);
             }
-            let r = self.case(Cmd::Sequence { choices, render: true }, "replayed from a token");
+            let r = self.case(Cmd::Sequence { choices, render: true, test: true }, "replayed from a token");
             if r.status.fails() {
                 return Err(self.failure(r, Origin::Replay));
             }
@@ -370,7 +370,7 @@ impl<V: 'static> Run<V> {
             wanted: self.config.cases,
             reasons,
             guide: self.guide.clone(),
-            guide_notes: self.exec.run(Cmd::Notes).notes,
+            guide_notes: self.exec.notes().0,
         }
     }
 
@@ -379,6 +379,7 @@ impl<V: 'static> Run<V> {
         match case {
             InFlightCase::Tree(tree) => Cmd::Replay { tree: Cow::Owned(tree), seed: self.seed, render, test: false },
             InFlightCase::Seed(seed) => Cmd::Seeded { seed, render, test: false },
+            InFlightCase::Choices(choices) => Cmd::Sequence { choices, render, test: false },
         }
     }
 

@@ -36,13 +36,27 @@ use crate::outcome::{Args, Status};
 use crate::runner::Report;
 use reflect_core::choice::ChoiceTree;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What a run tells the thread watching it.
+///
+/// The run's thread writes a case's beginning and end to atomics, with no
+/// lock: a case made on the fast path (its seed and counts), and any case
+/// once a failure was found (the failure is what a hang reports), are
+/// described by them alone. Other cases also leave their details in the
+/// locked [`Pulse`], for the watcher to read when one hangs.
 #[derive(Default)]
 pub(crate) struct Watch {
+    /// Counts the beginnings and ends of cases: odd while a case runs.
+    state: AtomicU64,
+    /// The running case's seed, index, and the valid and discarded cases
+    /// before it, when it was begun by a plain generated case.
+    plain: [AtomicU64; 4],
+    /// A failure was found ([`Pulse::found`] holds it).
+    found: AtomicBool,
     pulse: Mutex<Pulse>,
     /// The run's in-flight file, removed when the run is abandoned.
     pub(super) inflight: Mutex<Option<InFlightSlot>>,
@@ -50,16 +64,18 @@ pub(crate) struct Watch {
     pub(super) log: Mutex<Option<Arc<Mutex<RunLog>>>>,
 }
 
+/// What the watcher reads under a lock: details of a case that is not
+/// described by the atomics, and the failure found.
 #[derive(Default)]
 struct Pulse {
-    /// Counts the cases begun.
-    serial: u64,
     running: Option<Running>,
     found: Option<Found>,
 }
 
-/// The case running now.
+/// A case's details, for the report of a hang.
 struct Running {
+    /// The [`Watch::state`] of the case these details are of.
+    serial: u64,
     /// Its seed, when it is made by plain generation from one.
     seed: Option<u64>,
     /// Its choices and arguments, once made.
@@ -93,35 +109,53 @@ impl Watch {
         self.pulse.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A case begins.
+    /// A case begins. Only the run's thread calls `begin` and [`Watch::end`].
     pub(super) fn begin(&self, seed: Option<u64>, origin: &Origin, cases: u64, discards: u64) {
-        let running = Running { seed, made: None, origin: origin.clone(), cases, discards };
-        let mut pulse = self.pulse();
-        pulse.serial += 1;
-        pulse.running = Some(running);
+        let serial = self.state.load(Ordering::Relaxed) + 1;
+        if !self.found.load(Ordering::Relaxed) {
+            match (seed, origin) {
+                (Some(seed), &Origin::Generated(index)) => {
+                    for (slot, v) in self.plain.iter().zip([seed, index, cases, discards]) {
+                        slot.store(v, Ordering::Release);
+                    }
+                }
+                _ => {
+                    let origin = origin.clone();
+                    self.pulse().running = Some(Running { serial, seed, made: None, origin, cases, discards });
+                }
+            }
+        }
+        self.state.store(serial, Ordering::Release);
+    }
+
+    /// Whether the watch keeps what a case is made of ([`Watch::made`]):
+    /// only while no failure was found (after, a hang reports the failure).
+    pub(super) fn wants_made(&self) -> bool {
+        !self.found.load(Ordering::Relaxed)
     }
 
     /// The running case has been made (its choices, and its arguments when
     /// rendered). Kept only while no failure was found: after, a hang
     /// reports the failure, not the case.
     pub(super) fn made(&self, tree: &ChoiceTree, args: &Option<Args>) {
-        let mut pulse = self.pulse();
-        if pulse.found.is_some() {
+        if !self.wants_made() {
             return;
         }
-        if let Some(r) = &mut pulse.running {
+        let serial = self.state.load(Ordering::Relaxed);
+        if let Some(r) = self.pulse().running.as_mut().filter(|r| r.serial == serial) {
             r.made = Some((tree.clone(), args.clone()));
         }
     }
 
     /// The running case ended.
     pub(super) fn end(&self) {
-        self.pulse().running = None;
+        self.state.store(self.state.load(Ordering::Relaxed) + 1, Ordering::Release);
     }
 
     /// A failure was found: it is reported should a later case hang.
     pub(super) fn found(&self, found: &Found) {
         self.pulse().found = Some(found.clone());
+        self.found.store(true, Ordering::Relaxed);
     }
 
     /// The failure found shrank to `tree`.
@@ -135,40 +169,57 @@ impl Watch {
     /// What to report if the running case has run longer than `limit`;
     /// `seen` is the watcher's memory: the case it saw running, and since when.
     fn hung(&self, limit: Duration, seen: &mut Option<(u64, Instant)>) -> Option<Found> {
-        let pulse = self.pulse();
-        let Some(r) = &pulse.running else {
+        let serial = self.state.load(Ordering::Acquire);
+        if serial.is_multiple_of(2) {
             *seen = None;
             return None;
-        };
+        }
         match *seen {
-            Some((serial, since)) if serial == pulse.serial => {
+            Some((s, since)) if s == serial => {
                 if since.elapsed() < limit {
                     return None;
                 }
             }
             _ => {
-                *seen = Some((pulse.serial, Instant::now()));
+                *seen = Some((serial, Instant::now()));
                 return None;
             }
         }
-        if let Some(found) = &pulse.found {
+        let since = seen.map_or(limit, |(_, t)| t.elapsed());
+        let pulse = self.pulse();
+        let found = if let Some(found) = &pulse.found {
             let note = format!(
                 "a case hung (ran longer than the time limit of {limit:?}) while this failure was shrunk or replayed: it is reported as shrunk so far"
             );
-            return Some(Found { note: Some(note), ..found.clone() });
-        }
-        let tree = r.made.as_ref().map_or_else(|| ChoiceTree::root(Vec::new()), |m| m.0.clone());
-        let since = seen.map_or(limit, |(_, t)| t.elapsed());
-        Some(Found {
-            status: Status::Hung(limit),
-            seed: if r.made.as_ref().is_some_and(|m| !m.0.children.is_empty()) { None } else { r.seed },
-            tree,
-            origin: r.origin.clone(),
-            cases: r.cases,
-            discards: r.discards,
-            times: [since, Duration::ZERO, since],
-            note: None,
-        })
+            Found { note: Some(note), ..found.clone() }
+        } else if let Some(r) = pulse.running.as_ref().filter(|r| r.serial == serial) {
+            let made = r.made.as_ref();
+            Found {
+                status: Status::Hung(limit),
+                seed: if made.is_some_and(|m| !m.0.children.is_empty()) { None } else { r.seed },
+                tree: made.map_or_else(|| ChoiceTree::root(Vec::new()), |m| m.0.clone()),
+                origin: r.origin.clone(),
+                cases: r.cases,
+                discards: r.discards,
+                times: [since, Duration::ZERO, since],
+                note: None,
+            }
+        } else {
+            let [seed, index, cases, discards] = self.plain.each_ref().map(|a| a.load(Ordering::Acquire));
+            Found {
+                status: Status::Hung(limit),
+                seed: Some(seed),
+                tree: ChoiceTree::root(Vec::new()),
+                origin: Origin::Generated(index),
+                cases,
+                discards,
+                times: [since, Duration::ZERO, since],
+                note: None,
+            }
+        };
+        // The details read are the hung case's only if it is still running
+        // (the atomics are written before the state that announces them).
+        (self.state.load(Ordering::Acquire) == serial).then_some(found)
     }
 }
 

@@ -4,7 +4,7 @@ use super::property::Property;
 use super::watch::Watch;
 use crate::case::{self, Discard};
 use crate::config::{Config, GuideFactory};
-use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan};
+use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
 use crate::hashing::Seen;
 use crate::outcome::{Args, CaseResult, Status};
 use crate::persist::InFlight;
@@ -21,12 +21,11 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Once};
-use std::time::Instant;
+// A case is timed by a clock read from the processor's counter (two readings a case).
+use quanta::Instant;
 
 /// What the run asks the worker to do: one case.
 pub(crate) enum Cmd<'a> {
-    /// No case: what the guide says about the run so far ([`Guide::notes`]).
-    Notes,
     /// A case the guide makes: the `index`-th generated case of a run that
     /// wants `budget` valid ones, its RNG seeded by `seed`.
     Generate {
@@ -59,9 +58,12 @@ pub(crate) enum Cmd<'a> {
         seed: u64,
         render: bool,
     },
+    /// A case replayed exactly from its choices (a replay token, a case
+    /// left in flight by a run that ended); tested unless `test` is false.
     Sequence {
         choices: Vec<Choice>,
         render: bool,
+        test: bool,
     },
     /// A case whose choices a fuzzer's bytes answer ([`reflect_core::bytes`]).
     Bytes {
@@ -77,8 +79,10 @@ pub(super) struct Worker<V> {
     prop: Property<V>,
     gen: BoxGen<V>,
     guide: Box<dyn Guide>,
-    /// The trail of the last guided case.
+    /// The trail of the last case.
     trail: Trail,
+    /// A trail kept for the next recorded case (whose recorder owns it while it runs).
+    spare: Option<Trail>,
     seen: Seen,
     /// Where the case about to run is written, should it end the process.
     inflight: InFlightSlot,
@@ -192,6 +196,7 @@ impl<V: 'static> Worker<V> {
             gen,
             guide: guide(),
             trail: Trail::new(),
+            spare: None,
             seen: Seen::new(),
             inflight,
             last_end: None,
@@ -203,14 +208,13 @@ impl<V: 'static> Worker<V> {
     fn make(&mut self, cmd: &Cmd<'_>, plain: bool) -> Made<V> {
         let gen = &self.gen;
         let made = match cmd {
-            Cmd::Notes => Ok(Made::NoValue(Stop::Halt, ChoiceTree::root(Vec::new()))),
             Cmd::Generate { seed, .. } if plain => {
                 self.trail.clear();
                 let r = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(*seed))));
-                return made(r, ChoiceTree::root(Vec::new()));
+                return made(r, Some(ChoiceTree::root(Vec::new())));
             }
             Cmd::Seeded { seed, .. } => {
-                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail);
+                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail, &mut self.spare);
             }
             Cmd::Generate { seed, index, budget, .. } => {
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
@@ -220,15 +224,19 @@ impl<V: 'static> Worker<V> {
                     run_guided(gen, &mut **guide, trail, case, &mut rng_from_seed(*seed))
                 }));
                 // After a panic the trail still holds the choices made before it.
-                return made(r, trail.to_tree());
+                return made(r, None);
             }
-            Cmd::Replay { tree, seed, .. } => return recorded(gen, lenient_source(tree, *seed), &mut self.trail),
+            Cmd::Replay { tree, seed, .. } => {
+                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare)
+            }
             Cmd::Remembered { tree, seed, .. } => {
                 // Recorded into the case's trail, for the guide's feedback.
-                return recorded(gen, lenient_source(tree, *seed), &mut self.trail);
+                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare);
             }
-            Cmd::Sequence { choices, .. } => return recorded(gen, token::sequence_source(choices), &mut self.trail),
-            Cmd::Bytes { bytes } => return recorded(gen, BytesSource::new(bytes), &mut self.trail),
+            Cmd::Sequence { choices, .. } => {
+                return recorded(gen, token::sequence_source(choices), &mut self.trail, &mut self.spare)
+            }
+            Cmd::Bytes { bytes } => return recorded(gen, BytesSource::new(bytes), &mut self.trail, &mut self.spare),
             Cmd::Example { index, .. } => {
                 let make = self.prop.examples[*index].clone();
                 let describe = self.prop.describe.clone();
@@ -245,7 +253,7 @@ impl<V: 'static> Worker<V> {
                             let case = CaseInfo { index: 0, budget: 0, gen: &handle };
                             let mut rng = rng_from_seed(0);
                             let _ = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
-                            Made::Value(v, tree)
+                            Made::Value(v, Some(tree))
                         }
                         None => Made::NotInRange(
                             describe(&v).into_iter().map(|(n, d)| format!("{n} = {d}")).collect::<Vec<_>>().join(", "),
@@ -254,16 +262,21 @@ impl<V: 'static> Worker<V> {
                 }))
             }
         };
-        made.unwrap_or_else(|payload| Made::Panicked(generator_panic(&*payload), ChoiceTree::root(Vec::new())))
+        made.unwrap_or_else(|payload| Made::Panicked(generator_panic(&*payload), Some(ChoiceTree::root(Vec::new()))))
     }
 
-    /// Runs one case; `started` hears the choice tree (and the arguments,
-    /// when rendered) before the property runs.
-    fn run(&mut self, cmd: Cmd<'_>, started: &mut dyn FnMut(&ChoiceTree, &Option<Args>)) -> CaseResult {
-        if let Cmd::Notes = cmd {
-            let (notes, section) = (self.guide.notes(), self.guide.report_section().map(Box::new));
-            return CaseResult { notes, section, ..CaseResult::empty(Status::Passed) };
-        }
+    /// The tree of a case: its own, or the one the trail holds.
+    fn tree_of(&self, tree: Option<ChoiceTree>) -> ChoiceTree {
+        tree.unwrap_or_else(|| self.trail.to_tree())
+    }
+
+    /// Runs one case; `started`, when given, hears the choice tree (and the
+    /// arguments, when rendered) before the property runs.
+    ///
+    /// A case that the property passed or discarded has no tree in its
+    /// result (nothing reads it: a shrink try that passes builds none),
+    /// unless cases are observed, or made from a seed to be recorded.
+    fn run(&mut self, cmd: Cmd<'_>, mut started: Option<Started<'_>>) -> CaseResult {
         QUIET.with(|q| q.set(true));
         CASE_PANICS.with(|p| p.borrow_mut().clear());
         let plain = match cmd {
@@ -271,6 +284,7 @@ impl<V: 'static> Worker<V> {
             _ => self.plain_seed(&cmd),
         };
         let generated = matches!(cmd, Cmd::Generate { .. });
+        let mut keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
         let t0 = match self.last_end.take() {
             Some(end) if generated => end,
             _ => Instant::now(),
@@ -280,12 +294,11 @@ impl<V: 'static> Worker<V> {
             Cmd::Generate { render, .. } => (render, true, true),
             Cmd::Seeded { render, test, .. } => (render, test, false),
             Cmd::Replay { render, test, .. } => (render, test, false),
-            Cmd::Sequence { render, .. } => (render, true, false),
+            Cmd::Sequence { render, test, .. } => (render, test, false),
             Cmd::Bytes { .. } => (false, true, false),
             Cmd::Remembered { render, .. } => (render, true, true),
             // An example is heard by the guide as a case, so a search may start from it.
             Cmd::Example { render, .. } => (render, true, true),
-            Cmd::Notes => (false, false, false),
         };
         // One clock reading ends generation and starts the test.
         let t1 = Instant::now();
@@ -297,19 +310,18 @@ impl<V: 'static> Worker<V> {
         let mut value_key = None;
         match made {
             Made::Panicked(reason, tree) => {
-                result.tree = tree;
+                result.tree = self.tree_of(tree);
                 result.status = Status::GenPanicked(reason);
             }
             Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
             Made::NoValue(stop, tree) => {
-                result.tree = tree;
+                result.tree = if keep_tree || !test { self.tree_of(tree) } else { ChoiceTree::root(Vec::new()) };
                 result.status = Status::Discarded(match stop {
                     Stop::Invalid => "the generator's validity condition rejected the value".to_owned(),
                     other => format!("the generator gave no value: {other}"),
                 });
             }
-            Made::Value(value, tree) => {
-                result.tree = tree;
+            Made::Value(value, mut tree) => {
                 if let Cmd::Seeded { seed, .. } = cmd {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
@@ -319,18 +331,20 @@ impl<V: 'static> Worker<V> {
                 if render {
                     result.args = Some((self.prop.describe)(&value));
                 }
-                if plain.is_none() {
-                    started(&result.tree, &result.args);
+                if let (None, Some(started)) = (plain, started.as_mut()) {
+                    let t = tree.get_or_insert_with(|| self.trail.to_tree());
+                    started(t, &result.args);
                 }
                 if test {
                     if let Some(f) = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
                         // Best effort: a case that cannot be written still runs.
-                        let _ = match plain {
-                            Some(seed) => f.record_seed(seed),
-                            None => f.record(&result.tree),
+                        let _ = match (plain, &tree) {
+                            (Some(seed), _) => f.record_seed(seed),
+                            (None, Some(t)) => f.record(t),
+                            (None, None) => f.record_choices(self.trail.choice_nodes().filter_map(|n| n.choice)),
                         };
                     }
-                    let test = self.prop.test.clone();
+                    let test = &self.prop.test;
                     case::begin();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     let end = Instant::now();
@@ -352,7 +366,14 @@ impl<V: 'static> Worker<V> {
                             }
                         }
                     };
+                } else {
+                    keep_tree = true;
                 }
+                result.tree = match tree {
+                    Some(t) => t,
+                    None if keep_tree || result.status.fails() => self.trail.to_tree(),
+                    None => ChoiceTree::root(Vec::new()),
+                };
             }
         }
         if guided {
@@ -368,13 +389,18 @@ impl<V: 'static> Worker<V> {
     }
 }
 
+/// Hears a case's choice tree and arguments before its property runs.
+type Started<'a> = &'a mut dyn FnMut(&ChoiceTree, &Option<Args>);
+
 /// The value of a case, or why there is none.
+///
+/// A tree of `None` is the one the worker's trail holds (built only when needed).
 enum Made<V> {
-    Value(V, ChoiceTree),
-    NoValue(Stop, ChoiceTree),
+    Value(V, Option<ChoiceTree>),
+    NoValue(Stop, Option<ChoiceTree>),
     NotInRange(String),
     /// The generator panicked, after making the choices of the tree.
-    Panicked(String, ChoiceTree),
+    Panicked(String, Option<ChoiceTree>),
 }
 
 /// How the reason of a generator's panic begins.
@@ -387,7 +413,7 @@ fn generator_panic(payload: &(dyn Any + Send)) -> String {
 }
 
 /// The value of a run of the generator that may have panicked, and the choices it made.
-fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: ChoiceTree) -> Made<V> {
+fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> Made<V> {
     match r {
         Ok(r) => Made::from((r, tree)),
         Err(payload) => Made::Panicked(generator_panic(&*payload), tree),
@@ -395,15 +421,23 @@ fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: ChoiceTree) -> Made<V>
 }
 
 /// Runs the generator on `src`, recording its choices into `trail`; a panic keeps the choices made before it.
-fn recorded<V>(gen: &BoxGen<V>, src: impl reflect_core::Source, trail: &mut Trail) -> Made<V> {
-    let mut rec = Recorder::new(src);
+/// The recorder takes `spare` (its lists kept from case to case) and leaves the last trail there.
+fn recorded<V>(
+    gen: &BoxGen<V>,
+    src: impl reflect_core::Source,
+    trail: &mut Trail,
+    spare: &mut Option<Trail>,
+) -> Made<V> {
+    let mut into = spare.take().unwrap_or_default();
+    into.clear();
+    let mut rec = Recorder { inner: src, trail: into };
     let r = catch_unwind(AssertUnwindSafe(|| gen.run(&mut rec)));
-    *trail = rec.trail;
-    made(r, trail.to_tree())
+    *spare = Some(std::mem::replace(trail, rec.trail));
+    made(r, None)
 }
 
-impl<V> From<(Result<V, Stop>, ChoiceTree)> for Made<V> {
-    fn from((r, tree): (Result<V, Stop>, ChoiceTree)) -> Self {
+impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for Made<V> {
+    fn from((r, tree): (Result<V, Stop>, Option<ChoiceTree>)) -> Self {
         match r {
             Ok(v) => Made::Value(v, tree),
             Err(stop) => Made::NoValue(stop, tree),
@@ -440,10 +474,15 @@ impl<V: 'static> Exec<V> {
         self.worker.plain_seed(cmd)
     }
 
+    /// What the guide says about the run so far ([`Guide::notes`]), and its section of the HTML report.
+    pub(super) fn notes(&mut self) -> (Vec<String>, Option<ReportSection>) {
+        (self.worker.guide.notes(), self.worker.guide.report_section())
+    }
+
     pub(super) fn run(&mut self, cmd: Cmd<'_>) -> CaseResult {
         match &self.watch {
-            None => self.worker.run(cmd, &mut |_, _| {}),
-            Some(w) => self.worker.run(cmd, &mut |t, a| w.made(t, a)),
+            Some(w) if w.wants_made() => self.worker.run(cmd, Some(&mut |t, a| w.made(t, a))),
+            _ => self.worker.run(cmd, None),
         }
     }
 }
