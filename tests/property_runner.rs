@@ -149,8 +149,8 @@ fn a_corrupt_regressions_file_warns_and_the_run_goes_on() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_hanging_property_is_stopped_and_reported() {
+/// Checks that a property hanging for `x > 10` is stopped and reported with its input, under `config`.
+fn hang_is_reported(config: Config) {
     let p = Property::new(
         || int(0u32..=100),
         |x: u32| {
@@ -159,11 +159,23 @@ fn a_hanging_property_is_stopped_and_reported() {
             }
         },
     );
-    let f = failure(p.check(&Config::new("hang").case_timeout(Duration::from_millis(300))));
+    let f = failure(p.check(&config.case_timeout(Duration::from_millis(300))));
     assert_eq!(f.kind, FailureKind::Hung(Duration::from_millis(300)));
     let x: u32 = f.args[0].1.parse().unwrap();
     assert!(x > 10, "{f}");
     assert!(f.to_string().contains("hung"), "{f}");
+}
+
+#[test]
+fn a_hanging_property_is_stopped_and_reported() {
+    // Made on the fast path: the watch knows the case by its seed.
+    hang_is_reported(Config::new("hang"));
+}
+
+#[test]
+fn a_hanging_property_under_a_learning_guide_is_reported_with_its_input() {
+    // Made by a guide: the watch knows the case by its choices, replayed for the report.
+    hang_is_reported(Config::new("hang-rl").guide(reflect::guides::RlGuide::default));
 }
 
 #[test]

@@ -485,7 +485,7 @@ impl<V: 'static> Run<V> {
         let times = [self.started.elapsed(), self.report.gen_time, self.report.test_time];
         let (cases, discards) = (self.report.cases, self.report.discards);
         let (status, tree, seed) = (first.status.clone(), first.tree.clone(), first.plain);
-        let mut found = Found { status, tree, seed, origin, cases, discards, times, note: None };
+        let mut found = Found { status, tree, seed, choices: None, origin, cases, discards, times, note: None };
         if let Some(w) = &self.watch {
             w.found(&found);
         }
@@ -511,12 +511,17 @@ impl<V: 'static> Run<V> {
         if let Some(w) = &self.watch {
             w.found(&found);
         }
-        if found.seed.is_none() && found.tree.children.is_empty() {
+        if found.seed.is_none() && found.choices.is_none() && found.tree.children.is_empty() {
             // It hung before its generator finished: nothing makes it again.
             return Err(self.raw_failure(found));
         }
-        if let Some(seed) = found.seed.take() {
-            found.tree = self.case(Cmd::Seeded { seed, render: false, test: false }, MINIMAL).tree;
+        let remake = match (found.seed.take(), found.choices.take()) {
+            (Some(seed), _) => Some(Cmd::Seeded { seed, render: false, test: false }),
+            (None, Some(choices)) => Some(Cmd::Sequence { choices, render: false, test: false }),
+            (None, None) => None,
+        };
+        if let Some(cmd) = remake {
+            found.tree = self.case(cmd, MINIMAL).tree;
             if let Some(w) = &self.watch {
                 w.found(&found);
             }
@@ -530,6 +535,9 @@ impl<V: 'static> Run<V> {
     pub(super) fn raw_failure(mut self, found: Found) -> RunError {
         let shown = match found.seed {
             Some(seed) => format!("the case made from seed {seed:#x} by plain generation"),
+            None if found.choices.is_some() => {
+                format!("the case made by the choices {:?}", found.choices.as_deref().unwrap_or_default())
+            }
             None if found.tree.children.is_empty() => "not known: the case hung while its generator made it".to_owned(),
             None => found.tree.to_string(),
         };

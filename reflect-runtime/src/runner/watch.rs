@@ -5,7 +5,7 @@
 //! channel, no context switch). Before each case it notes on a shared
 //! [`Watch`] that a case began (a serial number: the run's thread reads no
 //! clock for it) and how to make it again (its seed on the fast path, else
-//! its choice tree once made); while a failure is being
+//! its choices once made); while a failure is being
 //! shrunk and reported, the watch also holds that failure and the smallest
 //! failing tree so far. The calling thread waits for the run's result and,
 //! between waits (a quarter of the limit, at most 250 ms), looks at the
@@ -32,9 +32,9 @@ use super::run::{write_html, Run};
 use super::worker::InFlightSlot;
 use crate::config::Config;
 use crate::html::RunLog;
-use crate::outcome::{Args, Status};
+use crate::outcome::Status;
 use crate::runner::Report;
-use reflect_core::choice::ChoiceTree;
+use reflect_core::choice::{Choice, ChoiceTree};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -69,6 +69,8 @@ pub(crate) struct Watch {
 #[derive(Default)]
 struct Pulse {
     running: Option<Running>,
+    /// The choices of the running case, once made (the list is kept from case to case).
+    choices: Vec<Choice>,
     found: Option<Found>,
 }
 
@@ -78,8 +80,8 @@ struct Running {
     serial: u64,
     /// Its seed, when it is made by plain generation from one.
     seed: Option<u64>,
-    /// Its choices and arguments, once made.
-    made: Option<(ChoiceTree, Option<Args>)>,
+    /// Whether it was made: its choices are then [`Pulse::choices`].
+    made: bool,
     origin: Origin,
     cases: u64,
     discards: u64,
@@ -90,10 +92,13 @@ struct Running {
 #[derive(Debug, Clone)]
 pub(crate) struct Found {
     pub(crate) status: Status,
-    /// Its choices (empty when only its seed is known).
+    /// Its choices (empty when only its seed or choices are known).
     pub(crate) tree: ChoiceTree,
     /// The seed that makes it by plain generation, when its tree is not known.
     pub(crate) seed: Option<u64>,
+    /// The choices it made, when its tree is not known: replayed exactly,
+    /// they make it again (a case that hung, as the watch saw it).
+    pub(crate) choices: Option<Vec<Choice>>,
     pub(crate) origin: Origin,
     pub(crate) cases: u64,
     pub(crate) discards: u64,
@@ -121,7 +126,7 @@ impl Watch {
                 }
                 _ => {
                     let origin = origin.clone();
-                    self.pulse().running = Some(Running { serial, seed, made: None, origin, cases, discards });
+                    self.pulse().running = Some(Running { serial, seed, made: false, origin, cases, discards });
                 }
             }
         }
@@ -134,16 +139,18 @@ impl Watch {
         !self.found.load(Ordering::Relaxed)
     }
 
-    /// The running case has been made (its choices, and its arguments when
-    /// rendered). Kept only while no failure was found: after, a hang
+    /// The running case has been made (its choices). Kept only while no failure was found: after, a hang
     /// reports the failure, not the case.
-    pub(super) fn made(&self, tree: &ChoiceTree, args: &Option<Args>) {
+    pub(super) fn made(&self, choices: &mut dyn Iterator<Item = Choice>) {
         if !self.wants_made() {
             return;
         }
         let serial = self.state.load(Ordering::Relaxed);
-        if let Some(r) = self.pulse().running.as_mut().filter(|r| r.serial == serial) {
-            r.made = Some((tree.clone(), args.clone()));
+        let pulse = &mut *self.pulse();
+        if let Some(r) = pulse.running.as_mut().filter(|r| r.serial == serial) {
+            pulse.choices.clear();
+            pulse.choices.extend(choices);
+            r.made = true;
         }
     }
 
@@ -193,11 +200,12 @@ impl Watch {
             );
             Found { note: Some(note), ..found.clone() }
         } else if let Some(r) = pulse.running.as_ref().filter(|r| r.serial == serial) {
-            let made = r.made.as_ref();
+            let made = r.made && !pulse.choices.is_empty();
             Found {
                 status: Status::Hung(limit),
-                seed: if made.is_some_and(|m| !m.0.children.is_empty()) { None } else { r.seed },
-                tree: made.map_or_else(|| ChoiceTree::root(Vec::new()), |m| m.0.clone()),
+                seed: if made { None } else { r.seed },
+                tree: ChoiceTree::root(Vec::new()),
+                choices: made.then(|| pulse.choices.clone()),
                 origin: r.origin.clone(),
                 cases: r.cases,
                 discards: r.discards,
@@ -210,6 +218,7 @@ impl Watch {
                 status: Status::Hung(limit),
                 seed: Some(seed),
                 tree: ChoiceTree::root(Vec::new()),
+                choices: None,
                 origin: Origin::Generated(index),
                 cases,
                 discards,

@@ -6,7 +6,7 @@ use crate::case::{self, Discard};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
 use crate::hashing::Seen;
-use crate::outcome::{Args, CaseResult, Status};
+use crate::outcome::{CaseResult, Status};
 use crate::persist::InFlight;
 use crate::token;
 use reflect_core::bytes::BytesSource;
@@ -270,8 +270,7 @@ impl<V: 'static> Worker<V> {
         tree.unwrap_or_else(|| self.trail.to_tree())
     }
 
-    /// Runs one case; `started`, when given, hears the choice tree (and the
-    /// arguments, when rendered) before the property runs.
+    /// Runs one case; `started`, when given, hears its choices before the property runs.
     ///
     /// A case that the property passed or discarded has no tree in its
     /// result (nothing reads it: a shrink try that passes builds none),
@@ -321,7 +320,7 @@ impl<V: 'static> Worker<V> {
                     other => format!("the generator gave no value: {other}"),
                 });
             }
-            Made::Value(value, mut tree) => {
+            Made::Value(value, tree) => {
                 if let Cmd::Seeded { seed, .. } = cmd {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
@@ -332,8 +331,10 @@ impl<V: 'static> Worker<V> {
                     result.args = Some((self.prop.describe)(&value));
                 }
                 if let (None, Some(started)) = (plain, started.as_mut()) {
-                    let t = tree.get_or_insert_with(|| self.trail.to_tree());
-                    started(t, &result.args);
+                    match &tree {
+                        Some(t) => started(&mut t.choices().into_iter()),
+                        None => started(&mut self.trail.choice_nodes().filter_map(|n| n.choice)),
+                    }
                 }
                 if test {
                     if let Some(f) = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
@@ -389,8 +390,8 @@ impl<V: 'static> Worker<V> {
     }
 }
 
-/// Hears a case's choice tree and arguments before its property runs.
-type Started<'a> = &'a mut dyn FnMut(&ChoiceTree, &Option<Args>);
+/// Hears a case's choices before its property runs.
+type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
 
 /// The value of a case, or why there is none.
 ///
@@ -481,7 +482,7 @@ impl<V: 'static> Exec<V> {
 
     pub(super) fn run(&mut self, cmd: Cmd<'_>) -> CaseResult {
         match &self.watch {
-            Some(w) if w.wants_made() => self.worker.run(cmd, Some(&mut |t, a| w.made(t, a))),
+            Some(w) if w.wants_made() => self.worker.run(cmd, Some(&mut |choices| w.made(choices))),
             _ => self.worker.run(cmd, None),
         }
     }
