@@ -211,7 +211,8 @@ impl<V: 'static> Worker<V> {
             Cmd::Generate { seed, .. } if plain => {
                 self.trail.clear();
                 let r = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(*seed))));
-                return made(r, Some(ChoiceTree::root(Vec::new())));
+                // The trail, cleared, holds the tree the fast path has: no choices.
+                return made(r, None);
             }
             Cmd::Seeded { seed, .. } => {
                 return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail, &mut self.spare);
