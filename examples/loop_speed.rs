@@ -13,6 +13,9 @@
 //! - `inline`: the same with `Config::no_timeout()` (no per-case limit: no thread watches);
 //! - `bare`: `Gen::run_rng` from each case's seed and the property body, in a plain loop.
 //!
+//! `bst_insert_rl` is the same property under the RL guide (`guide = rl`): every case guided,
+//! recorded and learned from, so no fast path; it has no bare line.
+//!
 //! Last, shrink tries per second under `property`, `api` and `inline` (the shrinker replays
 //! each candidate through the same runner): a property over lists of 20 integers that fails
 //! when one is at least 900, shrunk to `[900]`, 50 seeds.
@@ -27,6 +30,7 @@
 #[path = "workloads/mod.rs"]
 mod workloads;
 
+use reflect::guides::RlGuide;
 use reflect::prelude::*;
 use reflect::reflect_core::rng_from_seed;
 use reflect::runner::case_seed;
@@ -44,6 +48,15 @@ fn insert(t: &Bst, x: u8) -> Bst {
     }
 }
 
+fn bst_gen() -> BoxGen<(AnyBst, u8)> {
+    Gen::boxed((AnyBst::generator(), reflect::combinators::int(0u8..=9)))
+}
+
+fn bst_prop(v: (AnyBst, u8)) -> bool {
+    bst_insert(v);
+    true
+}
+
 fn trivial(x: u64) -> bool {
     black_box(x).wrapping_mul(2).is_multiple_of(2)
 }
@@ -54,7 +67,8 @@ fn bst_insert((t, x): (AnyBst, u8)) {
     assert!(keys.contains(&x));
 }
 
-/// Runs `prop` in `mode` for `cases` cases; its tests per second.
+/// Runs `prop` in `mode` for `cases` cases (under the RL guide when `name` ends in `_rl`); its
+/// tests per second.
 fn measure<V: std::fmt::Debug + 'static>(
     name: &str,
     mode: &str,
@@ -62,16 +76,18 @@ fn measure<V: std::fmt::Debug + 'static>(
     gen: fn() -> BoxGen<V>,
     prop: fn(V) -> bool,
 ) -> f64 {
+    let guided = |config: Config| if name.ends_with("_rl") { config.guide(RlGuide::default) } else { config };
     let regressions = std::env::temp_dir().join(format!("reflect-loop-speed-{}", std::process::id()));
     let t0 = Instant::now();
     match mode {
         "property" => {
             // What `#[property(cases = N)]` expands to (see `reflect-derive/src/property.rs`).
-            let config = Config::new(format!("loop_speed::{name}")).regressions(&regressions).cases(cases).from_env();
+            let config = Config::new(format!("loop_speed::{name}")).regressions(&regressions).cases(cases);
+            let config = guided(config).from_env();
             Property::new(gen, prop).describe(|v: &V| vec![("value".to_owned(), format!("{v:?}"))]).assert(&config);
         }
         "api" | "inline" => {
-            let config = Config::new(name).cases(cases);
+            let config = guided(Config::new(name).cases(cases));
             let config = if mode == "inline" { config.no_timeout() } else { config };
             let report = Property::new(gen, prop).check(&config).expect("the property holds");
             assert_eq!(report.cases, cases);
@@ -136,25 +152,17 @@ fn main() {
     let repeats = arg("--repeats", 3).max(1);
     println!("# tests per second, best of {repeats} repeats of {cases} cases each (release build)");
     type Case = (&'static str, u64, fn(&str, &str, u64) -> f64);
-    let table: [Case; 2] = [
+    let table: [Case; 3] = [
         ("trivial", cases, |n, m, c| measure(n, m, c, || Gen::boxed(reflect::combinators::any_int::<u64>()), trivial)),
-        ("bst_insert", cases / 4, |n, m, c| {
-            measure(
-                n,
-                m,
-                c,
-                || Gen::boxed((AnyBst::generator(), reflect::combinators::int(0u8..=9))),
-                |v| {
-                    bst_insert(v);
-                    true
-                },
-            )
-        }),
+        ("bst_insert", cases / 4, |n, m, c| measure(n, m, c, bst_gen, bst_prop)),
+        ("bst_insert_rl", cases / 40, |n, m, c| measure(n, m, c, bst_gen, bst_prop)),
     ];
     for (name, cases, run) in table {
         let mut best = std::collections::BTreeMap::new();
         for _ in 0..repeats {
-            for mode in MODES.into_iter().filter(|m| selected(name, m)) {
+            // A bare loop has no guide.
+            let modes = MODES.into_iter().filter(|m| selected(name, m) && !(name.ends_with("_rl") && *m == "bare"));
+            for mode in modes {
                 let tps = run(name, mode, cases);
                 let b: &mut f64 = best.entry(mode).or_insert(0.0);
                 *b = b.max(tps);
