@@ -68,10 +68,12 @@
 //! value is two choices: each amount is tried in steps of one choice, then
 //! of two.
 
-use crate::hashing::{finish, fnv1a, mix, BuildKey};
+mod index;
+
+use crate::hashing::{finish, BuildKey};
+use index::{hash_and_size, node_key, tree_hash, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{delete_renumbered, joinable, promotions, shift_choices, Edit, Path};
-use std::borrow::Cow;
+use reflect_core::edit::{delete_renumbered, joinable, promotions, Edit, Path};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -151,15 +153,20 @@ fn search(
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
     let key = start.choices();
-    let hash = tree_hash(&start);
-    // Room for the tries of a typical shrink, so the sets do not grow try by try.
+    let mut index = Index::default();
+    index.rebuild(&start);
+    // Room for the tries of a typical shrink, so the sets seldom grow.
     let room = budget.max_steps.min(SET_ROOM) as usize;
     let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
-    seen.insert(hash);
+    seen.insert(index.hash());
     let mut s = Shrinker {
-        scratch: start.clone(),
+        // Copied into only for an edit at the root: nothing to allocate before.
+        scratch: ChoiceTree::root(Vec::new()),
+        saved: ChoiceTree::root(Vec::new()),
+        run: Vec::new(),
+        undo: Vec::new(),
         current: start,
-        hash,
+        index,
         key,
         paths: None,
         test: interesting,
@@ -177,10 +184,16 @@ fn search(
 
 struct Shrinker<F> {
     current: ChoiceTree,
-    /// Where each candidate is made: a copy of the current tree, edited.
+    /// Where a candidate edited at the root is made: a copy of the current tree, edited.
     scratch: ChoiceTree,
-    /// The current tree's [`tree_hash`].
-    hash: u64,
+    /// The subtree an edit beneath a node replaced, to be put back.
+    saved: ChoiceTree,
+    /// The run of siblings a deletion took out, to be put back.
+    run: Vec<ChoiceTree>,
+    /// The choices a try of set choices replaced, to be put back.
+    undo: Vec<Option<Choice>>,
+    /// The current tree's nodes in pre-order, and its hash.
+    index: Index,
     key: Vec<Choice>,
     /// The paths of the current tree's nodes in pre-order, made when a
     /// pass first asks after the tree changed.
@@ -203,8 +216,9 @@ struct Shrinker<F> {
 /// as much as a small try.
 const CLOCK_EVERY: u64 = 16;
 
-/// The sets of tried candidates and edits start with room for this many.
-const SET_ROOM: u64 = 512;
+/// The sets of tried candidates and edits start with room for this many
+/// (most shrinks try fewer; a longer one grows them a few times).
+const SET_ROOM: u64 = 64;
 
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
@@ -243,24 +257,6 @@ fn edit_root(edit: &Edit) -> Path {
     }
 }
 
-/// The paths and choices of an edit made only of [`Edit::Set`]s (one, or
-/// a [`Edit::Seq`] of them), each path once; `None` for any other edit.
-fn sets_of(edit: &Edit) -> Option<Vec<(&[usize], Choice)>> {
-    let sets = match edit {
-        Edit::Set { at, choice } => vec![(at.as_slice(), *choice)],
-        Edit::Seq(edits) => edits
-            .iter()
-            .map(|e| match e {
-                Edit::Set { at, choice } => Some((at.as_slice(), *choice)),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
-        _ => return None,
-    };
-    let distinct = sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q));
-    distinct.then_some(sets)
-}
-
 impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
@@ -293,8 +289,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if !shortlex_less(&k, &self.key) {
             return false;
         }
-        self.hash = tree_hash(&used);
-        self.seen.insert(self.hash);
+        self.index.rebuild(&used);
+        self.seen.insert(self.index.hash());
         self.current = used;
         self.key = k;
         self.paths = None;
@@ -303,7 +299,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     }
 
     fn run(&mut self) {
-        loop {
+        while !self.out_of_budget() {
             let before = self.key.clone();
             self.halve_runs();
             self.delete_runs();
@@ -321,7 +317,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 self.redistribute();
                 self.delete_and_renumber();
             }
-            if self.key == before || self.out_of_budget() {
+            if self.key == before {
                 break;
             }
         }
@@ -363,12 +359,20 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// as the case keeps failing ([`Shrinker::find_integer`]); the first of
     /// `steps` that moves anything wins. Whether anything was kept.
     fn move_together(&mut self, moves: &[(Path, i128)], steps: &[i128]) -> bool {
-        let base = self.current.clone();
+        // The choices as they are now: each amount is taken from these.
+        let Some(base) = moves.iter().map(|(p, _)| self.choice_at(p)).collect::<Option<Vec<Choice>>>() else {
+            return false;
+        };
+        let mut sets: Vec<(&[usize], Choice)> = moves.iter().map(|(p, _)| (p.as_slice(), 0)).collect();
         steps.iter().any(|&step| {
             let moved = self.find_integer(|s, k| {
-                let by: Vec<(&[usize], i128)> =
-                    moves.iter().map(|(p, sign)| (p.as_slice(), sign * step * k as i128)).collect();
-                shift_choices(&base, &by).is_some_and(|e| s.try_edit(e))
+                for ((set, &(_, sign)), &c) in sets.iter_mut().zip(moves).zip(&base) {
+                    match Choice::try_from(c as i128 - sign * step * k as i128) {
+                        Ok(c) => set.1 = c,
+                        Err(_) => return false,
+                    }
+                }
+                s.try_sets(&sets)
             });
             moved > 0
         })
@@ -385,14 +389,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        // Set choices cost no copy, and their hash follows from the current
-        // tree's: the set of candidates seen is check enough.
-        if let Some(sets) = sets_of(&edit) {
-            return self.try_sets(&sets);
-        }
-        // Any other edit tried on this tree before makes a candidate
-        // already seen: known without making it.
-        let mut h = EditHasher(self.hash);
+        // An edit tried on this tree before makes a candidate already
+        // seen: known without making it.
+        let mut h = EditHasher(self.index.hash());
         edit.hash(&mut h);
         if !self.edits.insert(h.finish()) {
             return false;
@@ -415,26 +414,40 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Tests the current tree with the choices at some paths set (an edit
-    /// made only of [`Edit::Set`]s), set in place and set back after the
-    /// try: no copy of the tree, and its hash from the current one's.
+    /// Tests the current tree with the choices at `sets`' paths set
+    /// (each path once), set in place and set back after the try: no copy
+    /// of the tree, no edit made, and the hash from the current one's.
     fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
-        let mut undo = Vec::with_capacity(sets.len());
-        let mut hash = self.hash;
-        for &(path, choice) in sets {
-            let Some(node) = self.current.get_mut(path).filter(|n| n.choice.is_some()) else {
-                self.undo_sets(undo);
-                return false;
-            };
-            let at = path_key(path);
-            hash = hash.wrapping_sub(node_key(at, node));
-            undo.push((path, node.choice));
-            node.choice = Some(choice);
-            hash = hash.wrapping_add(node_key(at, node));
+        if self.out_of_budget() {
+            return false;
         }
-        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
-        let used = self.test_candidate(hash, Made::InCurrent);
-        self.undo_sets(undo);
+        debug_assert!(sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q)));
+        let mut hash = self.index.hash();
+        let mut undo = std::mem::take(&mut self.undo);
+        let mut fits = true;
+        for &(path, choice) in sets {
+            let node = self.index.at(&self.current, path);
+            let Some((i, node)) = node.zip(self.current.get_mut(path)).filter(|(_, n)| n.choice.is_some()) else {
+                fits = false;
+                break;
+            };
+            let old = node_key(node);
+            undo.push(node.choice);
+            node.choice = Some(choice);
+            hash = self.index.rekey(hash, i, old, node_key(node));
+        }
+        let used = if fits {
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
+        } else {
+            None
+        };
+        for (k, old) in undo.drain(..).enumerate().rev() {
+            if let Some(node) = self.current.get_mut(sets[k].0) {
+                node.choice = old;
+            }
+        }
+        self.undo = undo;
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -457,17 +470,28 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             }
             false => None,
         };
-        let run: Vec<ChoiceTree> = node.children.drain(start..start + len).collect();
+        // The hash: the run's nodes cut out, the parent's and the length's keys changed.
+        let ix = &self.index;
+        let p = ix.at(&self.current, at).expect("the node is in the tree");
+        let (a, b) = (ix.child(p, start), ix.child(p, start + len));
+        let node = self.current.get_mut(at).expect("the node is in the tree");
+        let old = (node_key(node), length.map(|i| node_key(&node.children[i])));
+        self.run.extend(node.children.drain(start..start + len));
         let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
             if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
                 *c = f(*c, k);
             }
         };
         shift(node, |c, k| c - k);
-        let used = self.test_candidate(tree_hash(&self.current), Made::InCurrent);
+        let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, old.0, node_key(node));
+        if let (Some(i), Some(old)) = (length, old.1) {
+            hash = ix.rekey(hash, ix.child(p, i), old, node_key(&node.children[i]));
+        }
+        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
+        let used = self.test_candidate(hash, Made::InCurrent);
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
         shift(node, |c, k| c + k);
-        node.children.splice(start..start, run);
+        node.children.splice(start..start, self.run.drain(..));
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -475,23 +499,20 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// subtree at `root`, made in place: only that subtree is copied, to
     /// be put back after the try.
     fn try_beneath(&mut self, edit: &Edit, root: &[usize]) -> bool {
-        let Some(saved) = self.current.get(root).cloned() else { return false };
+        let Some(i) = self.index.at(&self.current, root) else { return false };
+        // Copied into the subtree set aside last time: its lists are reused.
+        self.saved.clone_from(self.current.get(root).expect("the node is in the tree"));
         let used = if edit.apply_in_place(&mut self.current) {
-            self.test_candidate(tree_hash(&self.current), Made::InCurrent)
+            let node = self.current.get(root).expect("an edit beneath a node keeps the node");
+            let (run, m) = hash_and_size(node);
+            let hash = self.index.splice(i, self.index.end(i), run, m);
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of an edit beneath a node follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
         } else {
             None
         };
-        *self.current.get_mut(root).expect("an edit beneath a node keeps the node") = saved;
+        std::mem::swap(self.current.get_mut(root).expect("an edit beneath a node keeps the node"), &mut self.saved);
         used.is_some_and(|used| self.keep(used))
-    }
-
-    /// Sets back the choices [`Shrinker::try_sets`] set, last first.
-    fn undo_sets(&mut self, undo: Vec<(&[usize], Option<Choice>)>) {
-        for (path, old) in undo.into_iter().rev() {
-            if let Some(node) = self.current.get_mut(path) {
-                node.choice = old;
-            }
-        }
     }
 
     /// Pass 1a: delete halves of long runs of siblings, then quarters, ...,
@@ -577,7 +598,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     }
 
     fn set(&mut self, path: &[usize], choice: Choice) -> bool {
-        self.try_edit(Edit::Set { at: path.to_vec(), choice })
+        self.try_sets(&[(path, choice)])
     }
 
     fn choice_at(&self, path: &[usize]) -> Option<Choice> {
@@ -717,10 +738,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if c == 0 || node.site != after.site {
             return;
         }
-        self.try_edit(Edit::Seq(vec![
-            Edit::Set { at: path.to_vec(), choice: c - 1 },
-            Edit::Set { at: next, choice: Choice::MAX },
-        ]));
+        self.try_sets(&[(path, c - 1), (&next, Choice::MAX)]);
     }
 
     /// Pass 4b: move a pick whose option built only choices to the option
@@ -788,48 +806,6 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             i += 1;
         }
     }
-}
-
-/// A 64-bit hash of a tree, for the set of candidates tried: the sum
-/// (wrapping) of one key per node ([`node_key`]), each made of the node's
-/// path, site, choice and number of children. Those describe the tree
-/// whole; a sum lets a candidate that only sets choices be hashed from the
-/// current tree's hash in a few steps, without a walk over the tree.
-fn tree_hash(t: &ChoiceTree) -> u64 {
-    fn go(t: &ChoiceTree, at: u64, sum: &mut u64) {
-        *sum = sum.wrapping_add(node_key(at, t));
-        for (i, c) in t.children.iter().enumerate() {
-            go(c, child_key(at, i), sum);
-        }
-    }
-    let mut sum = 0;
-    go(t, ROOT_KEY, &mut sum);
-    sum
-}
-
-/// The key of the root's path.
-const ROOT_KEY: u64 = 0x2545_f491_4f6c_dd1d;
-
-/// The key of the path of a node's `i`-th child, from the node's.
-fn child_key(at: u64, i: usize) -> u64 {
-    finish(mix(at, i as u64))
-}
-
-/// The key of the path `path`.
-fn path_key(path: &[usize]) -> u64 {
-    path.iter().fold(ROOT_KEY, |at, &i| child_key(at, i))
-}
-
-/// One node's part of [`tree_hash`]: its path's key, its site (by address
-/// and length when it is a `&'static str`, as the candidates of one shrink,
-/// made by one generator, share them; by its text otherwise: hashing every
-/// site's text cost a sixth of a try), its choice and how many children it has.
-fn node_key(at: u64, t: &ChoiceTree) -> u64 {
-    let site = match &t.site {
-        Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
-        Cow::Owned(s) => fnv1a(s.as_bytes()),
-    };
-    finish(mix(mix(mix(at, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
 }
 
 /// Hashes an edit, beginning from the hash of the tree it edits. Each
@@ -1103,33 +1079,6 @@ mod tests {
                 assert_eq!(stats.steps, 0);
             }
         }
-    }
-
-    #[test]
-    fn a_tree_hash_follows_a_set_choice_and_tells_shapes_apart() {
-        let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
-        for seed in 0..20 {
-            let (_, tree) = generate_recorded(&g, seed);
-            for path in tree.paths() {
-                let Some(c) = tree.get(&path).and_then(|n| n.choice) else { continue };
-                let mut set = tree.clone();
-                let node = set.get_mut(&path).unwrap();
-                let at = path_key(&path);
-                let mut hash = tree_hash(&tree).wrapping_sub(node_key(at, node));
-                node.choice = Some(c + 1);
-                hash = hash.wrapping_add(node_key(at, node));
-                assert_eq!(hash, tree_hash(&set), "seed {seed}, {path:?}");
-                assert_ne!(hash, tree_hash(&tree));
-            }
-        }
-        // The same choices in another shape, and siblings in another order.
-        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
-        let flat = ChoiceTree::root(vec![leaf(1), leaf(2)]);
-        let deep = ChoiceTree::root(vec![ChoiceTree::choice("x", 1, vec![leaf(2)])]);
-        let swapped = ChoiceTree::root(vec![leaf(2), leaf(1)]);
-        let hashes = [tree_hash(&flat), tree_hash(&deep), tree_hash(&swapped)];
-        assert!(hashes[0] != hashes[1] && hashes[0] != hashes[2] && hashes[1] != hashes[2]);
-        assert_eq!(tree_hash(&flat), tree_hash(&flat.clone()));
     }
 
     #[test]
