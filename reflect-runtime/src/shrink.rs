@@ -168,7 +168,6 @@ fn search(
         current: start,
         index,
         key,
-        paths: None,
         test: interesting,
         seen,
         edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
@@ -195,9 +194,6 @@ struct Shrinker<F> {
     /// The current tree's nodes in pre-order, and its hash.
     index: Index,
     key: Vec<Choice>,
-    /// The paths of the current tree's nodes in pre-order, made when a
-    /// pass first asks after the tree changed.
-    paths: Option<Vec<Path>>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
@@ -293,7 +289,6 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         self.seen.insert(self.index.hash());
         self.current = used;
         self.key = k;
-        self.paths = None;
         self.stats.steps += 1;
         true
     }
@@ -358,7 +353,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// tree) at once, each by `k * step` times its sign in `moves`, as far
     /// as the case keeps failing ([`Shrinker::find_integer`]); the first of
     /// `steps` that moves anything wins. Whether anything was kept.
-    fn move_together(&mut self, moves: &[(Path, i128)], steps: &[i128]) -> bool {
+    fn move_together(&mut self, moves: &[(&Path, i128)], steps: &[i128]) -> bool {
         // The choices as they are now: each amount is taken from these.
         let Some(base) = moves.iter().map(|(p, _)| self.choice_at(p)).collect::<Option<Vec<Choice>>>() else {
             return false;
@@ -378,10 +373,12 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         })
     }
 
-    /// The path of the `i`-th node of the current tree in pre-order.
-    fn path_at(&mut self, i: usize) -> Option<Path> {
-        let current = &self.current;
-        self.paths.get_or_insert_with(|| current.paths()).get(i).cloned()
+    /// The first node of the current tree from the `i`-th on in pre-order
+    /// that `want` picks (by its number, from the index), with its number
+    /// and its path: a pass visits only the nodes it can edit.
+    fn next_node(&self, i: usize, want: fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
+        let j = (i..self.index.len()).find(|&j| want(&self.index, j))?;
+        Some((j, self.index.path(j)))
     }
 
     /// Tests the edit of the current tree, when it applies; whether it was kept.
@@ -519,7 +516,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// down to single ones, with the length before them lowered: from the
     /// tail, then from the head (runs in the middle are left to pass 1b).
     fn halve_runs(&mut self) {
-        for path in wide_nodes(&self.current) {
+        let wide: Vec<Path> = (0..self.index.len()).filter(|&i| self.index.children(i) >= 16).map(|i| self.index.path(i)).collect();
+        for path in wide {
             let len = |s: &Self| s.current.get(&path).map_or(0, |t| t.children.len());
             let mut k = len(self) / 2;
             while k >= 1 && !self.out_of_budget() {
@@ -542,7 +540,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some(path) = self.path_at(i) {
+            while let Some((j, path)) = self.next_node(i, has_children) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -562,7 +560,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                         start += 1;
                     }
                 }
-                i += 1;
+                i = j + 1;
             }
         }
     }
@@ -570,7 +568,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, has_children) {
             if self.out_of_budget() {
                 return;
             }
@@ -579,21 +577,19 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     break;
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i)) {
             if self.out_of_budget() {
                 return;
             }
-            if !path.is_empty() {
-                self.try_edit(Edit::Empty { at: path });
-            }
-            i += 1;
+            self.try_edit(Edit::Empty { at: path });
+            i = j + 1;
         }
     }
 
@@ -610,18 +606,17 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0)) {
             if self.out_of_budget() {
                 return;
             }
-            if let Some(c) = self.choice_at(&path).filter(|&c| c > 0) {
-                if !self.set(&path, 0) {
-                    self.find_integer(|s, k| k < c && s.set(&path, c - k));
-                    self.bisect(&path);
-                }
-                self.borrow(&path);
+            let c = self.index.choice(j).expect("a choice node");
+            if !self.set(&path, 0) {
+                self.find_integer(|s, k| k < c && s.set(&path, c - k));
+                self.bisect(&path);
             }
-            i += 1;
+            self.borrow(&path);
+            i = j + 1;
         }
     }
 
@@ -642,13 +637,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// The leaf choices (numbers, not options) above zero, in pre-order.
     fn leaf_choices(&self) -> Vec<(Path, Choice)> {
-        self.current
-            .paths()
-            .into_iter()
-            .filter_map(|p| {
-                let t = self.current.get(&p)?;
-                let c = t.choice.filter(|&c| c > 0 && t.children.is_empty())?;
-                Some((p, c))
+        (0..self.index.len())
+            .filter_map(|i| {
+                let c = self.index.choice(i).filter(|&c| c > 0 && !has_children(&self.index, i))?;
+                Some((self.index.path(i), c))
             })
             .collect()
     }
@@ -666,43 +658,35 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             if self.out_of_budget() {
                 return;
             }
-            let moves: Vec<(Path, i128)> = paths.into_iter().map(|p| (p, 1)).collect();
+            let moves: Vec<(&Path, i128)> = paths.iter().map(|p| (p, 1)).collect();
             self.move_together(&moves, &[1, 2]);
         }
     }
 
-    /// The pairs of leaf choices at most [`PAIR_WINDOW`] apart in pre-order.
-    fn pairs(&self) -> Vec<(Path, Path)> {
+    /// Moves each pair of leaf choices at most [`PAIR_WINDOW`] apart in
+    /// pre-order together, the later one by `sign` times the earlier one's amount.
+    fn move_pairs(&mut self, sign: i128) {
         let leaves = self.leaf_choices();
-        let mut out = Vec::new();
         for (i, (a, _)) in leaves.iter().enumerate() {
             for (b, _) in leaves.iter().skip(i + 1).take(PAIR_WINDOW) {
-                out.push((a.clone(), b.clone()));
+                if self.out_of_budget() {
+                    return;
+                }
+                self.move_together(&[(a, 1), (b, sign)], &[1, 2]);
             }
         }
-        out
     }
 
     /// Pass 8: lower two choices by the same amount (`x - y` kept while both go down).
     fn lower_pairs(&mut self) {
-        for (a, b) in self.pairs() {
-            if self.out_of_budget() {
-                return;
-            }
-            self.move_together(&[(a, 1), (b, 1)], &[1, 2]);
-        }
+        self.move_pairs(1);
     }
 
     /// Pass 9: move an amount from an earlier choice to a later one (the
     /// sum kept while the earlier one goes down: `x + y` overflowing with
     /// `x` as small as it can be).
     fn redistribute(&mut self) {
-        for (a, b) in self.pairs() {
-            if self.out_of_budget() {
-                return;
-            }
-            self.move_together(&[(a, 1), (b, -1)], &[1, 2]);
-        }
+        self.move_pairs(-1);
     }
 
     /// Pass 10: delete a run of siblings with the length before them
@@ -711,7 +695,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some(path) = self.path_at(i) {
+            while let Some((j, path)) = self.next_node(i, has_children) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -721,7 +705,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                         start += 1;
                     }
                 }
-                i += 1;
+                i = j + 1;
             }
         }
     }
@@ -745,7 +729,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i)) {
             if self.out_of_budget() {
                 return;
             }
@@ -757,14 +741,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             if let Some(c) = flat_pick {
                 self.try_edit(Edit::Raise { at: path, choice: c - 1 });
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
             if self.out_of_budget() {
                 return;
             }
@@ -781,14 +765,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     }
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
             if self.out_of_budget() {
                 return;
             }
@@ -803,7 +787,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     a += 1;
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
 }
@@ -836,23 +820,9 @@ impl Hasher for EditHasher {
     }
 }
 
-/// The paths of the nodes with at least 16 children, in pre-order.
-fn wide_nodes(tree: &ChoiceTree) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut stack = vec![(tree, Vec::new())];
-    while let Some((t, path)) = stack.pop() {
-        if t.children.len() >= 16 {
-            out.push(path.clone());
-        }
-        for (i, c) in t.children.iter().enumerate().rev() {
-            if !c.children.is_empty() {
-                let mut p = path.clone();
-                p.push(i);
-                stack.push((c, p));
-            }
-        }
-    }
-    out
+/// Whether node `i` of the index has children.
+fn has_children(ix: &Index, i: usize) -> bool {
+    ix.children(i) > 0
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@
 //! size of the tree.
 
 use crate::hashing::{finish, fnv1a, mix};
-use reflect_core::choice::ChoiceTree;
+use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::edit::Path;
 use std::borrow::Cow;
 
 /// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
@@ -91,6 +92,8 @@ pub(super) struct Index {
     prefix: Vec<u64>,
     /// `BASE^i`.
     powers: Vec<u64>,
+    /// Node `i`'s choice, and how many children it has.
+    nodes: Vec<(Option<Choice>, usize)>,
 }
 
 impl Index {
@@ -103,6 +106,7 @@ impl Index {
             ix.powers.push(power);
             ix.prefix.push(sum);
             ix.end.push(0);
+            ix.nodes.push((t.choice, t.children.len()));
             for c in &t.children {
                 go(c, ix);
             }
@@ -111,6 +115,7 @@ impl Index {
         self.end.clear();
         self.prefix.clear();
         self.powers.clear();
+        self.nodes.clear();
         self.prefix.push(0);
         go(t, self);
     }
@@ -139,6 +144,37 @@ impl Index {
     /// One past the last node of node `i`'s subtree.
     pub(super) fn end(&self, i: usize) -> usize {
         self.end[i]
+    }
+
+    /// How many nodes the indexed tree has.
+    pub(super) fn len(&self) -> usize {
+        self.end.len()
+    }
+
+    /// Node `i`'s choice (`None` for a part).
+    pub(super) fn choice(&self, i: usize) -> Option<Choice> {
+        self.nodes[i].0
+    }
+
+    /// How many children node `i` has.
+    pub(super) fn children(&self, i: usize) -> usize {
+        self.nodes[i].1
+    }
+
+    /// The path of node `i` (`i` below [`Index::len`]).
+    pub(super) fn path(&self, i: usize) -> Path {
+        let (mut path, mut j) = (Vec::new(), 0);
+        while j != i {
+            // The child of `j` whose subtree holds `i`.
+            let (mut k, mut c) = (0, j + 1);
+            while self.end[c] <= i {
+                c = self.end[c];
+                k += 1;
+            }
+            path.push(k);
+            j = c;
+        }
+        path
     }
 
     /// `hash`, with the key of node `i` changed from `old` to `new`.
@@ -179,8 +215,12 @@ mod tests {
             let mut ix = Index::default();
             ix.rebuild(&t);
             assert_eq!(ix.hash(), tree_hash(&t));
+            assert_eq!(ix.len(), t.paths().len());
             for (i, path) in t.paths().iter().enumerate() {
                 assert_eq!(ix.at(&t, path), Some(i));
+                assert_eq!(&ix.path(i), path);
+                let node = t.get(path).unwrap();
+                assert_eq!((ix.choice(i), ix.children(i)), (node.choice, node.children.len()));
                 assert_eq!(ix.end(i) - i, hash_and_size(t.get(path).unwrap()).1);
             }
         }
