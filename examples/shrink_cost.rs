@@ -65,14 +65,15 @@ fn lent<V>(
     tree: ChoiceTree,
     mut answers: Option<&mut Vec<Option<ChoiceTree>>>,
 ) -> (ChoiceTree, ShrinkStats) {
-    let mut trail = Trail::new();
+    let mut kept = Some(Trail::new());
     shrink_by_ref(tree, BUDGET, |cand| {
+        let mut trail = kept.take().expect("the trail is put back after each try");
         trail.clear();
-        let mut rec = Recorder { inner: lenient_source(cand, 0), trail: std::mem::take(&mut trail) };
+        let mut rec = Recorder { inner: lenient_source(cand, 0), trail };
         let r = g.run(&mut rec);
         let fails = r.ok().is_some_and(|v| !prop(v));
         let used = fails.then(|| rec.trail.to_tree());
-        trail = rec.trail;
+        kept = Some(rec.trail);
         if let Some(a) = answers.as_deref_mut() {
             a.push(used.clone());
         }

@@ -15,6 +15,7 @@
 
 use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Script, Scripted, Source, Stop};
+use std::borrow::Cow;
 
 /// What a node's request was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -382,6 +383,16 @@ pub enum Cue {
     Raise,
 }
 
+/// Whether a recorded site is `site`: by address first (a tree recorded by
+/// a generator holds the generator's own `&'static str`s, so a replay of
+/// it compares no text), by text otherwise.
+fn is_site(recorded: &Cow<'static, str>, site: Site) -> bool {
+    match recorded {
+        Cow::Borrowed(s) => std::ptr::eq(*s, site) || *s == site,
+        Cow::Owned(s) => s == site,
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frame<'t> {
     nodes: &'t [ChoiceTree],
@@ -452,7 +463,7 @@ impl<'t> Cursor<'t> {
             (node, false, false)
         };
         match node.choice {
-            Some(old) if node.site == site => {
+            Some(old) if is_site(&node.site, site) => {
                 self.consume(&node.children, raise);
                 if reroll {
                     Cue::Reroll(old)
@@ -479,7 +490,7 @@ impl<'t> Cursor<'t> {
     /// Match with one [`Cursor::leave`].
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
-            Some(node) if node.choice.is_none() && node.site == site => self.consume(&node.children, false),
+            Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
             _ => self.skip(),
         }
     }

@@ -376,7 +376,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// The first node of the current tree from the `i`-th on in pre-order
     /// that `want` picks (by its number, from the index), with its number
     /// and its path: a pass visits only the nodes it can edit.
-    fn next_node(&self, i: usize, want: fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
+    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
         let j = (i..self.index.len()).find(|&j| want(&self.index, j))?;
         Some((j, self.index.path(j)))
     }
@@ -386,15 +386,16 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        // An edit tried on this tree before makes a candidate already
-        // seen: known without making it.
+        // A deletion is made and hashed in a few steps (and the set of
+        // candidates seen is check enough); any other edit tried on this
+        // tree before makes a candidate already seen: known without making it.
+        if let Edit::Delete { at, start, len, lower_len } = &edit {
+            return self.try_delete(at, *start, *len, *lower_len);
+        }
         let mut h = EditHasher(self.index.hash());
         edit.hash(&mut h);
         if !self.edits.insert(h.finish()) {
             return false;
-        }
-        if let Edit::Delete { at, start, len, lower_len } = &edit {
-            return self.try_delete(at, *start, *len, *lower_len);
         }
         let root = edit_root(&edit);
         if !root.is_empty() {
@@ -540,7 +541,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, has_children) {
+            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -695,7 +696,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, has_children) {
+            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -753,15 +754,20 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 return;
             }
             let n = self.current.get(&path).map_or(0, |t| t.children.len());
+            // The children's choices, made once for the node (again after a kept swap).
+            let mut keys: Option<Vec<Vec<Choice>>> = None;
             for a in 0..n {
                 for b in a + 1..n {
                     // A kept swap's replay may have reshaped the tree: stop when the node or child is gone.
                     let Some(node) = self.current.get(&path).filter(|t| b < t.children.len()) else {
                         break;
                     };
-                    let (x, y) = (&node.children[a], &node.children[b]);
-                    if x.site == y.site && shortlex_less(&y.choices(), &x.choices()) {
-                        self.try_edit(Edit::Swap { at: path.clone(), a, b });
+                    if node.children[a].site != node.children[b].site {
+                        continue;
+                    }
+                    let k = keys.get_or_insert_with(|| node.children.iter().map(ChoiceTree::choices).collect());
+                    if shortlex_less(&k[b], &k[a]) && self.try_edit(Edit::Swap { at: path.clone(), a, b }) {
+                        keys = None;
                     }
                 }
             }
