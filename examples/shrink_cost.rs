@@ -15,7 +15,9 @@
 //! - `mode=search`: the shrinker alone: the same search again, each try
 //!   answered from a record of the `lent` search's answers instead of a
 //!   replay, so `us_per_try` is what the shrinker itself spends on a try
-//!   (making the candidate, hashing it, keeping a smaller one);
+//!   (making the candidate, hashing it, keeping a smaller one), besides a
+//!   copy of the recorded tree for a try that fails (where a replay builds
+//!   the tree of the choices it used);
 //! - `mode=fixed`: what a shrink costs before and around its tries: the
 //!   mean time of a shrink with a budget of no tries (`us_per_shrink`).
 //!

@@ -585,4 +585,24 @@ mod tests {
         assert_eq!(c.choose("t", pick()), Cue::Missing);
         assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
     }
+
+    #[test]
+    fn the_cursor_matches_sites_by_text_whatever_holds_them() {
+        // A tree read back from a file owns its sites' text; one recorded
+        // holds the generator's own strings, perhaps at other addresses.
+        let owned = |s: &str| Cow::Owned(s.to_owned());
+        let elsewhere: &'static str = Box::leak("key".to_owned().into_boxed_str());
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::choice(owned("t"), 1, vec![ChoiceTree::choice(elsewhere, 5, vec![])]),
+            ChoiceTree::group(owned("g"), vec![]),
+        ]);
+        let mut c = Cursor::new(&tree);
+        assert_eq!(c.choose("t", pick()), Cue::Keep(1));
+        assert_eq!(c.choose("key", Request::Int { span: 9 }), Cue::Keep(5));
+        c.leave();
+        c.leave();
+        c.enter("g");
+        assert_eq!(c.choose("x", pick()), Cue::Missing);
+        assert!(is_site(&Cow::Borrowed("t"), "t") && !is_site(&owned("t"), "u"));
+    }
 }

@@ -13,14 +13,21 @@
 //! 64-bit hash, not kept whole, so memory stays small on large inputs, and
 //! a candidate met again costs no try.
 //!
-//! A try is made cheap. A candidate that only sets choices, or deletes a
+//! A try is made cheap. The shrinker keeps an index of its current tree
+//! (the nodes in pre-order, where each subtree ends, each node's choice and
+//! number of children): a pass finds the nodes it can edit there, without
+//! a list of every path. A candidate that only sets choices, or deletes a
 //! run of siblings, is made in the current tree itself and set back after
 //! the try; any other edit beneath a node sets aside a copy of that node's
-//! subtree only; an edit at the root is made in one scratch tree kept from
-//! try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). A tree's
-//! hash is a sum of one key per node and path, so a set choice updates it
-//! in a few steps; any other edit already tried on the same tree is known
-//! by its own hash before the tree is touched. [`shrink`] hands each
+//! subtree only (into the one kept from the last such try); an edit at the
+//! root is made in one scratch tree kept from try to try ([`ChoiceTree`]'s
+//! `clone_from` reuses its lists). A tree's hash is a polynomial over its
+//! nodes in pre-order, and the index keeps its partial sums, so a candidate
+//! is hashed in the time of what it changed: a set choice or a deleted run
+//! in a few steps, an edited subtree in that subtree's size. Any edit but a
+//! deletion already tried on the same tree is known by its own hash before
+//! the tree is touched. Nothing is made before the first try that the
+//! search may not need. [`shrink`] hands each
 //! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
 //! lends it, and a caller that records the replay into a trail it keeps
 //! and builds the tree of the choices used only for a failing candidate
@@ -349,10 +356,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         lo
     }
 
-    /// Moves several choices of `base` (a snapshot of an earlier current
-    /// tree) at once, each by `k * step` times its sign in `moves`, as far
-    /// as the case keeps failing ([`Shrinker::find_integer`]); the first of
-    /// `steps` that moves anything wins. Whether anything was kept.
+    /// Moves the choices at `moves`' paths at once, each from what it is
+    /// now by `k * step` times its sign, as far as the case keeps failing
+    /// ([`Shrinker::find_integer`]); the first of `steps` that moves
+    /// anything wins. Whether anything was kept.
     fn move_together(&mut self, moves: &[(&Path, i128)], steps: &[i128]) -> bool {
         // The choices as they are now: each amount is taken from these.
         let Some(base) = moves.iter().map(|(p, _)| self.choice_at(p)).collect::<Option<Vec<Choice>>>() else {
@@ -1081,6 +1088,17 @@ mod tests {
         let budget = Budget { max_steps: 5, max_time: Duration::from_secs(60) };
         let (_, stats) = shrink(tree, budget, |cand| Some(replay_lenient(&g, &cand, 0).1));
         assert_eq!(stats.attempts, 5);
+        assert!(stats.budget_exhausted);
+    }
+
+    #[test]
+    fn a_budget_of_no_tries_makes_no_candidate() {
+        let g = vec(int(1u32..=1000), 10..=20);
+        let (_, tree) = generate_recorded(&g, 3);
+        let budget = Budget { max_steps: 0, max_time: Duration::from_secs(60) };
+        let (back, stats) = shrink_by_ref(tree.clone(), budget, |_| panic!("a candidate was made"));
+        assert_eq!(back, tree);
+        assert_eq!((stats.attempts, stats.steps), (0, 0));
         assert!(stats.budget_exhausted);
     }
 }
