@@ -156,11 +156,7 @@ fn problem<V>(name: &str, g: BoxGen<V>, prop: fn(V) -> bool) {
     assert!(owned_ends == lent_ends, "{name}: lending a candidate changed the search");
     assert!(search_ends == lent_ends, "{name}: answering from the record changed the search");
     let (_, time, _) = timed(&mut |_, t| fixed(t));
-    println!(
-        "problem={name} mode=fixed runs={} us_per_shrink={:.3}",
-        starts.len(),
-        time.as_secs_f64() * 1e6 / n
-    );
+    println!("problem={name} mode=fixed runs={} us_per_shrink={:.3}", starts.len(), time.as_secs_f64() * 1e6 / n);
 }
 
 fn main() {

@@ -524,7 +524,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// down to single ones, with the length before them lowered: from the
     /// tail, then from the head (runs in the middle are left to pass 1b).
     fn halve_runs(&mut self) {
-        let wide: Vec<Path> = (0..self.index.len()).filter(|&i| self.index.children(i) >= 16).map(|i| self.index.path(i)).collect();
+        let wide: Vec<Path> =
+            (0..self.index.len()).filter(|&i| self.index.children(i) >= 16).map(|i| self.index.path(i)).collect();
         for path in wide {
             let len = |s: &Self| s.current.get(&path).map_or(0, |t| t.children.len());
             let mut k = len(self) / 2;
@@ -737,7 +738,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i)) {
+        while let Some((j, path)) =
+            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i))
+        {
             if self.out_of_budget() {
                 return;
             }

@@ -259,7 +259,8 @@ mod tests {
                         let p = ix.at(&t, &path).unwrap();
                         let a = ix.at(&t, &[&path[..], &[start]].concat()).unwrap();
                         let b = ix.end(ix.at(&t, &[&path[..], &[start + len - 1]].concat()).unwrap());
-                        let hash = ix.rekey(ix.splice(a, b, 0, 0), p, node_key(node), node_key(del.get(&path).unwrap()));
+                        let hash =
+                            ix.rekey(ix.splice(a, b, 0, 0), p, node_key(node), node_key(del.get(&path).unwrap()));
                         assert_eq!(hash, tree_hash(&del), "{path:?} {start} {len}");
                     }
                 }
