@@ -159,30 +159,7 @@ fn search(
     interesting: impl FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
-    let key = start.choices();
-    let mut index = Index::default();
-    index.rebuild(&start);
-    // Room for the tries of a typical shrink, so the sets seldom grow.
-    let room = budget.max_steps.min(SET_ROOM) as usize;
-    let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
-    seen.insert(index.hash());
-    let mut s = Shrinker {
-        // Copied into only for an edit at the root: nothing to allocate before.
-        scratch: ChoiceTree::root(Vec::new()),
-        saved: ChoiceTree::root(Vec::new()),
-        run: Vec::new(),
-        undo: Vec::new(),
-        current: start,
-        index,
-        key,
-        test: interesting,
-        seen,
-        edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
-        stats: ShrinkStats::default(),
-        max_steps: budget.max_steps,
-        deadline: began.checked_add(budget.max_time),
-        timed_out: false,
-    };
+    let mut s = Shrinker::new(start, budget, began, interesting);
     s.run();
     s.stats.elapsed = began.elapsed();
     (s.current, s.stats)
@@ -196,6 +173,9 @@ struct Shrinker<F> {
     saved: ChoiceTree,
     /// The run of siblings a deletion took out, to be put back.
     run: Vec<ChoiceTree>,
+    /// The leaf choices a renumbering lowered: each one's number among the
+    /// nodes after the run, and its key before and after.
+    lowered: Vec<(usize, u64, u64)>,
     /// The choices a try of set choices replaced, to be put back.
     undo: Vec<Option<Choice>>,
     /// The current tree's nodes in pre-order, and its hash.
@@ -261,6 +241,35 @@ fn edit_root(edit: &Edit) -> Path {
 }
 
 impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
+    /// A shrinker of `start`, begun at `began`.
+    fn new(start: ChoiceTree, budget: Budget, began: Instant, test: F) -> Self {
+        let key = start.choices();
+        let mut index = Index::default();
+        index.rebuild(&start);
+        // Room for the tries of a typical shrink, so the sets seldom grow.
+        let room = budget.max_steps.min(SET_ROOM) as usize;
+        let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
+        seen.insert(index.hash());
+        Shrinker {
+            // Copied into only for an edit at the root: nothing to allocate before.
+            scratch: ChoiceTree::root(Vec::new()),
+            saved: ChoiceTree::root(Vec::new()),
+            run: Vec::new(),
+            lowered: Vec::new(),
+            undo: Vec::new(),
+            current: start,
+            index,
+            key,
+            test,
+            seen,
+            edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
+            stats: ShrinkStats::default(),
+            max_steps: budget.max_steps,
+            deadline: began.checked_add(budget.max_time),
+            timed_out: false,
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
@@ -396,8 +405,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         // A deletion is made and hashed in a few steps (and the set of
         // candidates seen is check enough); any other edit tried on this
         // tree before makes a candidate already seen: known without making it.
-        if let Edit::Delete { at, start, len, lower_len } = &edit {
-            return self.try_delete(at, *start, *len, *lower_len);
+        if let Some((at, start, len, lower_len, renumber)) = deletion(&edit) {
+            return self.try_delete(at, start, len, lower_len, renumber);
         }
         let mut h = EditHasher(self.index.hash());
         edit.hash(&mut h);
@@ -458,7 +467,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// Tests the current tree with an [`Edit::Delete`] made in place and
     /// undone after the try: the run deleted is kept aside and put back.
-    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool) -> bool {
+    /// With `renumber`, the leaf choices after the run are lowered by its
+    /// length too ([`delete_renumbered`]), and the edit applies only when
+    /// that lowers one.
+    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool, renumber: bool) -> bool {
         let Some(node) = self.current.get_mut(at) else { return false };
         if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
             return false;
@@ -492,9 +504,23 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if let (Some(i), Some(old)) = (length, old.1) {
             hash = ix.rekey(hash, ix.child(p, i), old, node_key(&node.children[i]));
         }
-        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
-        let used = self.test_candidate(hash, Made::InCurrent);
+        // The later leaf choices renumbered: the nodes after the run now begin at `a`.
+        if renumber {
+            renumber_leaves(&mut node.children[start..], k, false, &mut self.lowered);
+            for &(o, old, new) in &self.lowered {
+                hash = ix.rekey(hash, a + o, old, new);
+            }
+        }
+        let used = if renumber && self.lowered.is_empty() {
+            None
+        } else {
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
+        };
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
+        if renumber {
+            renumber_leaves(&mut node.children[start..], k, true, &mut self.lowered);
+        }
         shift(node, |c, k| c + k);
         node.children.splice(start..start, self.run.drain(..));
         used.is_some_and(|used| self.keep(used))
@@ -836,6 +862,64 @@ impl Hasher for EditHasher {
     }
 }
 
+/// The deletion `edit` makes, when it is one the shrinker makes in place:
+/// an [`Edit::Delete`] (`renumber` false), or [`delete_renumbered`]'s
+/// deletion and renumbering (`renumber` true). `(at, start, len,
+/// lower_len, renumber)`.
+fn deletion(edit: &Edit) -> Option<(&[usize], usize, usize, bool, bool)> {
+    match edit {
+        Edit::Delete { at, start, len, lower_len } => Some((at, *start, *len, *lower_len, false)),
+        Edit::Seq(seq) => match seq.as_slice() {
+            [Edit::Delete { at, start, len, lower_len: true }, Edit::Shift { at: shifted, from, by }]
+                if shifted == at && from == start && *by == *len as Choice =>
+            {
+                Some((at, *start, *len, true, true))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Lowers by `k` each leaf choice of at least `k` in `trees` (as
+/// [`Edit::Shift`] does), noting in `lowered` each one's number among the
+/// nodes of `trees` in pre-order and its key before and after; with
+/// `back`, raises again the ones `lowered` notes instead.
+fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mut Vec<(usize, u64, u64)>) {
+    fn go(
+        t: &mut ChoiceTree,
+        k: Choice,
+        back: bool,
+        n: &mut usize,
+        next: &mut usize,
+        lowered: &mut Vec<(usize, u64, u64)>,
+    ) {
+        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
+            if back {
+                if lowered.get(*next).is_some_and(|l| l.0 == *n) {
+                    t.choice = Some(c + k);
+                    *next += 1;
+                }
+            } else if c >= k {
+                let old = node_key(t);
+                t.choice = Some(c - k);
+                lowered.push((*n, old, node_key(t)));
+            }
+        }
+        *n += 1;
+        for c in &mut t.children {
+            go(c, k, back, n, next, lowered);
+        }
+    }
+    if !back {
+        lowered.clear();
+    }
+    let (mut n, mut next) = (0, 0);
+    for t in trees {
+        go(t, k, back, &mut n, &mut next, lowered);
+    }
+}
+
 /// Whether node `i` of the index has children.
 fn has_children(ix: &Index, i: usize) -> bool {
     ix.children(i) > 0
@@ -1092,6 +1176,44 @@ mod tests {
         let (_, stats) = shrink(tree, budget, |cand| Some(replay_lenient(&g, &cand, 0).1));
         assert_eq!(stats.attempts, 5);
         assert!(stats.budget_exhausted);
+    }
+
+    #[test]
+    fn deletions_made_in_place_make_the_trees_their_edits_make() {
+        // Every deletion and renumbered deletion the shrinker makes in the
+        // current tree, and every edit beneath a node, against `Edit::apply`.
+        let coupling = int(1usize..=10).bind(|n| vec(int(0usize..=n - 1), n..=n)).boxed();
+        let nested = vec(vec(int(0u32..=9), 0..=4), 1..=4).boxed();
+        let trees: Vec<ChoiceTree> = (0..20)
+            .flat_map(|seed| [generate_recorded(&coupling, seed).1, generate_recorded(&nested, seed).1])
+            .collect();
+        let budget = Budget { max_steps: u64::MAX, max_time: Duration::from_secs(60) };
+        for tree in trees {
+            for path in tree.paths() {
+                let n = tree.get(&path).unwrap().children.len();
+                let mut edits = vec![Edit::Empty { at: path.clone() }];
+                for start in 0..n {
+                    for len in 1..=n - start {
+                        edits.push(delete_renumbered(&path, start, len));
+                        for lower_len in [true, false] {
+                            edits.push(Edit::Delete { at: path.clone(), start, len, lower_len });
+                        }
+                    }
+                }
+                for edit in edits {
+                    // A shrinker of its own for each edit: only the start tree is seen.
+                    let mut made = None;
+                    let mut s = Shrinker::new(tree.clone(), budget, Instant::now(), |cand: &mut ChoiceTree, _| {
+                        made = Some(cand.clone());
+                        None
+                    });
+                    s.try_edit(edit.clone());
+                    assert_eq!(s.current, tree, "{edit:?} was set back");
+                    drop(s);
+                    assert_eq!(made, edit.apply(&tree).filter(|t| t != &tree), "{edit:?} of {tree}");
+                }
+            }
+        }
     }
 
     #[test]
