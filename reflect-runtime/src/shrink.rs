@@ -750,13 +750,13 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// random where that does not fit).
     fn borrow(&mut self, path: &[usize]) {
         let Some((&last, parent)) = path.split_last() else { return };
-        let mut next = parent.to_vec();
-        next.push(last + 1);
-        let (Some(node), Some(after)) = (self.current.get(path), self.current.get(&next)) else { return };
+        let Some(siblings) = self.current.get(parent).map(|p| &p.children[..]) else { return };
+        let (Some(node), Some(after)) = (siblings.get(last), siblings.get(last + 1)) else { return };
         let (Some(c), Some(_)) = (node.choice, after.choice) else { return };
         if c == 0 || node.site != after.site {
             return;
         }
+        let next = [parent, &[last + 1]].concat();
         self.try_sets(&[(path, c - 1), (&next, Choice::MAX)]);
     }
 
