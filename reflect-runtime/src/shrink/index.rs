@@ -198,9 +198,17 @@ mod tests {
     use reflect_core::combinators::{int, vec};
     use reflect_core::interpret::generate_recorded;
 
-    fn trees() -> Vec<ChoiceTree> {
+    /// Trees of lists of lists, each with its index.
+    fn indexed() -> Vec<(ChoiceTree, Index)> {
         let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
-        (0..30).map(|seed| generate_recorded(&g, seed).1).collect()
+        (0..30)
+            .map(|seed| {
+                let t = generate_recorded(&g, seed).1;
+                let mut ix = Index::default();
+                ix.rebuild(&t);
+                (t, ix)
+            })
+            .collect()
     }
 
     #[test]
@@ -211,9 +219,7 @@ mod tests {
 
     #[test]
     fn the_index_numbers_nodes_in_pre_order_and_sums_the_hash() {
-        for t in trees() {
-            let mut ix = Index::default();
-            ix.rebuild(&t);
+        for (t, ix) in indexed() {
             assert_eq!(ix.hash(), tree_hash(&t));
             assert_eq!(ix.len(), t.paths().len());
             for (i, path) in t.paths().iter().enumerate() {
@@ -228,9 +234,7 @@ mod tests {
 
     #[test]
     fn a_set_choice_rekeys_one_node() {
-        for t in trees() {
-            let mut ix = Index::default();
-            ix.rebuild(&t);
+        for (t, ix) in indexed() {
             for path in t.paths() {
                 let Some(c) = t.get(&path).and_then(|n| n.choice) else { continue };
                 let mut set = t.clone();
@@ -246,9 +250,7 @@ mod tests {
 
     #[test]
     fn a_replaced_run_of_nodes_is_hashed_from_the_run_alone() {
-        for t in trees() {
-            let mut ix = Index::default();
-            ix.rebuild(&t);
+        for (t, ix) in indexed() {
             for path in t.paths() {
                 let node = t.get(&path).unwrap();
                 // Each run of children deleted (the parent's count of children changed too).
