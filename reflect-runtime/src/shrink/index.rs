@@ -94,21 +94,24 @@ pub(super) struct Index {
     powers: Vec<u64>,
     /// Node `i`'s choice, and how many children it has.
     nodes: Vec<(Option<Choice>, usize)>,
+    /// Node `i`'s parent, and its place among the parent's children (the root's: 0, 0).
+    up: Vec<(usize, usize)>,
 }
 
 impl Index {
     /// Indexes `t`, keeping the lists' memory.
     pub(super) fn rebuild(&mut self, t: &ChoiceTree) {
-        fn go(t: &ChoiceTree, ix: &mut Index) {
+        fn go(t: &ChoiceTree, up: (usize, usize), ix: &mut Index) {
             let i = ix.end.len();
+            ix.up.push(up);
             let power = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
             let sum = ix.prefix[i].wrapping_add(node_key(t).wrapping_mul(power));
             ix.powers.push(power);
             ix.prefix.push(sum);
             ix.end.push(0);
             ix.nodes.push((t.choice, t.children.len()));
-            for c in &t.children {
-                go(c, ix);
+            for (k, c) in t.children.iter().enumerate() {
+                go(c, (i, k), ix);
             }
             ix.end[i] = ix.end.len();
         }
@@ -116,8 +119,9 @@ impl Index {
         self.prefix.clear();
         self.powers.clear();
         self.nodes.clear();
+        self.up.clear();
         self.prefix.push(0);
-        go(t, self);
+        go(t, (0, 0), self);
     }
 
     /// The indexed tree's hash.
@@ -163,17 +167,13 @@ impl Index {
 
     /// The path of node `i` (`i` below [`Index::len`]).
     pub(super) fn path(&self, i: usize) -> Path {
-        let (mut path, mut j) = (Vec::new(), 0);
-        while j != i {
-            // The child of `j` whose subtree holds `i`.
-            let (mut k, mut c) = (0, j + 1);
-            while self.end[c] <= i {
-                c = self.end[c];
-                k += 1;
-            }
+        let (mut path, mut j) = (Vec::new(), i);
+        while j != 0 {
+            let (parent, k) = self.up[j];
             path.push(k);
-            j = c;
+            j = parent;
         }
+        path.reverse();
         path
     }
 
