@@ -15,8 +15,7 @@
 //! needs: deleting runs of siblings (list elements), emptying a subtree,
 //! setting a choice, joining two neighbouring parts, lowering the leaf
 //! choices after a point ([`Edit::Shift`]), and several edits as one
-//! ([`Edit::Seq`]) for values that must move together ([`shift_choices`],
-//! [`delete_renumbered`]).
+//! ([`Edit::Seq`]) for values that must move together ([`delete_renumbered`]).
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
 //! edits in its own order (see the runtime's `shrink` module).
@@ -291,33 +290,22 @@ pub fn joinable(x: &ChoiceTree, y: &ChoiceTree) -> bool {
 /// same site and kind (choice point or part), smallest first (ties in
 /// pre-order).
 pub fn promotions(tree: &ChoiceTree, at: &[usize]) -> Vec<Edit> {
+    /// The descendants of `t` like `like`, in pre-order, each with its size.
+    fn like(t: &ChoiceTree, of: &ChoiceTree, path: &mut Path, out: &mut Vec<(usize, Path)>) {
+        for (i, c) in t.children.iter().enumerate() {
+            path.push(i);
+            if c.site == of.site && c.choice.is_some() == of.choice.is_some() {
+                out.push((c.size(), path.clone()));
+            }
+            like(c, of, path, out);
+            path.pop();
+        }
+    }
     let Some(node) = tree.get(at) else { return Vec::new() };
-    let mut inner: Vec<(usize, Path)> = node
-        .paths()
-        .into_iter()
-        .skip(1)
-        .filter_map(|d| {
-            let t = node.get(&d)?;
-            (t.site == node.site && t.choice.is_some() == node.choice.is_some()).then(|| (t.size(), d))
-        })
-        .collect();
+    let mut inner = Vec::new();
+    like(node, node, &mut Vec::new(), &mut inner);
     inner.sort_by_key(|(size, _)| *size);
     inner.into_iter().map(|(_, from)| Edit::Promote { at: at.to_vec(), from }).collect()
-}
-
-/// Set each choice node at `paths` to its choice lowered by `by` (raised,
-/// for a negative `by`), all in one edit: values that must move together.
-/// `None` when a path holds no choice or a choice would leave `0..=u64::MAX`.
-pub fn shift_choices(tree: &ChoiceTree, paths: &[(&[usize], i128)]) -> Option<Edit> {
-    let edits = paths
-        .iter()
-        .map(|&(at, by)| {
-            let c = tree.get(at)?.choice?;
-            let choice = Choice::try_from(c as i128 - by).ok()?;
-            Some(Edit::Set { at: at.to_vec(), choice })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(Edit::Seq(edits))
 }
 
 /// Delete the children `start..start + len` of the node at `at` with the
@@ -515,10 +503,6 @@ mod tests {
         assert_eq!(apply(Edit::Shift { at: vec![], from: 5, by: 1 }, &t), "none");
         // Two elements deleted, the length lowered, the index after them renumbered.
         assert_eq!(apply(delete_renumbered(&[], 1, 2), &t), "<root>(len=1 e(x=7))");
-        let both = shift_choices(&t, &[(&[1, 0], 2), (&[3, 0], -1)]).unwrap();
-        assert_eq!(apply(both, &t), "<root>(len=3 e(x=3) e(x=7) e(x=10))");
-        assert!(shift_choices(&t, &[(&[1, 0], 6)]).is_none(), "below zero");
-        assert!(shift_choices(&t, &[(&[1], 1)]).is_none(), "a group has no choice");
         // A sequence applies when each of its edits does.
         let seq = Edit::Seq(vec![Edit::Set { at: vec![0], choice: 2 }, Edit::Empty { at: vec![9] }]);
         assert_eq!(apply(seq, &t), "none");

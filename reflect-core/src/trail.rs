@@ -382,6 +382,13 @@ pub enum Cue {
     Raise,
 }
 
+/// Whether a recorded site is `site`: by address first (a tree recorded by
+/// a generator holds the generator's own `&'static str`s, so a replay of
+/// it compares no text), by text otherwise.
+fn is_site(recorded: &str, site: Site) -> bool {
+    std::ptr::eq(recorded, site) || recorded == site
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frame<'t> {
     nodes: &'t [ChoiceTree],
@@ -452,7 +459,7 @@ impl<'t> Cursor<'t> {
             (node, false, false)
         };
         match node.choice {
-            Some(old) if node.site == site => {
+            Some(old) if is_site(&node.site, site) => {
                 self.consume(&node.children, raise);
                 if reroll {
                     Cue::Reroll(old)
@@ -479,7 +486,7 @@ impl<'t> Cursor<'t> {
     /// Match with one [`Cursor::leave`].
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
-            Some(node) if node.choice.is_none() && node.site == site => self.consume(&node.children, false),
+            Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
             _ => self.skip(),
         }
     }
@@ -514,6 +521,7 @@ impl Script for Cursor<'_> {
 mod tests {
     use super::*;
     use crate::choice::Opt;
+    use std::borrow::Cow;
 
     const OPTS: [Opt; 2] = [Opt { label: "leaf", weight: 1 }, Opt { label: "node", weight: 3 }];
 
@@ -573,5 +581,25 @@ mod tests {
         c.leave();
         assert_eq!(c.choose("t", pick()), Cue::Missing);
         assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
+    }
+
+    #[test]
+    fn the_cursor_matches_sites_by_text_whatever_holds_them() {
+        // A tree read back from a file owns its sites' text; one recorded
+        // holds the generator's own strings, perhaps at other addresses.
+        let owned = |s: &str| Cow::Owned(s.to_owned());
+        let elsewhere: &'static str = Box::leak("key".to_owned().into_boxed_str());
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::choice(owned("t"), 1, vec![ChoiceTree::choice(elsewhere, 5, vec![])]),
+            ChoiceTree::group(owned("g"), vec![]),
+        ]);
+        let mut c = Cursor::new(&tree);
+        assert_eq!(c.choose("t", pick()), Cue::Keep(1));
+        assert_eq!(c.choose("key", Request::Int { span: 9 }), Cue::Keep(5));
+        c.leave();
+        c.leave();
+        c.enter("g");
+        assert_eq!(c.choose("x", pick()), Cue::Missing);
+        assert!(is_site("t", "t") && is_site(&owned("t"), "t") && !is_site(&owned("t"), "u"));
     }
 }

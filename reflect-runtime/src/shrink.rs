@@ -13,14 +13,21 @@
 //! 64-bit hash, not kept whole, so memory stays small on large inputs, and
 //! a candidate met again costs no try.
 //!
-//! A try is made cheap. A candidate that only sets choices, or deletes a
+//! A try is made cheap. The shrinker keeps an index of its current tree
+//! (the nodes in pre-order, where each subtree ends, each node's choice and
+//! number of children): a pass finds the nodes it can edit there, without
+//! a list of every path. A candidate that only sets choices, or deletes a
 //! run of siblings, is made in the current tree itself and set back after
 //! the try; any other edit beneath a node sets aside a copy of that node's
-//! subtree only; an edit at the root is made in one scratch tree kept from
-//! try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). A tree's
-//! hash is a sum of one key per node and path, so a set choice updates it
-//! in a few steps; any other edit already tried on the same tree is known
-//! by its own hash before the tree is touched. [`shrink`] hands each
+//! subtree only (into the one kept from the last such try); an edit at the
+//! root is made in one scratch tree kept from try to try ([`ChoiceTree`]'s
+//! `clone_from` reuses its lists). A tree's hash is a polynomial over its
+//! nodes in pre-order, and the index keeps its partial sums, so a candidate
+//! is hashed in the time of what it changed: a set choice or a deleted run
+//! in a few steps, an edited subtree in that subtree's size. Any edit but a
+//! deletion already tried on the same tree is known by its own hash before
+//! the tree is touched. Nothing is made before the first try that the
+//! search may not need. [`shrink`] hands each
 //! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
 //! lends it, and a caller that records the replay into a trail it keeps
 //! and builds the tree of the choices used only for a failing candidate
@@ -68,10 +75,12 @@
 //! value is two choices: each amount is tried in steps of one choice, then
 //! of two.
 
-use crate::hashing::{finish, fnv1a, mix, BuildKey};
+mod index;
+
+use crate::hashing::{finish, BuildKey};
+use index::{hash_and_size, node_key, tree_hash, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{delete_renumbered, joinable, promotions, shift_choices, Edit, Path};
-use std::borrow::Cow;
+use reflect_core::edit::{delete_renumbered, joinable, promotions, Edit, Path};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -150,26 +159,7 @@ fn search(
     interesting: impl FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>,
 ) -> (ChoiceTree, ShrinkStats) {
     let began = Instant::now();
-    let key = start.choices();
-    let hash = tree_hash(&start);
-    // Room for the tries of a typical shrink, so the sets do not grow try by try.
-    let room = budget.max_steps.min(SET_ROOM) as usize;
-    let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
-    seen.insert(hash);
-    let mut s = Shrinker {
-        scratch: start.clone(),
-        current: start,
-        hash,
-        key,
-        paths: None,
-        test: interesting,
-        seen,
-        edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
-        stats: ShrinkStats::default(),
-        max_steps: budget.max_steps,
-        deadline: began.checked_add(budget.max_time),
-        timed_out: false,
-    };
+    let mut s = Shrinker::new(start, budget, began, interesting);
     s.run();
     s.stats.elapsed = began.elapsed();
     (s.current, s.stats)
@@ -177,14 +167,20 @@ fn search(
 
 struct Shrinker<F> {
     current: ChoiceTree,
-    /// Where each candidate is made: a copy of the current tree, edited.
+    /// Where a candidate edited at the root is made: a copy of the current tree, edited.
     scratch: ChoiceTree,
-    /// The current tree's [`tree_hash`].
-    hash: u64,
+    /// The subtree an edit beneath a node replaced, to be put back.
+    saved: ChoiceTree,
+    /// The run of siblings a deletion took out, to be put back.
+    run: Vec<ChoiceTree>,
+    /// The leaf choices a renumbering lowered: each one's number among the
+    /// nodes after the run, and its key before and after.
+    lowered: Vec<(usize, u64, u64)>,
+    /// The choices a try of set choices replaced, to be put back.
+    undo: Vec<Option<Choice>>,
+    /// The current tree's nodes in pre-order, and its hash.
+    index: Index,
     key: Vec<Choice>,
-    /// The paths of the current tree's nodes in pre-order, made when a
-    /// pass first asks after the tree changed.
-    paths: Option<Vec<Path>>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
@@ -203,8 +199,9 @@ struct Shrinker<F> {
 /// as much as a small try.
 const CLOCK_EVERY: u64 = 16;
 
-/// The sets of tried candidates and edits start with room for this many.
-const SET_ROOM: u64 = 512;
+/// The sets of tried candidates and edits start with room for this many
+/// (most shrinks try fewer; a longer one grows them a few times).
+const SET_ROOM: u64 = 64;
 
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
@@ -243,25 +240,36 @@ fn edit_root(edit: &Edit) -> Path {
     }
 }
 
-/// The paths and choices of an edit made only of [`Edit::Set`]s (one, or
-/// a [`Edit::Seq`] of them), each path once; `None` for any other edit.
-fn sets_of(edit: &Edit) -> Option<Vec<(&[usize], Choice)>> {
-    let sets = match edit {
-        Edit::Set { at, choice } => vec![(at.as_slice(), *choice)],
-        Edit::Seq(edits) => edits
-            .iter()
-            .map(|e| match e {
-                Edit::Set { at, choice } => Some((at.as_slice(), *choice)),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
-        _ => return None,
-    };
-    let distinct = sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q));
-    distinct.then_some(sets)
-}
-
 impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
+    /// A shrinker of `start`, begun at `began`.
+    fn new(start: ChoiceTree, budget: Budget, began: Instant, test: F) -> Self {
+        let key = start.choices();
+        let mut index = Index::default();
+        index.rebuild(&start);
+        // Room for the tries of a typical shrink, so the sets seldom grow.
+        let room = budget.max_steps.min(SET_ROOM) as usize;
+        let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
+        seen.insert(index.hash());
+        Shrinker {
+            // Copied into only for an edit at the root: nothing to allocate before.
+            scratch: ChoiceTree::root(Vec::new()),
+            saved: ChoiceTree::root(Vec::new()),
+            run: Vec::new(),
+            lowered: Vec::new(),
+            undo: Vec::new(),
+            current: start,
+            index,
+            key,
+            test,
+            seen,
+            edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
+            stats: ShrinkStats::default(),
+            max_steps: budget.max_steps,
+            deadline: began.checked_add(budget.max_time),
+            timed_out: false,
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
@@ -293,17 +301,16 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if !shortlex_less(&k, &self.key) {
             return false;
         }
-        self.hash = tree_hash(&used);
-        self.seen.insert(self.hash);
+        self.index.rebuild(&used);
+        self.seen.insert(self.index.hash());
         self.current = used;
         self.key = k;
-        self.paths = None;
         self.stats.steps += 1;
         true
     }
 
     fn run(&mut self) {
-        loop {
+        while !self.out_of_budget() {
             let before = self.key.clone();
             self.halve_runs();
             self.delete_runs();
@@ -321,7 +328,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 self.redistribute();
                 self.delete_and_renumber();
             }
-            if self.key == before || self.out_of_budget() {
+            if self.key == before {
                 break;
             }
         }
@@ -358,26 +365,36 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         lo
     }
 
-    /// Moves several choices of `base` (a snapshot of an earlier current
-    /// tree) at once, each by `k * step` times its sign in `moves`, as far
-    /// as the case keeps failing ([`Shrinker::find_integer`]); the first of
-    /// `steps` that moves anything wins. Whether anything was kept.
-    fn move_together(&mut self, moves: &[(Path, i128)], steps: &[i128]) -> bool {
-        let base = self.current.clone();
+    /// Moves the choices at `moves`' paths at once, each from what it is
+    /// now by `k * step` times its sign, as far as the case keeps failing
+    /// ([`Shrinker::find_integer`]); the first of `steps` that moves
+    /// anything wins. Whether anything was kept.
+    fn move_together(&mut self, moves: &[(&Path, i128)], steps: &[i128]) -> bool {
+        // The choices as they are now: each amount is taken from these.
+        let Some(base) = moves.iter().map(|(p, _)| self.choice_at(p)).collect::<Option<Vec<Choice>>>() else {
+            return false;
+        };
+        let mut sets: Vec<(&[usize], Choice)> = moves.iter().map(|(p, _)| (p.as_slice(), 0)).collect();
         steps.iter().any(|&step| {
             let moved = self.find_integer(|s, k| {
-                let by: Vec<(&[usize], i128)> =
-                    moves.iter().map(|(p, sign)| (p.as_slice(), sign * step * k as i128)).collect();
-                shift_choices(&base, &by).is_some_and(|e| s.try_edit(e))
+                for ((set, &(_, sign)), &c) in sets.iter_mut().zip(moves).zip(&base) {
+                    match Choice::try_from(c as i128 - sign * step * k as i128) {
+                        Ok(c) => set.1 = c,
+                        Err(_) => return false,
+                    }
+                }
+                s.try_sets(&sets)
             });
             moved > 0
         })
     }
 
-    /// The path of the `i`-th node of the current tree in pre-order.
-    fn path_at(&mut self, i: usize) -> Option<Path> {
-        let current = &self.current;
-        self.paths.get_or_insert_with(|| current.paths()).get(i).cloned()
+    /// The first node of the current tree from the `i`-th on in pre-order
+    /// that `want` picks (by its number, from the index), with its number
+    /// and its path: a pass visits only the nodes it can edit.
+    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
+        let j = (i..self.index.len()).find(|&j| want(&self.index, j))?;
+        Some((j, self.index.path(j)))
     }
 
     /// Tests the edit of the current tree, when it applies; whether it was kept.
@@ -385,20 +402,16 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        // Set choices cost no copy, and their hash follows from the current
-        // tree's: the set of candidates seen is check enough.
-        if let Some(sets) = sets_of(&edit) {
-            return self.try_sets(&sets);
+        // A deletion is made and hashed in a few steps (and the set of
+        // candidates seen is check enough); any other edit tried on this
+        // tree before makes a candidate already seen: known without making it.
+        if let Some((at, start, len, lower_len, renumber)) = deletion(&edit) {
+            return self.try_delete(at, start, len, lower_len, renumber);
         }
-        // Any other edit tried on this tree before makes a candidate
-        // already seen: known without making it.
-        let mut h = EditHasher(self.hash);
+        let mut h = EditHasher(self.index.hash());
         edit.hash(&mut h);
         if !self.edits.insert(h.finish()) {
             return false;
-        }
-        if let Edit::Delete { at, start, len, lower_len } = &edit {
-            return self.try_delete(at, *start, *len, *lower_len);
         }
         let root = edit_root(&edit);
         if !root.is_empty() {
@@ -415,32 +428,49 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Tests the current tree with the choices at some paths set (an edit
-    /// made only of [`Edit::Set`]s), set in place and set back after the
-    /// try: no copy of the tree, and its hash from the current one's.
+    /// Tests the current tree with the choices at `sets`' paths set
+    /// (each path once), set in place and set back after the try: no copy
+    /// of the tree, no edit made, and the hash from the current one's.
     fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
-        let mut undo = Vec::with_capacity(sets.len());
-        let mut hash = self.hash;
-        for &(path, choice) in sets {
-            let Some(node) = self.current.get_mut(path).filter(|n| n.choice.is_some()) else {
-                self.undo_sets(undo);
-                return false;
-            };
-            let at = path_key(path);
-            hash = hash.wrapping_sub(node_key(at, node));
-            undo.push((path, node.choice));
-            node.choice = Some(choice);
-            hash = hash.wrapping_add(node_key(at, node));
+        if self.out_of_budget() {
+            return false;
         }
-        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
-        let used = self.test_candidate(hash, Made::InCurrent);
-        self.undo_sets(undo);
+        debug_assert!(sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q)));
+        let mut hash = self.index.hash();
+        let mut undo = std::mem::take(&mut self.undo);
+        let mut fits = true;
+        for &(path, choice) in sets {
+            let node = self.index.at(&self.current, path);
+            let Some((i, node)) = node.zip(self.current.get_mut(path)).filter(|(_, n)| n.choice.is_some()) else {
+                fits = false;
+                break;
+            };
+            let old = node_key(node);
+            undo.push(node.choice);
+            node.choice = Some(choice);
+            hash = self.index.rekey(hash, i, old, node_key(node));
+        }
+        let used = if fits {
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
+        } else {
+            None
+        };
+        for (k, old) in undo.drain(..).enumerate().rev() {
+            if let Some(node) = self.current.get_mut(sets[k].0) {
+                node.choice = old;
+            }
+        }
+        self.undo = undo;
         used.is_some_and(|used| self.keep(used))
     }
 
     /// Tests the current tree with an [`Edit::Delete`] made in place and
     /// undone after the try: the run deleted is kept aside and put back.
-    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool) -> bool {
+    /// With `renumber`, the leaf choices after the run are lowered by its
+    /// length too ([`delete_renumbered`]), and the edit applies only when
+    /// that lowers one.
+    fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool, renumber: bool) -> bool {
         let Some(node) = self.current.get_mut(at) else { return false };
         if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
             return false;
@@ -457,17 +487,42 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             }
             false => None,
         };
-        let run: Vec<ChoiceTree> = node.children.drain(start..start + len).collect();
+        // The hash: the run's nodes cut out, the parent's and the length's keys changed.
+        let ix = &self.index;
+        let p = ix.at(&self.current, at).expect("the node is in the tree");
+        let (a, b) = (ix.child(p, start), ix.child(p, start + len));
+        let node = self.current.get_mut(at).expect("the node is in the tree");
+        let old = (node_key(node), length.map(|i| node_key(&node.children[i])));
+        self.run.extend(node.children.drain(start..start + len));
         let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
             if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
                 *c = f(*c, k);
             }
         };
         shift(node, |c, k| c - k);
-        let used = self.test_candidate(tree_hash(&self.current), Made::InCurrent);
+        let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, old.0, node_key(node));
+        if let (Some(i), Some(old)) = (length, old.1) {
+            hash = ix.rekey(hash, ix.child(p, i), old, node_key(&node.children[i]));
+        }
+        // The later leaf choices renumbered: the nodes after the run now begin at `a`.
+        if renumber {
+            renumber_leaves(&mut node.children[start..], k, false, &mut self.lowered);
+            for &(o, old, new) in &self.lowered {
+                hash = ix.rekey(hash, a + o, old, new);
+            }
+        }
+        let used = if renumber && self.lowered.is_empty() {
+            None
+        } else {
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
+        };
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
+        if renumber {
+            renumber_leaves(&mut node.children[start..], k, true, &mut self.lowered);
+        }
         shift(node, |c, k| c + k);
-        node.children.splice(start..start, run);
+        node.children.splice(start..start, self.run.drain(..));
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -475,30 +530,29 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// subtree at `root`, made in place: only that subtree is copied, to
     /// be put back after the try.
     fn try_beneath(&mut self, edit: &Edit, root: &[usize]) -> bool {
-        let Some(saved) = self.current.get(root).cloned() else { return false };
+        let Some(i) = self.index.at(&self.current, root) else { return false };
+        // Copied into the subtree set aside last time: its lists are reused.
+        self.saved.clone_from(self.current.get(root).expect("the node is in the tree"));
         let used = if edit.apply_in_place(&mut self.current) {
-            self.test_candidate(tree_hash(&self.current), Made::InCurrent)
+            let node = self.current.get(root).expect("an edit beneath a node keeps the node");
+            let (run, m) = hash_and_size(node);
+            let hash = self.index.splice(i, self.index.end(i), run, m);
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of an edit beneath a node follows the tree's");
+            self.test_candidate(hash, Made::InCurrent)
         } else {
             None
         };
-        *self.current.get_mut(root).expect("an edit beneath a node keeps the node") = saved;
+        std::mem::swap(self.current.get_mut(root).expect("an edit beneath a node keeps the node"), &mut self.saved);
         used.is_some_and(|used| self.keep(used))
-    }
-
-    /// Sets back the choices [`Shrinker::try_sets`] set, last first.
-    fn undo_sets(&mut self, undo: Vec<(&[usize], Option<Choice>)>) {
-        for (path, old) in undo.into_iter().rev() {
-            if let Some(node) = self.current.get_mut(path) {
-                node.choice = old;
-            }
-        }
     }
 
     /// Pass 1a: delete halves of long runs of siblings, then quarters, ...,
     /// down to single ones, with the length before them lowered: from the
     /// tail, then from the head (runs in the middle are left to pass 1b).
     fn halve_runs(&mut self) {
-        for path in wide_nodes(&self.current) {
+        let wide: Vec<Path> =
+            (0..self.index.len()).filter(|&i| self.index.children(i) >= 16).map(|i| self.index.path(i)).collect();
+        for path in wide {
             let len = |s: &Self| s.current.get(&path).map_or(0, |t| t.children.len());
             let mut k = len(self) / 2;
             while k >= 1 && !self.out_of_budget() {
@@ -521,7 +575,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some(path) = self.path_at(i) {
+            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -541,7 +595,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                         start += 1;
                     }
                 }
-                i += 1;
+                i = j + 1;
             }
         }
     }
@@ -549,7 +603,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, has_children) {
             if self.out_of_budget() {
                 return;
             }
@@ -558,26 +612,24 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     break;
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i)) {
             if self.out_of_budget() {
                 return;
             }
-            if !path.is_empty() {
-                self.try_edit(Edit::Empty { at: path });
-            }
-            i += 1;
+            self.try_edit(Edit::Empty { at: path });
+            i = j + 1;
         }
     }
 
     fn set(&mut self, path: &[usize], choice: Choice) -> bool {
-        self.try_edit(Edit::Set { at: path.to_vec(), choice })
+        self.try_sets(&[(path, choice)])
     }
 
     fn choice_at(&self, path: &[usize]) -> Option<Choice> {
@@ -589,18 +641,17 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0)) {
             if self.out_of_budget() {
                 return;
             }
-            if let Some(c) = self.choice_at(&path).filter(|&c| c > 0) {
-                if !self.set(&path, 0) {
-                    self.find_integer(|s, k| k < c && s.set(&path, c - k));
-                    self.bisect(&path);
-                }
-                self.borrow(&path);
+            let c = self.index.choice(j).expect("a choice node");
+            if !self.set(&path, 0) {
+                self.find_integer(|s, k| k < c && s.set(&path, c - k));
+                self.bisect(&path);
             }
-            i += 1;
+            self.borrow(&path);
+            i = j + 1;
         }
     }
 
@@ -621,13 +672,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// The leaf choices (numbers, not options) above zero, in pre-order.
     fn leaf_choices(&self) -> Vec<(Path, Choice)> {
-        self.current
-            .paths()
-            .into_iter()
-            .filter_map(|p| {
-                let t = self.current.get(&p)?;
-                let c = t.choice.filter(|&c| c > 0 && t.children.is_empty())?;
-                Some((p, c))
+        (0..self.index.len())
+            .filter_map(|i| {
+                let c = self.index.choice(i).filter(|&c| c > 0 && !has_children(&self.index, i))?;
+                Some((self.index.path(i), c))
             })
             .collect()
     }
@@ -645,43 +693,35 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             if self.out_of_budget() {
                 return;
             }
-            let moves: Vec<(Path, i128)> = paths.into_iter().map(|p| (p, 1)).collect();
+            let moves: Vec<(&Path, i128)> = paths.iter().map(|p| (p, 1)).collect();
             self.move_together(&moves, &[1, 2]);
         }
     }
 
-    /// The pairs of leaf choices at most [`PAIR_WINDOW`] apart in pre-order.
-    fn pairs(&self) -> Vec<(Path, Path)> {
+    /// Moves each pair of leaf choices at most [`PAIR_WINDOW`] apart in
+    /// pre-order together, the later one by `sign` times the earlier one's amount.
+    fn move_pairs(&mut self, sign: i128) {
         let leaves = self.leaf_choices();
-        let mut out = Vec::new();
         for (i, (a, _)) in leaves.iter().enumerate() {
             for (b, _) in leaves.iter().skip(i + 1).take(PAIR_WINDOW) {
-                out.push((a.clone(), b.clone()));
+                if self.out_of_budget() {
+                    return;
+                }
+                self.move_together(&[(a, 1), (b, sign)], &[1, 2]);
             }
         }
-        out
     }
 
     /// Pass 8: lower two choices by the same amount (`x - y` kept while both go down).
     fn lower_pairs(&mut self) {
-        for (a, b) in self.pairs() {
-            if self.out_of_budget() {
-                return;
-            }
-            self.move_together(&[(a, 1), (b, 1)], &[1, 2]);
-        }
+        self.move_pairs(1);
     }
 
     /// Pass 9: move an amount from an earlier choice to a later one (the
     /// sum kept while the earlier one goes down: `x + y` overflowing with
     /// `x` as small as it can be).
     fn redistribute(&mut self) {
-        for (a, b) in self.pairs() {
-            if self.out_of_budget() {
-                return;
-            }
-            self.move_together(&[(a, 1), (b, -1)], &[1, 2]);
-        }
+        self.move_pairs(-1);
     }
 
     /// Pass 10: delete a run of siblings with the length before them
@@ -690,7 +730,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some(path) = self.path_at(i) {
+            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -700,7 +740,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                         start += 1;
                     }
                 }
-                i += 1;
+                i = j + 1;
             }
         }
     }
@@ -710,24 +750,23 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// random where that does not fit).
     fn borrow(&mut self, path: &[usize]) {
         let Some((&last, parent)) = path.split_last() else { return };
-        let mut next = parent.to_vec();
-        next.push(last + 1);
-        let (Some(node), Some(after)) = (self.current.get(path), self.current.get(&next)) else { return };
+        let Some(siblings) = self.current.get(parent).map(|p| &p.children[..]) else { return };
+        let (Some(node), Some(after)) = (siblings.get(last), siblings.get(last + 1)) else { return };
         let (Some(c), Some(_)) = (node.choice, after.choice) else { return };
         if c == 0 || node.site != after.site {
             return;
         }
-        self.try_edit(Edit::Seq(vec![
-            Edit::Set { at: path.to_vec(), choice: c - 1 },
-            Edit::Set { at: next, choice: Choice::MAX },
-        ]));
+        let next = [parent, &[last + 1]].concat();
+        self.try_sets(&[(path, c - 1), (&next, Choice::MAX)]);
     }
 
     /// Pass 4b: move a pick whose option built only choices to the option
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) =
+            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i))
+        {
             if self.out_of_budget() {
                 return;
             }
@@ -739,38 +778,43 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             if let Some(c) = flat_pick {
                 self.try_edit(Edit::Raise { at: path, choice: c - 1 });
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
             if self.out_of_budget() {
                 return;
             }
             let n = self.current.get(&path).map_or(0, |t| t.children.len());
+            // The children's choices, made once for the node (again after a kept swap).
+            let mut keys: Option<Vec<Vec<Choice>>> = None;
             for a in 0..n {
                 for b in a + 1..n {
                     // A kept swap's replay may have reshaped the tree: stop when the node or child is gone.
                     let Some(node) = self.current.get(&path).filter(|t| b < t.children.len()) else {
                         break;
                     };
-                    let (x, y) = (&node.children[a], &node.children[b]);
-                    if x.site == y.site && shortlex_less(&y.choices(), &x.choices()) {
-                        self.try_edit(Edit::Swap { at: path.clone(), a, b });
+                    if node.children[a].site != node.children[b].site {
+                        continue;
+                    }
+                    let k = keys.get_or_insert_with(|| node.children.iter().map(ChoiceTree::choices).collect());
+                    if shortlex_less(&k[b], &k[a]) && self.try_edit(Edit::Swap { at: path.clone(), a, b }) {
+                        keys = None;
                     }
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
 
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some(path) = self.path_at(i) {
+        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
             if self.out_of_budget() {
                 return;
             }
@@ -785,51 +829,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     a += 1;
                 }
             }
-            i += 1;
+            i = j + 1;
         }
     }
-}
-
-/// A 64-bit hash of a tree, for the set of candidates tried: the sum
-/// (wrapping) of one key per node ([`node_key`]), each made of the node's
-/// path, site, choice and number of children. Those describe the tree
-/// whole; a sum lets a candidate that only sets choices be hashed from the
-/// current tree's hash in a few steps, without a walk over the tree.
-fn tree_hash(t: &ChoiceTree) -> u64 {
-    fn go(t: &ChoiceTree, at: u64, sum: &mut u64) {
-        *sum = sum.wrapping_add(node_key(at, t));
-        for (i, c) in t.children.iter().enumerate() {
-            go(c, child_key(at, i), sum);
-        }
-    }
-    let mut sum = 0;
-    go(t, ROOT_KEY, &mut sum);
-    sum
-}
-
-/// The key of the root's path.
-const ROOT_KEY: u64 = 0x2545_f491_4f6c_dd1d;
-
-/// The key of the path of a node's `i`-th child, from the node's.
-fn child_key(at: u64, i: usize) -> u64 {
-    finish(mix(at, i as u64))
-}
-
-/// The key of the path `path`.
-fn path_key(path: &[usize]) -> u64 {
-    path.iter().fold(ROOT_KEY, |at, &i| child_key(at, i))
-}
-
-/// One node's part of [`tree_hash`]: its path's key, its site (by address
-/// and length when it is a `&'static str`, as the candidates of one shrink,
-/// made by one generator, share them; by its text otherwise: hashing every
-/// site's text cost a sixth of a try), its choice and how many children it has.
-fn node_key(at: u64, t: &ChoiceTree) -> u64 {
-    let site = match &t.site {
-        Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
-        Cow::Owned(s) => fnv1a(s.as_bytes()),
-    };
-    finish(mix(mix(mix(at, site), t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
 }
 
 /// Hashes an edit, beginning from the hash of the tree it edits. Each
@@ -860,23 +862,67 @@ impl Hasher for EditHasher {
     }
 }
 
-/// The paths of the nodes with at least 16 children, in pre-order.
-fn wide_nodes(tree: &ChoiceTree) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut stack = vec![(tree, Vec::new())];
-    while let Some((t, path)) = stack.pop() {
-        if t.children.len() >= 16 {
-            out.push(path.clone());
-        }
-        for (i, c) in t.children.iter().enumerate().rev() {
-            if !c.children.is_empty() {
-                let mut p = path.clone();
-                p.push(i);
-                stack.push((c, p));
+/// The deletion `edit` makes, when it is one the shrinker makes in place:
+/// an [`Edit::Delete`] (`renumber` false), or [`delete_renumbered`]'s
+/// deletion and renumbering (`renumber` true). `(at, start, len,
+/// lower_len, renumber)`.
+fn deletion(edit: &Edit) -> Option<(&[usize], usize, usize, bool, bool)> {
+    match edit {
+        Edit::Delete { at, start, len, lower_len } => Some((at, *start, *len, *lower_len, false)),
+        Edit::Seq(seq) => match seq.as_slice() {
+            [Edit::Delete { at, start, len, lower_len: true }, Edit::Shift { at: shifted, from, by }]
+                if shifted == at && from == start && *by == *len as Choice =>
+            {
+                Some((at, *start, *len, true, true))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Lowers by `k` each leaf choice of at least `k` in `trees` (as
+/// [`Edit::Shift`] does), noting in `lowered` each one's number among the
+/// nodes of `trees` in pre-order and its key before and after; with
+/// `back`, raises again the ones `lowered` notes instead.
+fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mut Vec<(usize, u64, u64)>) {
+    fn go(
+        t: &mut ChoiceTree,
+        k: Choice,
+        back: bool,
+        n: &mut usize,
+        next: &mut usize,
+        lowered: &mut Vec<(usize, u64, u64)>,
+    ) {
+        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
+            if back {
+                if lowered.get(*next).is_some_and(|l| l.0 == *n) {
+                    t.choice = Some(c + k);
+                    *next += 1;
+                }
+            } else if c >= k {
+                let old = node_key(t);
+                t.choice = Some(c - k);
+                lowered.push((*n, old, node_key(t)));
             }
         }
+        *n += 1;
+        for c in &mut t.children {
+            go(c, k, back, n, next, lowered);
+        }
     }
-    out
+    if !back {
+        lowered.clear();
+    }
+    let (mut n, mut next) = (0, 0);
+    for t in trees {
+        go(t, k, back, &mut n, &mut next, lowered);
+    }
+}
+
+/// Whether node `i` of the index has children.
+fn has_children(ix: &Index, i: usize) -> bool {
+    ix.children(i) > 0
 }
 
 #[cfg(test)]
@@ -1106,33 +1152,6 @@ mod tests {
     }
 
     #[test]
-    fn a_tree_hash_follows_a_set_choice_and_tells_shapes_apart() {
-        let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
-        for seed in 0..20 {
-            let (_, tree) = generate_recorded(&g, seed);
-            for path in tree.paths() {
-                let Some(c) = tree.get(&path).and_then(|n| n.choice) else { continue };
-                let mut set = tree.clone();
-                let node = set.get_mut(&path).unwrap();
-                let at = path_key(&path);
-                let mut hash = tree_hash(&tree).wrapping_sub(node_key(at, node));
-                node.choice = Some(c + 1);
-                hash = hash.wrapping_add(node_key(at, node));
-                assert_eq!(hash, tree_hash(&set), "seed {seed}, {path:?}");
-                assert_ne!(hash, tree_hash(&tree));
-            }
-        }
-        // The same choices in another shape, and siblings in another order.
-        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
-        let flat = ChoiceTree::root(vec![leaf(1), leaf(2)]);
-        let deep = ChoiceTree::root(vec![ChoiceTree::choice("x", 1, vec![leaf(2)])]);
-        let swapped = ChoiceTree::root(vec![leaf(2), leaf(1)]);
-        let hashes = [tree_hash(&flat), tree_hash(&deep), tree_hash(&swapped)];
-        assert!(hashes[0] != hashes[1] && hashes[0] != hashes[2] && hashes[1] != hashes[2]);
-        assert_eq!(tree_hash(&flat), tree_hash(&flat.clone()));
-    }
-
-    #[test]
     fn an_edit_hash_tells_apart_edits_that_differ_only_in_a_leading_zero() {
         // `Delete` is the first variant (discriminant 0), and its fields
         // here write the same words as `Promote`'s: a mix that starts from
@@ -1156,6 +1175,55 @@ mod tests {
         let budget = Budget { max_steps: 5, max_time: Duration::from_secs(60) };
         let (_, stats) = shrink(tree, budget, |cand| Some(replay_lenient(&g, &cand, 0).1));
         assert_eq!(stats.attempts, 5);
+        assert!(stats.budget_exhausted);
+    }
+
+    #[test]
+    fn deletions_made_in_place_make_the_trees_their_edits_make() {
+        // Every deletion and renumbered deletion the shrinker makes in the
+        // current tree, and every edit beneath a node, against `Edit::apply`.
+        let coupling = int(1usize..=10).bind(|n| vec(int(0usize..=n - 1), n..=n)).boxed();
+        let nested = vec(vec(int(0u32..=9), 0..=4), 1..=4).boxed();
+        let trees: Vec<ChoiceTree> = (0..20)
+            .flat_map(|seed| [generate_recorded(&coupling, seed).1, generate_recorded(&nested, seed).1])
+            .collect();
+        let budget = Budget { max_steps: u64::MAX, max_time: Duration::from_secs(60) };
+        for tree in trees {
+            for path in tree.paths() {
+                let n = tree.get(&path).unwrap().children.len();
+                let mut edits = vec![Edit::Empty { at: path.clone() }];
+                for start in 0..n {
+                    for len in 1..=n - start {
+                        edits.push(delete_renumbered(&path, start, len));
+                        for lower_len in [true, false] {
+                            edits.push(Edit::Delete { at: path.clone(), start, len, lower_len });
+                        }
+                    }
+                }
+                for edit in edits {
+                    // A shrinker of its own for each edit: only the start tree is seen.
+                    let mut made = None;
+                    let mut s = Shrinker::new(tree.clone(), budget, Instant::now(), |cand: &mut ChoiceTree, _| {
+                        made = Some(cand.clone());
+                        None
+                    });
+                    s.try_edit(edit.clone());
+                    assert_eq!(s.current, tree, "{edit:?} was set back");
+                    drop(s);
+                    assert_eq!(made, edit.apply(&tree).filter(|t| t != &tree), "{edit:?} of {tree}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_of_no_tries_makes_no_candidate() {
+        let g = vec(int(1u32..=1000), 10..=20);
+        let (_, tree) = generate_recorded(&g, 3);
+        let budget = Budget { max_steps: 0, max_time: Duration::from_secs(60) };
+        let (back, stats) = shrink_by_ref(tree.clone(), budget, |_| panic!("a candidate was made"));
+        assert_eq!(back, tree);
+        assert_eq!((stats.attempts, stats.steps), (0, 0));
         assert!(stats.budget_exhausted);
     }
 }

@@ -1,0 +1,291 @@
+//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, and a hash that follows an edit in a few steps.
+//!
+//! A tree's hash ([`tree_hash`]) is a polynomial over its nodes in
+//! pre-order: `sum of key(node i) * B^i`, wrapping, where a node's key
+//! ([`node_key`]) is made of its site, its choice and how many children it
+//! has (the sequence of those, in pre-order, is the tree: the counts say
+//! where each subtree ends). `B` is odd, so `B^-1` exists modulo `2^64`.
+//! The [`Index`] of the current tree keeps the sums of the first `i`
+//! terms, so the hash of a candidate follows from the current one:
+//!
+//! - a set choice at node `i` changes one term;
+//! - a run of nodes `a..b` replaced by a run of `m` nodes (a deleted run of
+//!   siblings, `m = 0`; an edited subtree) is the first `a` terms, the new
+//!   run's own hash times `B^a`, and the rest times `B^(m - (b - a))`,
+//!   besides the few nodes before `a` whose key changed (a parent's count
+//!   of children, a length choice).
+//!
+//! A candidate then costs the size of what it changed to hash, not the
+//! size of the tree.
+
+use crate::hashing::{finish, fnv1a, mix};
+use reflect_core::choice::{Choice, ChoiceTree};
+use reflect_core::edit::Path;
+use std::borrow::Cow;
+
+/// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
+const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// `BASE^-1` modulo `2^64`.
+const BASE_INV: u64 = inverse(BASE);
+
+/// The inverse of an odd `b` modulo `2^64`, by Newton's iteration: each
+/// step doubles the number of correct low bits, from 3 (`b * b = 1 mod 8`).
+const fn inverse(b: u64) -> u64 {
+    let mut x = b;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(b.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// `BASE^e` for a signed `e`.
+fn power(e: isize) -> u64 {
+    if e >= 0 {
+        BASE.wrapping_pow(e as u32)
+    } else {
+        BASE_INV.wrapping_pow(e.unsigned_abs() as u32)
+    }
+}
+
+/// One node's key: its site (by address and length when it is a
+/// `&'static str`, as the candidates of one shrink, made by one generator,
+/// share them; by its text otherwise: hashing every site's text cost a
+/// sixth of a try), its choice and how many children it has.
+pub(super) fn node_key(t: &ChoiceTree) -> u64 {
+    let site = match &t.site {
+        Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
+        Cow::Owned(s) => fnv1a(s.as_bytes()),
+    };
+    finish(mix(mix(site, t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
+}
+
+/// The hash of `t` (see the module docs) and its number of nodes.
+pub(super) fn hash_and_size(t: &ChoiceTree) -> (u64, usize) {
+    fn go(t: &ChoiceTree, power: &mut u64, sum: &mut u64, size: &mut usize) {
+        *sum = sum.wrapping_add(node_key(t).wrapping_mul(*power));
+        *power = power.wrapping_mul(BASE);
+        *size += 1;
+        for c in &t.children {
+            go(c, power, sum, size);
+        }
+    }
+    let (mut power, mut sum, mut size) = (1, 0, 0);
+    go(t, &mut power, &mut sum, &mut size);
+    (sum, size)
+}
+
+/// A 64-bit hash of a tree, for the set of candidates tried (see the module docs).
+pub(super) fn tree_hash(t: &ChoiceTree) -> u64 {
+    hash_and_size(t).0
+}
+
+/// The current tree's nodes in pre-order: where each subtree ends and the
+/// sums of the first terms of its hash (see the module docs).
+#[derive(Debug, Default)]
+pub(super) struct Index {
+    /// One past the last node of node `i`'s subtree.
+    end: Vec<usize>,
+    /// `prefix[i]`: the sum of the first `i` terms of the hash; the last is the hash.
+    prefix: Vec<u64>,
+    /// `BASE^i`.
+    powers: Vec<u64>,
+    /// Node `i`'s choice, and how many children it has.
+    nodes: Vec<(Option<Choice>, usize)>,
+    /// Node `i`'s parent, and its place among the parent's children (the root's: 0, 0).
+    up: Vec<(usize, usize)>,
+}
+
+impl Index {
+    /// Indexes `t`, keeping the lists' memory.
+    pub(super) fn rebuild(&mut self, t: &ChoiceTree) {
+        fn go(t: &ChoiceTree, up: (usize, usize), ix: &mut Index) {
+            let i = ix.end.len();
+            ix.up.push(up);
+            let power = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
+            let sum = ix.prefix[i].wrapping_add(node_key(t).wrapping_mul(power));
+            ix.powers.push(power);
+            ix.prefix.push(sum);
+            ix.end.push(0);
+            ix.nodes.push((t.choice, t.children.len()));
+            for (k, c) in t.children.iter().enumerate() {
+                go(c, (i, k), ix);
+            }
+            ix.end[i] = ix.end.len();
+        }
+        self.end.clear();
+        self.prefix.clear();
+        self.powers.clear();
+        self.nodes.clear();
+        self.up.clear();
+        self.prefix.push(0);
+        go(t, (0, 0), self);
+    }
+
+    /// The indexed tree's hash.
+    pub(super) fn hash(&self) -> u64 {
+        *self.prefix.last().expect("the prefix sums begin with 0")
+    }
+
+    /// The pre-order number of the node at `path` of `t`, the indexed tree.
+    pub(super) fn at(&self, t: &ChoiceTree, path: &[usize]) -> Option<usize> {
+        let (mut node, mut i) = (t, 0);
+        for &c in path {
+            node = node.children.get(c)?;
+            i = self.child(i, c);
+        }
+        Some(i)
+    }
+
+    /// The pre-order number of the `k`-th child of node `i` (or, for `k`
+    /// its number of children, one past its subtree).
+    pub(super) fn child(&self, i: usize, k: usize) -> usize {
+        (0..k).fold(i + 1, |j, _| self.end[j])
+    }
+
+    /// One past the last node of node `i`'s subtree.
+    pub(super) fn end(&self, i: usize) -> usize {
+        self.end[i]
+    }
+
+    /// How many nodes the indexed tree has.
+    pub(super) fn len(&self) -> usize {
+        self.end.len()
+    }
+
+    /// Node `i`'s choice (`None` for a part).
+    pub(super) fn choice(&self, i: usize) -> Option<Choice> {
+        self.nodes[i].0
+    }
+
+    /// How many children node `i` has.
+    pub(super) fn children(&self, i: usize) -> usize {
+        self.nodes[i].1
+    }
+
+    /// The path of node `i` (`i` below [`Index::len`]).
+    pub(super) fn path(&self, i: usize) -> Path {
+        let (mut path, mut j) = (Vec::new(), i);
+        while j != 0 {
+            let (parent, k) = self.up[j];
+            path.push(k);
+            j = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// `hash`, with the key of node `i` changed from `old` to `new`.
+    pub(super) fn rekey(&self, hash: u64, i: usize, old: u64, new: u64) -> u64 {
+        hash.wrapping_add(new.wrapping_sub(old).wrapping_mul(self.powers[i]))
+    }
+
+    /// The hash of the indexed tree with its nodes `a..b` replaced by a run
+    /// of `m` nodes whose own hash (numbered from 0) is `run` (the keys of
+    /// nodes before `a` as they are indexed).
+    pub(super) fn splice(&self, a: usize, b: usize, run: u64, m: usize) -> u64 {
+        let rest = self.hash().wrapping_sub(self.prefix[b]);
+        let shift = power(m as isize - (b - a) as isize);
+        self.prefix[a].wrapping_add(run.wrapping_mul(self.powers[a])).wrapping_add(rest.wrapping_mul(shift))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reflect_core::combinators::{int, vec};
+    use reflect_core::interpret::generate_recorded;
+
+    /// Trees of lists of lists, each with its index.
+    fn indexed() -> Vec<(ChoiceTree, Index)> {
+        let g = vec(vec(int(0u32..=9), 0..=4), 1..=4);
+        (0..30)
+            .map(|seed| {
+                let t = generate_recorded(&g, seed).1;
+                let mut ix = Index::default();
+                ix.rebuild(&t);
+                (t, ix)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_inverse_of_the_base_is_one() {
+        assert_eq!(BASE.wrapping_mul(BASE_INV), 1);
+        assert_eq!(power(5).wrapping_mul(power(-5)), 1);
+    }
+
+    #[test]
+    fn the_index_numbers_nodes_in_pre_order_and_sums_the_hash() {
+        for (t, ix) in indexed() {
+            assert_eq!(ix.hash(), tree_hash(&t));
+            assert_eq!(ix.len(), t.paths().len());
+            for (i, path) in t.paths().iter().enumerate() {
+                assert_eq!(ix.at(&t, path), Some(i));
+                assert_eq!(&ix.path(i), path);
+                let node = t.get(path).unwrap();
+                assert_eq!((ix.choice(i), ix.children(i)), (node.choice, node.children.len()));
+                assert_eq!(ix.end(i) - i, hash_and_size(t.get(path).unwrap()).1);
+            }
+        }
+    }
+
+    #[test]
+    fn a_set_choice_rekeys_one_node() {
+        for (t, ix) in indexed() {
+            for path in t.paths() {
+                let Some(c) = t.get(&path).and_then(|n| n.choice) else { continue };
+                let mut set = t.clone();
+                let node = set.get_mut(&path).unwrap();
+                let old = node_key(node);
+                node.choice = Some(c + 1);
+                let hash = ix.rekey(ix.hash(), ix.at(&t, &path).unwrap(), old, node_key(node));
+                assert_eq!(hash, tree_hash(&set), "{path:?}");
+                assert_ne!(hash, ix.hash());
+            }
+        }
+    }
+
+    #[test]
+    fn a_replaced_run_of_nodes_is_hashed_from_the_run_alone() {
+        for (t, ix) in indexed() {
+            for path in t.paths() {
+                let node = t.get(&path).unwrap();
+                // Each run of children deleted (the parent's count of children changed too).
+                for start in 0..node.children.len() {
+                    for len in 1..=node.children.len() - start {
+                        let mut del = t.clone();
+                        del.get_mut(&path).unwrap().children.drain(start..start + len);
+                        let p = ix.at(&t, &path).unwrap();
+                        let a = ix.at(&t, &[&path[..], &[start]].concat()).unwrap();
+                        let b = ix.end(ix.at(&t, &[&path[..], &[start + len - 1]].concat()).unwrap());
+                        let hash =
+                            ix.rekey(ix.splice(a, b, 0, 0), p, node_key(node), node_key(del.get(&path).unwrap()));
+                        assert_eq!(hash, tree_hash(&del), "{path:?} {start} {len}");
+                    }
+                }
+                // The subtree replaced by another, smaller or larger.
+                let i = ix.at(&t, &path).unwrap();
+                for other in [ChoiceTree::choice("x", 3, Vec::new()), t.clone()] {
+                    let mut edited = t.clone();
+                    *edited.get_mut(&path).unwrap() = other.clone();
+                    let (run, m) = hash_and_size(&other);
+                    assert_eq!(ix.splice(i, ix.end(i), run, m), tree_hash(&edited), "{path:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_hash_tells_shapes_and_orders_apart() {
+        let leaf = |c| ChoiceTree::choice("x", c, Vec::new());
+        let flat = ChoiceTree::root(vec![leaf(1), leaf(2)]);
+        let deep = ChoiceTree::root(vec![ChoiceTree::choice("x", 1, vec![leaf(2)])]);
+        let swapped = ChoiceTree::root(vec![leaf(2), leaf(1)]);
+        let hashes = [tree_hash(&flat), tree_hash(&deep), tree_hash(&swapped)];
+        assert!(hashes[0] != hashes[1] && hashes[0] != hashes[2] && hashes[1] != hashes[2]);
+        assert_eq!(tree_hash(&flat), tree_hash(&flat.clone()));
+    }
+}
