@@ -10,9 +10,7 @@ use super::report::{Report, RunError};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
-use std::time::Duration;
-// Read once a case while the bar shows: the processor's counter, cheaper than the system clock.
-use quanta::Instant;
+use std::time::{Duration, Instant};
 
 /// A run shows its progress once it has taken this long.
 pub(super) const AFTER: Duration = Duration::from_secs(2);

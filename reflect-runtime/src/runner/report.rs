@@ -43,10 +43,7 @@ pub struct Report {
     /// Time spent making values (the generator), over every case. Between
     /// two generated cases the clock is read once, so the runner's and the
     /// guide's own work between them counts here too: `gen_time` and
-    /// `test_time` add up to nearly all of `elapsed`. Cases are timed by
-    /// the processor's time-stamp counter where it is reliable (a reading
-    /// costs a fraction of the system clock's), calibrated against the
-    /// system clock once per process.
+    /// `test_time` add up to nearly all of `elapsed`.
     pub gen_time: Duration,
     /// Time spent testing them (the property), over every case.
     pub test_time: Duration,

@@ -21,8 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Once};
-// A case is timed by a clock read from the processor's counter (two readings a case).
-use quanta::Instant;
+use std::time::Instant;
 
 /// What the run asks the worker to do: one case.
 pub(crate) enum Cmd<'a> {
