@@ -249,31 +249,32 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
             src.leave();
             r?
         }
-        Node::Repeat { min, max, sub } => {
-            let n = src.choose_leaf(REPEAT_SITE, Request::Int { span: (max - min) as u64 })?;
-            if n > (max - min) as u64 {
-                return Err(Stop::Rejected);
-            }
-            let count = *min as u64 + n;
-            // At least a byte a run: one growth of the string, not one per char.
-            out.reserve(count as usize);
-            match &**sub {
-                // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
-                Node::Class(c, _) => {
-                    for _ in 0..count {
-                        out.push(src.sub(c)?);
-                    }
-                }
-                sub => {
-                    for _ in 0..count {
-                        run_node(sub, src, out)?;
-                    }
-                }
-            }
-        }
+        Node::Repeat { min, max, sub } => repeat(*min, *max, sub, src, out)?,
         Node::Concat(ns) => {
             for n in ns {
                 run_node(n, src, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `min..=max` runs of `sub` (a length choice point, then the runs).
+#[inline]
+fn repeat<A: Answerer + ?Sized>(min: u32, max: u32, sub: &Node, src: &mut A, out: &mut String) -> Result<(), Stop> {
+    let count = min as u64 + src.choose_int(REPEAT_SITE, (max - min) as u64)?;
+    // At least a byte a run: one growth of the string, not one per char.
+    out.reserve(count as usize);
+    match sub {
+        // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
+        Node::Class(c, _) => {
+            for _ in 0..count {
+                out.push(src.sub(c)?);
+            }
+        }
+        sub => {
+            for _ in 0..count {
+                run_node(sub, src, out)?;
             }
         }
     }
@@ -392,7 +393,12 @@ impl Regex {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<String, Stop> {
         let mut out = String::new();
-        run_node(&self.node, a, &mut out)?;
+        match &*self.node {
+            // A pattern that is one repetition (the common `[a-z]{m,n}`):
+            // its loop inlined here rather than behind the recursive walk.
+            Node::Repeat { min, max, sub } => repeat(*min, *max, sub, a, &mut out)?,
+            node => run_node(node, a, &mut out)?,
+        }
         Ok(out)
     }
 }

@@ -233,6 +233,13 @@ pub trait Answerer: sealed::Sealed {
     /// Answer a choice point that selects nothing beneath it (see [`Source::choose_leaf`]).
     fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
 
+    /// Answer the integer choice point `site` of `span + 1` values (a leaf):
+    /// a choice in `0..=span`. A source's answer past `span` stops the run
+    /// with [`Stop::Rejected`]; the RNG's draws are always in range, so on
+    /// the fast path the check, and the error it could raise, are compiled
+    /// away.
+    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop>;
+
     /// A part of the value named `site` begins (see [`Source::enter`]).
     fn enter(&mut self, site: Site);
 
@@ -265,6 +272,13 @@ impl Answerer for dyn Source + '_ {
         Source::choose_leaf(self, site, request)
     }
     #[inline]
+    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop> {
+        match Source::choose_leaf(self, site, Request::Int { span })? {
+            c if c <= span => Ok(c),
+            _ => Err(Stop::Rejected),
+        }
+    }
+    #[inline]
     fn enter(&mut self, site: Site) {
         Source::enter(self, site)
     }
@@ -290,6 +304,10 @@ impl Answerer for DetRng {
     #[inline(always)]
     fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         Ok(sample(self, request))
+    }
+    #[inline(always)]
+    fn choose_int(&mut self, _site: Site, span: u64) -> Result<Choice, Stop> {
+        Ok(sample(self, Request::Int { span }))
     }
     #[inline(always)]
     fn enter(&mut self, _site: Site) {}

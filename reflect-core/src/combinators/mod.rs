@@ -32,12 +32,16 @@ pub fn just<T: Clone + PartialEq>(value: T) -> Just<T> {
     Just(value)
 }
 
-impl<T: Clone + PartialEq> Gen for Just<T> {
-    type Value = T;
+impl<T: Clone + PartialEq> Just<T> {
     #[inline]
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+    fn forward<A: Answerer + ?Sized>(&self, _a: &mut A) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
+}
+
+impl<T: Clone + PartialEq> Gen for Just<T> {
+    type Value = T;
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         if *target == self.0 {
             vec![Way::empty()]
@@ -58,12 +62,16 @@ pub fn pure<T: Clone>(value: T) -> Pure<T> {
     Pure(value)
 }
 
-impl<T: Clone> Gen for Pure<T> {
-    type Value = T;
+impl<T: Clone> Pure<T> {
     #[inline]
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+    fn forward<A: Answerer + ?Sized>(&self, _a: &mut A) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
+}
+
+impl<T: Clone> Gen for Pure<T> {
+    type Value = T;
+    one_forward_body!();
     fn back(&self, _target: &T) -> Vec<Way> {
         vec![Way::empty()]
     }
