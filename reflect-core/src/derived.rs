@@ -18,7 +18,9 @@
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
 use crate::choice::{ChoiceTree, Opt, Site};
-use crate::combinators::{int, option, pick_choose, pick_ways, Collection, OptionGen, Part, Sequence};
+use crate::combinators::{
+    int, option, pick_choose, pick_ways, sequence_forward, Collection, Int, OptionGen, Part, Sequence,
+};
 use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
 use crate::source::{Answerer, Stop};
 use std::any::{Any, TypeId};
@@ -220,18 +222,23 @@ impl<G, C> SeqField<G, C> {
         SeqField { site, lo, hi, depth, limited, elem, _c: PhantomData }
     }
 
-    /// The collection generator for the current level.
+    /// The length generator for the current level.
     #[inline]
-    fn now(&self) -> Collection<&G, C> {
+    fn len(&self) -> Int<usize> {
         let hi = if self.limited && at_budget(self.depth) { self.lo } else { self.hi };
-        Collection { len: int(self.lo..=hi).site(self.site), elem_site: "elem", gen: &self.elem, _c: PhantomData }
+        int(self.lo..=hi).site(self.site)
+    }
+
+    /// The collection generator for the current level.
+    fn now(&self) -> Collection<&G, C> {
+        Collection { len: self.len(), elem_site: "elem", gen: &self.elem, _c: PhantomData }
     }
 }
 
 impl<G: Gen, C: Sequence<G::Value>> SeqField<G, C> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
-        a.sub(&self.now())
+        sequence_forward(a, &self.len(), "elem", &self.elem)
     }
 }
 

@@ -267,11 +267,7 @@ fn repeat<A: Answerer + ?Sized>(min: u32, max: u32, sub: &Node, src: &mut A, out
     out.reserve(count as usize);
     match sub {
         // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
-        Node::Class(c, _) => {
-            for _ in 0..count {
-                out.push(src.sub(c)?);
-            }
-        }
+        Node::Class(c, _) => src.repeat(c, count as usize, None, out)?,
         sub => {
             for _ in 0..count {
                 run_node(sub, src, out)?;

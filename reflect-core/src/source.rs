@@ -1,6 +1,7 @@
 //! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide).
 
 use crate::choice::{Choice, Request, Site};
+use crate::combinators::Sequence;
 use crate::gen::Gen;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -136,6 +137,13 @@ fn up_to(rng: &mut DetRng, span: u64) -> u64 {
     if range == 0 {
         return rng.next_u64();
     }
+    draw_below(rng, range)
+}
+
+/// A uniform draw in `0..range` (`range` at least 1), as [`up_to`] makes it.
+#[inline(always)]
+fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
+    use rand::RngCore;
     let wide = |x: u64| {
         let t = x as u128 * range as u128;
         ((t >> 64) as u64, t as u64)
@@ -146,6 +154,27 @@ fn up_to(rng: &mut DetRng, span: u64) -> u64 {
         result += low.checked_add(next_high).is_none() as u64;
     }
     result
+}
+
+/// `n` integer choices in `0..=span` drawn from `rng` as `n` calls of
+/// [`sample`] draw them, each made a value by `value` and added at the end
+/// of `out`: the fast path of a collection of integers or chars. The cases
+/// of `span` (one answer, every word, a range to scale into) are told apart
+/// once, and a `Vec` is filled without a check per element.
+#[inline(always)]
+pub(crate) fn fill_draws<T, C: Sequence<T>>(
+    rng: &mut DetRng,
+    span: u64,
+    n: usize,
+    out: &mut C,
+    value: impl Fn(u64) -> T,
+) {
+    use rand::RngCore;
+    match span.checked_add(1) {
+        Some(1) => out.extend_elems((0..n).map(|_| value(0))),
+        None => out.extend_elems((0..n).map(|_| value(rng.next_u64()))),
+        Some(range) => out.extend_elems((0..n).map(|_| value(draw_below(rng, range)))),
+    }
 }
 
 /// Draws a choice for `request` uniformly among its answers, ignoring
@@ -253,6 +282,18 @@ pub trait Answerer: sealed::Sealed {
     /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
     /// for a source, [`Gen::run_rng`] for the RNG.
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
+
+    /// Run `g` forward `n` times, adding each value at the end of `out`,
+    /// each as the part `part` when there is one (a collection's elements)
+    /// and this answerer follows parts; stops at the first run that gives
+    /// no value. The RNG makes them with [`Gen::fill_rng`].
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop>;
 }
 
 mod sealed {
@@ -294,6 +335,31 @@ impl Answerer for dyn Source + '_ {
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run(self)
     }
+    #[inline]
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop> {
+        match part {
+            Some(site) if Source::tracks_parts(self) => {
+                for _ in 0..n {
+                    Source::enter(self, site);
+                    let r = g.run(self);
+                    Source::leave(self);
+                    out.push_elem(r?);
+                }
+            }
+            _ => {
+                for _ in 0..n {
+                    out.push_elem(g.run(self)?);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Answerer for DetRng {
@@ -320,6 +386,16 @@ impl Answerer for DetRng {
     #[inline(always)]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run_rng(self)
+    }
+    #[inline(always)]
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        _part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop> {
+        g.fill_rng(self, n, out)
     }
 }
 

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 mod collections;
 mod scalars;
 
+pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
 pub use scalars::{
     any_char, any_int, bool, char, char_class, float, int, integer, Bool, CharClass, FloatValue, Int, IntValue,

@@ -1,9 +1,9 @@
 //! Scalar generators: integers in a range (counted outward from zero, so shrinking lowers toward 0), `bool`, characters from classes, floats.
 
-use super::{pick, Pick};
+use super::{pick, Pick, Sequence};
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
 use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::source::{fill_draws, Answerer, DetRng, Stop};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 use std::rc::Rc;
@@ -208,6 +208,23 @@ impl<T: IntValue> Int<T> {
 impl<T: IntValue> Gen for Int<T> {
     type Value = T;
     one_forward_body!();
+    #[inline]
+    fn fill_rng<C: Sequence<T>>(&self, rng: &mut DetRng, n: usize, out: &mut C) -> Result<(), Stop> {
+        if self.span > u64::MAX as u128 {
+            for _ in 0..n {
+                out.push_elem(self.forward(rng)?);
+            }
+            return Ok(());
+        }
+        let (span, lo) = (self.span as u64, self.lo.to_bits());
+        if self.below == 0 {
+            fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(k as u128)));
+        } else {
+            let (a, b) = (self.below as u64, span - self.below as u64);
+            fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(outward(a, b, k) as u128)));
+        }
+        Ok(())
+    }
     fn back(&self, target: &T) -> Vec<Way> {
         let Some(k) = self.choice_for(*target) else { return Vec::new() };
         if self.span <= u64::MAX as u128 {
@@ -601,6 +618,24 @@ impl CharClass {
 impl Gen for CharClass {
     type Value = char;
     one_forward_body!();
+    #[inline]
+    fn fill_rng<C: Sequence<char>>(&self, rng: &mut DetRng, n: usize, out: &mut C) -> Result<(), Stop> {
+        let span = self.count - 1;
+        match self.contiguous {
+            // Within ASCII, every char is one byte: the mask changes no
+            // code, but lets the compiler see that, so a `String` adds each
+            // char as a byte without asking its width.
+            Some(first) if first as u64 + span < 0x80 => {
+                fill_draws(rng, span, n, out, |k| char::from((first as u64 + k) as u8 & 0x7F))
+            }
+            // Within Latin-1 every index is a char as it is (no check).
+            Some(first) if first as u64 + span <= 0xFF => {
+                fill_draws(rng, span, n, out, |k| char::from((first as u64 + k) as u8))
+            }
+            _ => fill_draws(rng, span, n, out, |k| self.nth(k)),
+        }
+        Ok(())
+    }
     fn back(&self, target: &char) -> Vec<Way> {
         match self.index(*target) {
             Some(i) => {
