@@ -262,19 +262,31 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
 /// `min..=max` runs of `sub` (a length choice point, then the runs).
 #[inline]
 fn repeat<A: Answerer + ?Sized>(min: u32, max: u32, sub: &Node, src: &mut A, out: &mut String) -> Result<(), Stop> {
-    let count = min as u64 + src.choose_int(REPEAT_SITE, (max - min) as u64)?;
+    let count = repeat_count(min, max, src)?;
     // At least a byte a run: one growth of the string, not one per char.
-    out.reserve(count as usize);
+    out.reserve(count);
+    repeat_runs(sub, count, src, out)
+}
+
+/// The number of runs of a repetition of `min..=max` (its length choice point).
+#[inline]
+fn repeat_count<A: Answerer + ?Sized>(min: u32, max: u32, src: &mut A) -> Result<usize, Stop> {
+    Ok(min as usize + src.choose_int(REPEAT_SITE, (max - min) as u64)? as usize)
+}
+
+/// `count` runs of `sub`.
+#[inline]
+fn repeat_runs<A: Answerer + ?Sized>(sub: &Node, count: usize, src: &mut A, out: &mut String) -> Result<(), Stop> {
     match sub {
         // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
-        Node::Class(c, _) => src.repeat(c, count as usize, None, out)?,
+        Node::Class(c, _) => src.repeat(c, count, None, out),
         sub => {
             for _ in 0..count {
                 run_node(sub, src, out)?;
             }
+            Ok(())
         }
     }
-    Ok(())
 }
 
 /// At most this many ways of matching are kept for each position a part of
@@ -388,14 +400,22 @@ fn seq_step(states: Vec<(usize, Way)>, node: &Node, s: &[char], memo: &mut Memo)
 impl Regex {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<String, Stop> {
-        let mut out = String::new();
         match &*self.node {
             // A pattern that is one repetition (the common `[a-z]{m,n}`):
-            // its loop inlined here rather than behind the recursive walk.
-            Node::Repeat { min, max, sub } => repeat(*min, *max, sub, a, &mut out)?,
-            node => run_node(node, a, &mut out)?,
+            // its loop inlined here rather than behind the recursive walk,
+            // into a string made with room for it.
+            Node::Repeat { min, max, sub } => {
+                let count = repeat_count(*min, *max, a)?;
+                let mut out = String::with_capacity(count);
+                repeat_runs(sub, count, a, &mut out)?;
+                Ok(out)
+            }
+            node => {
+                let mut out = String::new();
+                run_node(node, a, &mut out)?;
+                Ok(out)
+            }
         }
-        Ok(out)
     }
 }
 
