@@ -283,6 +283,12 @@ pub trait Answerer: sealed::Sealed {
     /// for a source, [`Gen::run_rng`] for the RNG.
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
 
+    /// Run the sub-generator `g` forward, then close the innermost open
+    /// node ([`Answerer::leave`]): the last step of a pick, running the
+    /// option it chose. For the RNG, which has no node to close, a call
+    /// whose value is this one's (no copy of it on the way back).
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
+
     /// Run `g` forward `n` times, adding each value at the end of `out`,
     /// each as the part `part` when there is one (a collection's elements)
     /// and this answerer follows parts; stops at the first run that gives
@@ -336,6 +342,12 @@ impl Answerer for dyn Source + '_ {
         g.run(self)
     }
     #[inline]
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        let r = g.run(self);
+        Source::leave(self);
+        r
+    }
+    #[inline]
     fn repeat<G: Gen, C: Sequence<G::Value>>(
         &mut self,
         g: &G,
@@ -385,6 +397,10 @@ impl Answerer for DetRng {
     }
     #[inline(always)]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        g.run_rng(self)
+    }
+    #[inline(always)]
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run_rng(self)
     }
     #[inline(always)]

@@ -146,12 +146,13 @@ impl<T> Pick<T> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         let c = pick_choose(a, self.site, &self.options, self.total)?;
-        let r = match self.gens.get(c as usize) {
-            Some(g) => a.sub(&**g),
-            None => Err(Stop::Rejected),
-        };
-        a.leave();
-        r
+        match self.gens.get(c as usize) {
+            Some(g) => a.sub_leave(&**g),
+            None => {
+                a.leave();
+                Err(Stop::Rejected)
+            }
+        }
     }
 }
 
