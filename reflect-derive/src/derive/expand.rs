@@ -203,12 +203,17 @@ impl Cx<'_> {
         let rc = rc();
         let depth = &self.depth;
         let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
-        let own_of = |t: &Type| {
-            if limited(t) {
-                quote!(#rc::combinators::lazy(|| <#t as #rc::Reflective>::generator()))
-            } else {
-                quote!(<#t as #rc::Reflective>::generator())
-            }
+        let recursive_path =
+            |t: &Type| matches!(t, Type::Path(_)) && shape::tier(t, self.input.ident, &self.params) == Tier::Recursive;
+        let own_of = |t: &Type| match shape::generic_arg(t, "Box") {
+            // `Box<T>` of a type that names the type derived: `T`'s own
+            // generator boxed here, not behind `Box<T>`'s (one call fewer
+            // per value).
+            Some(inner) if recursive_path(inner) => quote!(#rc::reflective::boxed_values(
+                #rc::combinators::lazy(|| <#inner as #rc::Reflective>::generator())
+            )),
+            _ if limited(t) => quote!(#rc::combinators::lazy(|| <#t as #rc::Reflective>::generator())),
+            _ => quote!(<#t as #rc::Reflective>::generator()),
         };
         let own = || own_of(ty);
         if let Some(r) = &p.range {
