@@ -19,6 +19,11 @@ pub fn rng_from_seed(seed: u64) -> DetRng {
 
 /// Why a run of a generator produced no value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// A whole word: every generator returns a `Result<_, Stop>`, and with a
+// one-byte stop a `Result<Vec<_>, Stop>` (its `Err` the niche of the
+// capacity word, the stop in the pointer's) was copied back in byte-sized
+// pieces on each return; a word's stop moves with the value's words.
+#[repr(u64)]
 pub enum Stop {
     /// The generator has no value to give (`void`, or a pick whose options are all gone).
     Void,
