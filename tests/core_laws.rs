@@ -373,3 +373,64 @@ fn a_heap_ending_in_just_shrinks_as_one_ending_in_a_pick() {
         assert_eq!(parse_tree(&*g, &t).unwrap(), n(0, leaf(1), leaf(0)), "bottom is a pick: {bottom_is_a_pick}");
     }
 }
+
+/// The fast path of collections (`Gen::fill_rng`: integers and chars decide their arithmetic once
+/// for a whole run of elements) and of picks draws exactly as the source path does, for every kind
+/// of range: unsigned, a power of two, every word (no scaling), one value (no draw), signed
+/// (counted outward from zero), wider than a word (two choices); ASCII, Latin-1, several ranges,
+/// one char; elements that stop the run; regexes whose top is one repetition and others.
+#[test]
+fn fast_paths_draw_as_the_source_path_does() {
+    use reflect::combinators::any_int;
+    use reflect::reflect_core::regex::regex;
+    fn same<G: Gen>(g: G)
+    where
+        G::Value: PartialEq + Debug,
+    {
+        laws::same_draws(&g, SEEDS);
+    }
+    same(vec(int(0u32..=9), 0..=20));
+    same(vec(any_int::<u32>(), 0..=20));
+    same(vec(any_int::<u64>(), 0..=8));
+    same(vec(int(7u8..=7), 0..=8));
+    same(vec(int(-1000i64..=1000), 0..=8));
+    same(vec(int(-3i8..=100), 0..=8));
+    same(vec(int(-100i16..=-7), 0..=8));
+    same(vec(any_int::<i128>(), 0..=4));
+    same(vec(int(5u128..=9), 0..=4));
+    same(vec(int(0u8..=9).filter(|x| *x < 8), 0..=6));
+    same(vec(vec(int(0u8..=3), 0..=3), 0..=3));
+    same(vec(just(1u8), 0..=4));
+    same(string(char_class(&[(' ', '~')]), 0..=16));
+    same(string(char_class(&[('a', 'ÿ')]), 0..=16));
+    same(string(char_class(&[('a', 'c'), ('x', 'z')]), 0..=16));
+    same(string(char_class(&[('é', 'é')]), 0..=5));
+    same(string(any_char(), 0..=16));
+    for pattern in ["[ -~]{0,16}", "[a-z]{1,4}", "(ab){2,3}", "x[0-9]{2}", "[a-c]{2}(x|yz)?", "(a|bc)*d"] {
+        same(regex(pattern));
+    }
+    same(bin_tree(4));
+    same(pick("p", [("a", 1, just(0u8).boxed()), ("b", 2, just(1u8).boxed()), ("c", 3, int(2u8..=9).boxed())]));
+}
+
+/// A source whose answers lie outside the choice point's range stops the run with
+/// `Stop::Rejected` at every kind of integer choice (the check the fast path leaves out, since
+/// the RNG's draws are always in range).
+#[test]
+fn answers_out_of_range_are_rejected() {
+    use reflect::reflect_core::choice::{Choice, Request, Site};
+    use reflect::reflect_core::regex::regex;
+    use reflect::reflect_core::Source;
+    /// Answers every choice point with one more than its largest answer.
+    struct PastTheEnd;
+    impl Source for PastTheEnd {
+        fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+            Ok(request.arity())
+        }
+    }
+    assert_eq!(int(0u8..=9).run(&mut PastTheEnd), Err(Stop::Rejected));
+    assert_eq!(int(-5i64..=5).run(&mut PastTheEnd), Err(Stop::Rejected));
+    assert_eq!(char_class(&[('a', 'c'), ('x', 'z')]).run(&mut PastTheEnd), Err(Stop::Rejected));
+    assert_eq!(vec(int(0u8..=9), 0..=3).run(&mut PastTheEnd), Err(Stop::Rejected));
+    assert_eq!(regex("[a-z]{0,3}").run(&mut PastTheEnd), Err(Stop::Rejected));
+}

@@ -18,7 +18,9 @@
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
 use crate::choice::{ChoiceTree, Opt, Site};
-use crate::combinators::{int, option, pick_choose, pick_ways, Collection, OptionGen, Part, Sequence};
+use crate::combinators::{
+    int, option, pick_choose, pick_ways, sequence_forward, Collection, Int, OptionGen, Part, Sequence,
+};
 use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
 use crate::source::{Answerer, Stop};
 use std::any::{Any, TypeId};
@@ -201,11 +203,12 @@ pub fn back_part(ways: Vec<Way>, site: Site, field: Vec<Way>) -> Vec<Way> {
 /// generator is at its depth budget, only the length `lo` is offered. The
 /// element generator is kept unboxed, so its calls are static.
 pub struct SeqField<G, C> {
-    site: Site,
     lo: usize,
-    hi: usize,
     depth: usize,
     limited: bool,
+    /// The length generator, and the one at the depth budget (only `lo`).
+    len: Int<usize>,
+    base_len: Int<usize>,
     elem: G,
     _c: PhantomData<fn() -> C>,
 }
@@ -217,21 +220,30 @@ impl<G, C> SeqField<G, C> {
     /// When `lo > hi`.
     pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: G) -> Self {
         assert!(lo <= hi, "the length range {lo}..={hi} of `{site}` is empty; write it low..=high");
-        SeqField { site, lo, hi, depth, limited, elem, _c: PhantomData }
+        let (len, base_len) = (int(lo..=hi).site(site), int(lo..=lo).site(site));
+        SeqField { lo, depth, limited, len, base_len, elem, _c: PhantomData }
+    }
+
+    /// The length generator for the current level.
+    #[inline]
+    fn len(&self) -> &Int<usize> {
+        if self.limited && at_budget(self.depth) {
+            &self.base_len
+        } else {
+            &self.len
+        }
     }
 
     /// The collection generator for the current level.
-    #[inline]
     fn now(&self) -> Collection<&G, C> {
-        let hi = if self.limited && at_budget(self.depth) { self.lo } else { self.hi };
-        Collection { len: int(self.lo..=hi).site(self.site), elem_site: "elem", gen: &self.elem, _c: PhantomData }
+        Collection { len: *self.len(), elem_site: "elem", gen: &self.elem, _c: PhantomData }
     }
 }
 
 impl<G: Gen, C: Sequence<G::Value>> SeqField<G, C> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
-        a.sub(&self.now())
+        sequence_forward(a, self.len(), "elem", &self.elem)
     }
 }
 

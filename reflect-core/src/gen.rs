@@ -1,6 +1,7 @@
 //! The reflective generator trait: one definition, run forward by a source or backward from a value.
 
 use crate::choice::ChoiceTree;
+use crate::combinators::Sequence;
 use crate::source::{DetRng, RngSource, Source, Stop};
 use std::rc::Rc;
 
@@ -88,6 +89,23 @@ pub trait Gen {
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
         self.run(&mut RngSource(rng))
+    }
+
+    /// Plain generation of `n` values in a row, added at the end of `out`:
+    /// exactly what `n` calls of [`Gen::run_rng`] give (the same draws in
+    /// the same order), stopping at the first that gives no value. What a
+    /// collection's elements take on the fast path. The default makes
+    /// those calls; integers and chars make their per-value decisions
+    /// (which arithmetic, which kind of range) once for the whole run.
+    #[inline]
+    fn fill_rng<C: Sequence<Self::Value>>(&self, rng: &mut DetRng, n: usize, out: &mut C) -> Result<(), Stop>
+    where
+        Self: Sized,
+    {
+        for _ in 0..n {
+            out.push_elem(self.run_rng(rng)?);
+        }
+        Ok(())
     }
 
     /// Transform generated values with `forward`; `backward` maps a value

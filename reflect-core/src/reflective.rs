@@ -193,10 +193,17 @@ impl<T: Reflective> Reflective for Option<T> {
 
 impl<T: Reflective + Clone> Reflective for Box<T> {
     fn generator() -> BoxGen<Self> {
-        #[allow(clippy::borrowed_box)] // the backward function takes the value as generated: a `Box<T>`
-        let unbox = |b: &Box<T>| Some((**b).clone());
-        T::generator().map(Box::new, unbox).boxed()
+        boxed_values(T::generator()).boxed()
     }
+}
+
+/// The values of `inner`, each in a `Box`: [`Box`]'s generator over any
+/// generator of the contents (a derived type's `Box<Self>` field uses it
+/// over its own generator directly, one call fewer per value).
+pub fn boxed_values<T: Clone, G: Gen<Value = T>>(inner: G) -> impl Gen<Value = Box<T>> {
+    #[allow(clippy::borrowed_box)] // the backward function takes the value as generated: a `Box<T>`
+    let unbox = |b: &Box<T>| Some((**b).clone());
+    inner.map(Box::new, unbox)
 }
 
 /// Pointers and collections built from a `Vec` of their elements (or

@@ -249,28 +249,7 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
             src.leave();
             r?
         }
-        Node::Repeat { min, max, sub } => {
-            let n = src.choose_leaf(REPEAT_SITE, Request::Int { span: (max - min) as u64 })?;
-            if n > (max - min) as u64 {
-                return Err(Stop::Rejected);
-            }
-            let count = *min as u64 + n;
-            // At least a byte a run: one growth of the string, not one per char.
-            out.reserve(count as usize);
-            match &**sub {
-                // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
-                Node::Class(c, _) => {
-                    for _ in 0..count {
-                        out.push(src.sub(c)?);
-                    }
-                }
-                sub => {
-                    for _ in 0..count {
-                        run_node(sub, src, out)?;
-                    }
-                }
-            }
-        }
+        Node::Repeat { min, max, sub } => repeat(*min, *max, sub, src, out)?,
         Node::Concat(ns) => {
             for n in ns {
                 run_node(n, src, out)?;
@@ -278,6 +257,36 @@ fn run_node<A: Answerer + ?Sized>(node: &Node, src: &mut A, out: &mut String) ->
         }
     }
     Ok(())
+}
+
+/// `min..=max` runs of `sub` (a length choice point, then the runs).
+#[inline]
+fn repeat<A: Answerer + ?Sized>(min: u32, max: u32, sub: &Node, src: &mut A, out: &mut String) -> Result<(), Stop> {
+    let count = repeat_count(min, max, src)?;
+    // At least a byte a run: one growth of the string, not one per char.
+    out.reserve(count);
+    repeat_runs(sub, count, src, out)
+}
+
+/// The number of runs of a repetition of `min..=max` (its length choice point).
+#[inline]
+fn repeat_count<A: Answerer + ?Sized>(min: u32, max: u32, src: &mut A) -> Result<usize, Stop> {
+    Ok(min as usize + src.choose_int(REPEAT_SITE, (max - min) as u64)? as usize)
+}
+
+/// `count` runs of `sub`.
+#[inline]
+fn repeat_runs<A: Answerer + ?Sized>(sub: &Node, count: usize, src: &mut A, out: &mut String) -> Result<(), Stop> {
+    match sub {
+        // The common `[a-z]{m,n}`: the class's chars in a loop of their own.
+        Node::Class(c, _) => src.repeat(c, count, None, out),
+        sub => {
+            for _ in 0..count {
+                run_node(sub, src, out)?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// At most this many ways of matching are kept for each position a part of
@@ -391,9 +400,22 @@ fn seq_step(states: Vec<(usize, Way)>, node: &Node, s: &[char], memo: &mut Memo)
 impl Regex {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<String, Stop> {
-        let mut out = String::new();
-        run_node(&self.node, a, &mut out)?;
-        Ok(out)
+        match &*self.node {
+            // A pattern that is one repetition (the common `[a-z]{m,n}`):
+            // its loop inlined here rather than behind the recursive walk,
+            // into a string made with room for it.
+            Node::Repeat { min, max, sub } => {
+                let count = repeat_count(*min, *max, a)?;
+                let mut out = String::with_capacity(count);
+                repeat_runs(sub, count, a, &mut out)?;
+                Ok(out)
+            }
+            node => {
+                let mut out = String::new();
+                run_node(node, a, &mut out)?;
+                Ok(out)
+            }
+        }
     }
 }
 

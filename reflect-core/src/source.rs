@@ -1,6 +1,7 @@
 //! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide).
 
 use crate::choice::{Choice, Request, Site};
+use crate::combinators::Sequence;
 use crate::gen::Gen;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -18,6 +19,11 @@ pub fn rng_from_seed(seed: u64) -> DetRng {
 
 /// Why a run of a generator produced no value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// A whole word: every generator returns a `Result<_, Stop>`, and with a
+// one-byte stop a `Result<Vec<_>, Stop>` (its `Err` the niche of the
+// capacity word, the stop in the pointer's) was copied back in byte-sized
+// pieces on each return; a word's stop moves with the value's words.
+#[repr(u64)]
 pub enum Stop {
     /// The generator has no value to give (`void`, or a pick whose options are all gone).
     Void,
@@ -136,6 +142,13 @@ fn up_to(rng: &mut DetRng, span: u64) -> u64 {
     if range == 0 {
         return rng.next_u64();
     }
+    draw_below(rng, range)
+}
+
+/// A uniform draw in `0..range` (`range` at least 1), as [`up_to`] makes it.
+#[inline(always)]
+fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
+    use rand::RngCore;
     let wide = |x: u64| {
         let t = x as u128 * range as u128;
         ((t >> 64) as u64, t as u64)
@@ -146,6 +159,27 @@ fn up_to(rng: &mut DetRng, span: u64) -> u64 {
         result += low.checked_add(next_high).is_none() as u64;
     }
     result
+}
+
+/// `n` integer choices in `0..=span` drawn from `rng` as `n` calls of
+/// [`sample`] draw them, each made a value by `value` and added at the end
+/// of `out`: the fast path of a collection of integers or chars. The cases
+/// of `span` (one answer, every word, a range to scale into) are told apart
+/// once, and a `Vec` is filled without a check per element.
+#[inline(always)]
+pub(crate) fn fill_draws<T, C: Sequence<T>>(
+    rng: &mut DetRng,
+    span: u64,
+    n: usize,
+    out: &mut C,
+    value: impl Fn(u64) -> T,
+) {
+    use rand::RngCore;
+    match span.checked_add(1) {
+        Some(1) => out.extend_elems((0..n).map(|_| value(0))),
+        None => out.extend_elems((0..n).map(|_| value(rng.next_u64()))),
+        Some(range) => out.extend_elems((0..n).map(|_| value(draw_below(rng, range)))),
+    }
 }
 
 /// Draws a choice for `request` uniformly among its answers, ignoring
@@ -233,6 +267,13 @@ pub trait Answerer: sealed::Sealed {
     /// Answer a choice point that selects nothing beneath it (see [`Source::choose_leaf`]).
     fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
 
+    /// Answer the integer choice point `site` of `span + 1` values (a leaf):
+    /// a choice in `0..=span`. A source's answer past `span` stops the run
+    /// with [`Stop::Rejected`]; the RNG's draws are always in range, so on
+    /// the fast path the check, and the error it could raise, are compiled
+    /// away.
+    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop>;
+
     /// A part of the value named `site` begins (see [`Source::enter`]).
     fn enter(&mut self, site: Site);
 
@@ -246,6 +287,24 @@ pub trait Answerer: sealed::Sealed {
     /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
     /// for a source, [`Gen::run_rng`] for the RNG.
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
+
+    /// Run the sub-generator `g` forward, then close the innermost open
+    /// node ([`Answerer::leave`]): the last step of a pick, running the
+    /// option it chose. For the RNG, which has no node to close, a call
+    /// whose value is this one's (no copy of it on the way back).
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
+
+    /// Run `g` forward `n` times, adding each value at the end of `out`,
+    /// each as the part `part` when there is one (a collection's elements)
+    /// and this answerer follows parts; stops at the first run that gives
+    /// no value. The RNG makes them with [`Gen::fill_rng`].
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop>;
 }
 
 mod sealed {
@@ -265,6 +324,13 @@ impl Answerer for dyn Source + '_ {
         Source::choose_leaf(self, site, request)
     }
     #[inline]
+    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop> {
+        match Source::choose_leaf(self, site, Request::Int { span })? {
+            c if c <= span => Ok(c),
+            _ => Err(Stop::Rejected),
+        }
+    }
+    #[inline]
     fn enter(&mut self, site: Site) {
         Source::enter(self, site)
     }
@@ -280,6 +346,37 @@ impl Answerer for dyn Source + '_ {
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run(self)
     }
+    #[inline]
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        let r = g.run(self);
+        Source::leave(self);
+        r
+    }
+    #[inline]
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop> {
+        match part {
+            Some(site) if Source::tracks_parts(self) => {
+                for _ in 0..n {
+                    Source::enter(self, site);
+                    let r = g.run(self);
+                    Source::leave(self);
+                    out.push_elem(r?);
+                }
+            }
+            _ => {
+                for _ in 0..n {
+                    out.push_elem(g.run(self)?);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Answerer for DetRng {
@@ -292,6 +389,10 @@ impl Answerer for DetRng {
         Ok(sample(self, request))
     }
     #[inline(always)]
+    fn choose_int(&mut self, _site: Site, span: u64) -> Result<Choice, Stop> {
+        Ok(sample(self, Request::Int { span }))
+    }
+    #[inline(always)]
     fn enter(&mut self, _site: Site) {}
     #[inline(always)]
     fn leave(&mut self) {}
@@ -302,6 +403,20 @@ impl Answerer for DetRng {
     #[inline(always)]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run_rng(self)
+    }
+    #[inline(always)]
+    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
+        g.run_rng(self)
+    }
+    #[inline(always)]
+    fn repeat<G: Gen, C: Sequence<G::Value>>(
+        &mut self,
+        g: &G,
+        n: usize,
+        _part: Option<Site>,
+        out: &mut C,
+    ) -> Result<(), Stop> {
+        g.fill_rng(self, n, out)
     }
 }
 

@@ -136,6 +136,13 @@ pub trait Sequence<T>: Sized {
     fn with_capacity(n: usize) -> Self;
     /// Add one element at the end.
     fn push_elem(&mut self, t: T);
+    /// Add the elements of `iter` at the end, in order. A `Vec` takes an
+    /// iterator that knows its length (a range mapped to values) with one
+    /// reservation and no check per element.
+    #[inline]
+    fn extend_elems(&mut self, iter: impl Iterator<Item = T>) {
+        iter.for_each(|t| self.push_elem(t));
+    }
     /// The elements, in order, for the backward direction.
     fn elems(&self) -> Vec<T>;
 }
@@ -148,6 +155,10 @@ impl<T: Clone> Sequence<T> for Vec<T> {
     #[inline]
     fn push_elem(&mut self, t: T) {
         self.push(t)
+    }
+    #[inline]
+    fn extend_elems(&mut self, iter: impl Iterator<Item = T>) {
+        self.extend(iter)
     }
     fn elems(&self) -> Vec<T> {
         self.clone()
@@ -163,6 +174,10 @@ impl Sequence<char> for String {
     fn push_elem(&mut self, t: char) {
         self.push(t)
     }
+    #[inline]
+    fn extend_elems(&mut self, iter: impl Iterator<Item = char>) {
+        self.extend(iter)
+    }
     fn elems(&self) -> Vec<char> {
         self.chars().collect()
     }
@@ -171,22 +186,24 @@ impl Sequence<char> for String {
 impl<G: Gen, C: Sequence<G::Value>> Collection<G, C> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
-        let n = a.sub(&self.len)?;
-        let mut out = C::with_capacity(n.min(MAX_PREALLOC));
-        if a.tracks_parts() {
-            for _ in 0..n {
-                a.enter(self.elem_site);
-                let r = a.sub(&self.gen);
-                a.leave();
-                out.push_elem(r?);
-            }
-        } else {
-            for _ in 0..n {
-                out.push_elem(a.sub(&self.gen)?);
-            }
-        }
-        Ok(out)
+        sequence_forward(a, &self.len, self.elem_site, &self.gen)
     }
+}
+
+/// The forward direction of every collection ([`Collection`], a derived
+/// type's [`SeqField`](crate::derived::SeqField)): a length from `len`,
+/// then that many elements from `gen`, each the part `elem_site`.
+#[inline]
+pub(crate) fn sequence_forward<A, G, C>(a: &mut A, len: &Int<usize>, elem_site: Site, gen: &G) -> Result<C, Stop>
+where
+    A: Answerer + ?Sized,
+    G: Gen,
+    C: Sequence<G::Value>,
+{
+    let n = a.sub(len)?;
+    let mut out = C::with_capacity(n.min(MAX_PREALLOC));
+    a.repeat(gen, n, Some(elem_site), &mut out)?;
+    Ok(out)
 }
 
 impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 mod collections;
 mod scalars;
 
+pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
 pub use scalars::{
     any_char, any_int, bool, char, char_class, float, int, integer, Bool, CharClass, FloatValue, Int, IntValue,
@@ -32,12 +33,16 @@ pub fn just<T: Clone + PartialEq>(value: T) -> Just<T> {
     Just(value)
 }
 
-impl<T: Clone + PartialEq> Gen for Just<T> {
-    type Value = T;
+impl<T: Clone + PartialEq> Just<T> {
     #[inline]
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+    fn forward<A: Answerer + ?Sized>(&self, _a: &mut A) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
+}
+
+impl<T: Clone + PartialEq> Gen for Just<T> {
+    type Value = T;
+    one_forward_body!();
     fn back(&self, target: &T) -> Vec<Way> {
         if *target == self.0 {
             vec![Way::empty()]
@@ -58,12 +63,16 @@ pub fn pure<T: Clone>(value: T) -> Pure<T> {
     Pure(value)
 }
 
-impl<T: Clone> Gen for Pure<T> {
-    type Value = T;
+impl<T: Clone> Pure<T> {
     #[inline]
-    fn run(&self, _src: &mut dyn Source) -> Result<T, Stop> {
+    fn forward<A: Answerer + ?Sized>(&self, _a: &mut A) -> Result<T, Stop> {
         Ok(self.0.clone())
     }
+}
+
+impl<T: Clone> Gen for Pure<T> {
+    type Value = T;
+    one_forward_body!();
     fn back(&self, _target: &T) -> Vec<Way> {
         vec![Way::empty()]
     }
@@ -137,12 +146,13 @@ impl<T> Pick<T> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         let c = pick_choose(a, self.site, &self.options, self.total)?;
-        let r = match self.gens.get(c as usize) {
-            Some(g) => a.sub(&**g),
-            None => Err(Stop::Rejected),
-        };
-        a.leave();
-        r
+        match self.gens.get(c as usize) {
+            Some(g) => a.sub_leave(&**g),
+            None => {
+                a.leave();
+                Err(Stop::Rejected)
+            }
+        }
     }
 }
 

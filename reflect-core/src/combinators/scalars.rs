@@ -1,9 +1,9 @@
 //! Scalar generators: integers in a range (counted outward from zero, so shrinking lowers toward 0), `bool`, characters from classes, floats.
 
-use super::{pick, Pick};
+use super::{pick, Pick, Sequence};
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
 use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::source::{fill_draws, Answerer, DetRng, Stop};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 use std::rc::Rc;
@@ -115,25 +115,7 @@ impl<T: IntValue> Int<T> {
     /// The offset from `lo` of the value with choice `k` (`k <= span`).
     #[inline]
     fn offset_of(&self, k: u128) -> u128 {
-        // A range of non-negative values (the common case) counts from its low end.
-        if self.below == 0 {
-            return k;
-        }
-        let (a, b, m) = self.sides();
-        if k == 0 {
-            a
-        } else if k <= 2 * m {
-            let j = k.div_ceil(2);
-            if k % 2 == 1 {
-                a + j
-            } else {
-                a - j
-            }
-        } else if b > a {
-            a + (k - m)
-        } else {
-            a - (k - m)
-        }
+        outward(self.below, self.span - self.below, k)
     }
 
     /// The choice of the value at offset `off` from `lo` (the inverse of `offset_of`).
@@ -171,29 +153,78 @@ impl<T: IntValue> Int<T> {
     }
 }
 
+/// The offset from the low end of a range with `a` values below its origin
+/// and `b` above of the value with choice `k` (see [`Int`]): the origin,
+/// then one above, one below, two above, ..., then the rest of the longer
+/// side. In `u64` for the ranges of at most 2^64 values, whose choice is
+/// one word (the fast path's arithmetic), in `u128` for the others.
+#[inline(always)]
+fn outward<N>(a: N, b: N, k: N) -> N
+where
+    N: Copy + Ord + From<u8> + std::ops::Add<Output = N> + std::ops::Sub<Output = N>,
+    N: std::ops::Shr<u32, Output = N> + std::ops::BitAnd<Output = N>,
+{
+    let (zero, one) = (N::from(0), N::from(1));
+    // A range of non-negative values (the common case) counts from its low end.
+    if a == zero {
+        return k;
+    }
+    let m = a.min(b);
+    if k == zero {
+        a
+    } else if k <= m + m {
+        // Odd choices step up, even ones down, `ceil(k / 2)` from the origin.
+        let j = (k >> 1) + (k & one);
+        if k & one == one {
+            a + j
+        } else {
+            a - j
+        }
+    } else if b > a {
+        a + (k - m)
+    } else {
+        a - (k - m)
+    }
+}
+
 impl<T: IntValue> Int<T> {
     #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
-        let k = if self.span <= u64::MAX as u128 {
-            let c = a.choose_leaf(self.site, Request::Int { span: self.span as u64 })?;
-            c as u128
-        } else {
-            let hi_span = (self.span >> 64) as u64;
-            let hi = a.choose_leaf(self.site, Request::Int { span: hi_span })?;
-            let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
-            let lo = a.choose_leaf(self.site, Request::Int { span: lo_span })?;
-            ((hi as u128) << 64) | lo as u128
-        };
-        if k > self.span {
-            return Err(Stop::Rejected);
+        if self.span <= u64::MAX as u128 {
+            // One word: the offset is computed in `u64`, and only the low
+            // word of `lo` matters for a type of at most 64 bits.
+            let k = a.choose_int(self.site, self.span as u64)?;
+            let off = outward(self.below as u64, (self.span - self.below) as u64, k);
+            return Ok(T::from_bits(self.lo.to_bits().wrapping_add(off as u128)));
         }
-        Ok(self.value_of(k))
+        let hi_span = (self.span >> 64) as u64;
+        let hi = a.choose_int(self.site, hi_span)?;
+        let lo_span = if hi == hi_span { self.span as u64 } else { u64::MAX };
+        let lo = a.choose_int(self.site, lo_span)?;
+        Ok(self.value_of(((hi as u128) << 64) | lo as u128))
     }
 }
 
 impl<T: IntValue> Gen for Int<T> {
     type Value = T;
     one_forward_body!();
+    #[inline]
+    fn fill_rng<C: Sequence<T>>(&self, rng: &mut DetRng, n: usize, out: &mut C) -> Result<(), Stop> {
+        if self.span > u64::MAX as u128 {
+            for _ in 0..n {
+                out.push_elem(self.forward(rng)?);
+            }
+            return Ok(());
+        }
+        let (span, lo) = (self.span as u64, self.lo.to_bits());
+        if self.below == 0 {
+            fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(k as u128)));
+        } else {
+            let (a, b) = (self.below as u64, span - self.below as u64);
+            fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(outward(a, b, k) as u128)));
+        }
+        Ok(())
+    }
     fn back(&self, target: &T) -> Vec<Way> {
         let Some(k) = self.choice_for(*target) else { return Vec::new() };
         if self.span <= u64::MAX as u128 {
@@ -481,6 +512,9 @@ pub struct CharClass {
     site: Site,
     ranges: Rc<[(u32, u32)]>,
     count: u64,
+    /// The first char of the class, when its chars are one range (the
+    /// common `[a-z]`): then the char at an index is this plus the index.
+    contiguous: Option<u32>,
 }
 
 /// A char in one of `ranges` (each `(low, high)` inclusive); surrogates are
@@ -513,7 +547,11 @@ pub fn char_class(ranges: &[(char, char)]) -> CharClass {
     }
     let count: u64 = merged.iter().map(|&(a, b)| (b - a) as u64 + 1).sum();
     assert!(count > 0, "char_class: the class {ranges:?} has no char");
-    CharClass { site: "char", ranges: merged.into(), count }
+    let contiguous = match merged[..] {
+        [(a, _)] => Some(a),
+        _ => None,
+    };
+    CharClass { site: "char", ranges: merged.into(), count, contiguous }
 }
 
 /// Any char (any Unicode scalar value).
@@ -528,16 +566,29 @@ impl CharClass {
         self
     }
 
-    /// The char at `index` in the class.
-    fn nth(&self, mut index: u64) -> Option<char> {
+    /// The char at `index` in the class (`index` below its size, which
+    /// is at most `0x110000`).
+    #[inline(always)]
+    fn nth(&self, index: u64) -> char {
+        let code = match self.contiguous {
+            Some(first) => first + index as u32,
+            None => self.nth_code(index),
+        };
+        // Never the fallback: the class holds no surrogate and nothing past
+        // `char::MAX` (`char_class` splits and bounds its ranges).
+        char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+    }
+
+    /// The code point at `index` in a class of several ranges.
+    fn nth_code(&self, mut index: u64) -> u32 {
         for &(a, b) in self.ranges.iter() {
             let n = (b - a) as u64 + 1;
             if index < n {
-                return char::from_u32(a + index as u32);
+                return a + index as u32;
             }
             index -= n;
         }
-        None
+        unreachable!("an index below the class's size lies in one of its ranges")
     }
 
     /// The index of `c` in the class.
@@ -555,8 +606,7 @@ impl CharClass {
 
     #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<char, Stop> {
-        let c = a.choose_leaf(self.site, Request::Int { span: self.count - 1 })?;
-        self.nth(c).ok_or(Stop::Rejected)
+        Ok(self.nth(a.choose_int(self.site, self.count - 1)?))
     }
 
     /// Whether `c` is in the class.
@@ -568,6 +618,24 @@ impl CharClass {
 impl Gen for CharClass {
     type Value = char;
     one_forward_body!();
+    #[inline]
+    fn fill_rng<C: Sequence<char>>(&self, rng: &mut DetRng, n: usize, out: &mut C) -> Result<(), Stop> {
+        let span = self.count - 1;
+        match self.contiguous {
+            // Within ASCII, every char is one byte: the mask changes no
+            // code, but lets the compiler see that, so a `String` adds each
+            // char as a byte without asking its width.
+            Some(first) if first as u64 + span < 0x80 => {
+                fill_draws(rng, span, n, out, |k| char::from((first as u64 + k) as u8 & 0x7F))
+            }
+            // Within Latin-1 every index is a char as it is (no check).
+            Some(first) if first as u64 + span <= 0xFF => {
+                fill_draws(rng, span, n, out, |k| char::from((first as u64 + k) as u8))
+            }
+            _ => fill_draws(rng, span, n, out, |k| self.nth(k)),
+        }
+        Ok(())
+    }
     fn back(&self, target: &char) -> Vec<Way> {
         match self.index(*target) {
             Some(i) => {

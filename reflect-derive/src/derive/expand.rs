@@ -5,7 +5,7 @@ use super::check::{field_tier, type_params};
 use super::shape::{self, Tier};
 use super::{Body, Field, Input, Style};
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{parse_quote, Expr, Type};
@@ -77,8 +77,9 @@ struct Cx<'a> {
     depth: TokenStream,
 }
 
-/// One field's generator: an optional stored member, and how to run it
-/// forward and backward.
+/// One field's generator: an optional stored member (its name, the type
+/// of the values it makes, its initializer), and how to run it forward and
+/// backward.
 struct FieldGen {
     member: Option<(Ident, TokenStream, TokenStream)>,
     run: TokenStream,
@@ -92,7 +93,7 @@ impl Cx<'_> {
         let a = &f.attrs;
         let local = f.local();
         let stored = |init: TokenStream| FieldGen {
-            member: Some((member.clone(), quote!(#rc::combinators::Lazy<#ty>), init)),
+            member: Some((member.clone(), quote!(#ty), init)),
             run: quote!(#rc::derived::run_part(&self.#member, #site, __src)),
             back: quote!(#rc::Gen::back(&self.#member, #local)),
         };
@@ -179,10 +180,10 @@ impl Cx<'_> {
                 };
             }
         }
-        let (g, boxed) = self.part_gen(ty, &a.part, site);
+        let g = self.part_gen(ty, &a.part, site);
         let (fwd_bind, back_bind) = bindings(&a.part.expr_tokens());
         if fwd_bind.is_empty() {
-            return stored(if boxed { g } else { quote!(#rc::Gen::boxed(#g)) });
+            return stored(g);
         }
         // Bounds that name earlier fields (`len = 1..=*n`): the generator is
         // built for each value, with those fields in scope.
@@ -195,12 +196,26 @@ impl Cx<'_> {
 
     /// A generator of `ty` at `site`, as the attributes `p` say (the type's
     /// own generator when they say nothing). The combinators it is built of
-    /// stay unboxed, so that their calls to each other are static; the
-    /// second value says whether it is a `BoxGen` already.
-    fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> (TokenStream, bool) {
+    /// stay unboxed, so that their calls to each other are static. A type's
+    /// own generator that may lead back to the type being derived is built
+    /// on first use (`combinators::lazy`), so that building the generator ends.
+    fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> TokenStream {
         let rc = rc();
         let depth = &self.depth;
-        let own = || (quote!(<#ty as #rc::Reflective>::generator()), true);
+        let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
+        let recursive_path =
+            |t: &Type| matches!(t, Type::Path(_)) && shape::tier(t, self.input.ident, &self.params) == Tier::Recursive;
+        let own_of = |t: &Type| match shape::generic_arg(t, "Box") {
+            // `Box<T>` of a type that names the type derived: `T`'s own
+            // generator boxed here, not behind `Box<T>`'s (one call fewer
+            // per value).
+            Some(inner) if recursive_path(inner) => quote!(#rc::reflective::boxed_values(
+                #rc::combinators::lazy(|| <#inner as #rc::Reflective>::generator())
+            )),
+            _ if limited(t) => quote!(#rc::combinators::lazy(|| <#t as #rc::Reflective>::generator())),
+            _ => quote!(<#t as #rc::Reflective>::generator()),
+        };
+        let own = || own_of(ty);
         if let Some(r) = &p.range {
             let (lo, hi) = (&r.start, &r.end);
             let g = if shape::is_char(ty) {
@@ -208,10 +223,10 @@ impl Cx<'_> {
             } else {
                 quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
             };
-            return (g, false);
+            return g;
         }
         if let Some(re) = &p.regex {
-            return (quote!(#rc::regex::regex(#re)), false);
+            return quote!(#rc::regex::regex(#re));
         }
         let len = p.len.as_ref().map(|r| {
             let (lo, hi) = (&r.start, &r.end);
@@ -219,25 +234,23 @@ impl Cx<'_> {
         });
         let default_len = || quote!(0, #rc::reflective::DEFAULT_MAX_LEN);
         let part = |q: &Option<Part>, t: &Type, name: &str| match q {
-            Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")).0,
-            None => quote!(<#t as #rc::Reflective>::generator()),
+            Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
+            None => own_of(t),
         };
-        let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
         if shape::is_string(ty) {
             if let Some(len) = len {
-                let g = quote!(#rc::derived::SeqField::<_, ::std::string::String>::new(
+                return quote!(#rc::derived::SeqField::<_, ::std::string::String>::new(
                     #site, #len, #depth, false, #rc::combinators::char()
                 ));
-                return (g, false);
             }
         }
         if let Some(elem) = shape::generic_arg(ty, "Vec") {
             let (lim, len, g) = (limited(elem), len.unwrap_or_else(default_len), part(&p.each, elem, "each"));
-            return (quote!(#rc::derived::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g)), false);
+            return quote!(#rc::derived::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g));
         }
         if let Some(inner) = shape::generic_arg(ty, "Option") {
             let (lim, g) = (limited(inner), part(&p.some, inner, "some"));
-            return (quote!(#rc::derived::option_field(#site, #depth, #lim, #g)), false);
+            return quote!(#rc::derived::option_field(#site, #depth, #lim, #g));
         }
         if p.is_empty() {
             return own();
@@ -253,10 +266,9 @@ impl Cx<'_> {
             (None, None) => return own(),
         };
         let len = len.unwrap_or_else(default_len);
-        let g = quote!(#rc::derived::collected::<#ty, _>(
+        quote!(#rc::derived::collected::<#ty, _>(
             #rc::derived::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
-        ));
-        (g, false)
+        ))
     }
 
     /// Statements generating `fields` into their locals (forward).
@@ -365,7 +377,7 @@ pub fn expand(input: &Input) -> TokenStream {
             }
         }
     }
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = generics.split_for_impl();
     let self_ty: Type = match &input.self_args {
         Some(args) => parse_quote!(#name #args),
         None => parse_quote!(#name #ty_generics),
@@ -493,9 +505,27 @@ pub fn expand(input: &Input) -> TokenStream {
         }
     };
 
-    let member_decls = members.iter().map(|(m, t, _)| quote!(#m: #t));
-    let member_inits = members.iter().map(|(m, _, init)| quote!(#m: #rc::combinators::lazy(|| #init)));
-    let turbofish = ty_generics.as_turbofish();
+    // Each stored field generator is a type parameter of the generator
+    // struct, inferred from its initializer: the combinators stay unboxed,
+    // and the forward body calls them statically.
+    let mut gen_generics = generics.clone();
+    let mut member_decls = Vec::new();
+    for (i, (m, value_ty, _)) in members.iter().enumerate() {
+        let p = format_ident!("__G{}", i);
+        gen_generics.params.push(parse_quote!(#p));
+        gen_generics.make_where_clause().predicates.push(parse_quote!(#p: #rc::Gen<Value = #value_ty>));
+        member_decls.push(quote!(#m: #p));
+    }
+    let (impl_generics, ty_generics, where_clause) = gen_generics.split_for_impl();
+    let member_inits = members.iter().map(|(m, _, init)| quote!(#m: #init));
+    let type_args = input.generics.params.iter().map(|p| match p {
+        syn::GenericParam::Type(t) => t.ident.to_token_stream(),
+        syn::GenericParam::Const(c) => c.ident.to_token_stream(),
+        syn::GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
+    });
+    let inferred = members.iter().map(|_| quote!(_));
+    let turbofish = quote!(::<#(#type_args,)* #(#inferred),*>);
+    let (user_impl_generics, _, user_where_clause) = generics.split_for_impl();
 
     quote!(
         #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
@@ -521,7 +551,7 @@ pub fn expand(input: &Input) -> TokenStream {
                 }
             }
 
-            impl #impl_generics #rc::Reflective for #self_ty #where_clause {
+            impl #user_impl_generics #rc::Reflective for #self_ty #user_where_clause {
                 fn generator() -> #rc::BoxGen<Self> {
                     #rc::derived::cached::<Self>(|| -> #rc::BoxGen<#self_ty> {
                         ::std::rc::Rc::new(__ReflectGen #turbofish {

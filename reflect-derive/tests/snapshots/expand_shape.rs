@@ -10,12 +10,20 @@ const _: () = {
         2usize,
     );
     #[doc(hidden)]
-    struct __ReflectGen {
-        __g_Group_parts: ::reflect::reflect_core::combinators::Lazy<Vec<Shape>>,
-        __g_Group_name: ::reflect::reflect_core::combinators::Lazy<String>,
+    struct __ReflectGen<__G0, __G1>
+    where
+        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
+        __G1: ::reflect::reflect_core::Gen<Value = String>,
+    {
+        __g_Group_parts: __G0,
+        __g_Group_name: __G1,
         __marker: ::core::marker::PhantomData<fn() -> Shape>,
     }
-    impl __ReflectGen {
+    impl<__G0, __G1> __ReflectGen<__G0, __G1>
+    where
+        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
+        __G1: ::reflect::reflect_core::Gen<Value = String>,
+    {
         fn __assume(__value: &Shape) -> bool {
             {
                 let __reflect_self = __value;
@@ -75,28 +83,28 @@ const _: () = {
     impl ::reflect::reflect_core::Reflective for Shape {
         fn generator() -> ::reflect::reflect_core::BoxGen<Self> {
             ::reflect::reflect_core::derived::cached::<Self>(|| -> ::reflect::reflect_core::BoxGen<Shape> {
-                ::std::rc::Rc::new(__ReflectGen {
-                    __g_Group_parts: ::reflect::reflect_core::combinators::lazy(|| {
-                        ::reflect::reflect_core::Gen::boxed(
-                            ::reflect::reflect_core::derived::SeqField::<_, Vec<Shape>>::new(
-                                "Shape::Group.parts",
-                                0,
-                                3,
-                                ::reflect::reflect_core::derived::DEFAULT_DEPTH,
-                                true,
-                                <Shape as ::reflect::reflect_core::Reflective>::generator(),
-                            ),
-                        )
-                    }),
-                    __g_Group_name: ::reflect::reflect_core::combinators::lazy(|| {
-                        ::reflect::reflect_core::Gen::boxed(::reflect::reflect_core::regex::regex("[a-z]{1,4}"))
-                    }),
+                ::std::rc::Rc::new(__ReflectGen::<_, _> {
+                    __g_Group_parts: ::reflect::reflect_core::derived::SeqField::<_, Vec<Shape>>::new(
+                        "Shape::Group.parts",
+                        0,
+                        3,
+                        ::reflect::reflect_core::derived::DEFAULT_DEPTH,
+                        true,
+                        ::reflect::reflect_core::combinators::lazy(|| {
+                            <Shape as ::reflect::reflect_core::Reflective>::generator()
+                        }),
+                    ),
+                    __g_Group_name: ::reflect::reflect_core::regex::regex("[a-z]{1,4}"),
                     __marker: ::core::marker::PhantomData,
                 })
             })
         }
     }
-    impl ::reflect::reflect_core::Gen for __ReflectGen {
+    impl<__G0, __G1> ::reflect::reflect_core::Gen for __ReflectGen<__G0, __G1>
+    where
+        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
+        __G1: ::reflect::reflect_core::Gen<Value = String>,
+    {
         type Value = Shape;
         fn run(
             &self,
