@@ -21,7 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Once};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the run asks the worker to do: one case.
 pub(crate) enum Cmd<'a> {
@@ -89,6 +89,8 @@ pub(super) struct Worker<V> {
     /// starts its clock there, one reading fewer per case (the run's and
     /// the guide's work between two cases counts as generation).
     last_end: Option<Instant>,
+    /// How fast-path cases' time is split between generation and test.
+    split: Split,
     /// Whether cases are observed (observation lines, an HTML report), which
     /// read each case's option labels; no other case pays for them.
     observed: bool,
@@ -199,6 +201,7 @@ impl<V: 'static> Worker<V> {
             seen: Seen::new(),
             inflight,
             last_end: None,
+            split: Split::default(),
             observed: false,
         }
     }
@@ -299,9 +302,13 @@ impl<V: 'static> Worker<V> {
             // An example is heard by the guide as a case, so a search may start from it.
             Cmd::Example { render, .. } => (render, true, true),
         };
-        // One clock reading ends generation and starts the test.
-        let t1 = Instant::now();
-        let mut result = CaseResult { gen_time: t1 - t0, plain, ..CaseResult::empty(Status::Passed) };
+        // One clock reading ends generation and starts the test (on the
+        // fast path, only in the cases the split measures).
+        let split = plain.is_some() && generated;
+        let t1 = (!split || self.split.measure_next()).then(Instant::now);
+        let mut timed = t1.is_some();
+        let gen_time = t1.map_or(Duration::ZERO, |t1| t1 - t0);
+        let mut result = CaseResult { gen_time, plain, ..CaseResult::empty(Status::Passed) };
         if self.observed {
             // The trail holds the case's choices as made (guided, replayed or reflected).
             result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
@@ -349,7 +356,16 @@ impl<V: 'static> Worker<V> {
                     case::begin();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     let end = Instant::now();
-                    result.test_time = end - t1;
+                    match t1 {
+                        Some(t1) => {
+                            result.test_time = end - t1;
+                            if split {
+                                self.split.learn(result.gen_time, result.test_time);
+                            }
+                        }
+                        None => (result.gen_time, result.test_time) = self.split.share(end - t0),
+                    }
+                    timed = true;
                     if generated {
                         self.last_end = Some(end);
                     }
@@ -377,6 +393,10 @@ impl<V: 'static> Worker<V> {
                 };
             }
         }
+        if !timed {
+            // A fast-path case that ended before its test: all its time was generation.
+            result.gen_time = t0.elapsed();
+        }
         if guided {
             // A case with no value is invalid, and never new.
             let new = value_key.is_some_and(|k| self.seen.insert_key(k));
@@ -392,6 +412,67 @@ impl<V: 'static> Worker<V> {
 
 /// Hears a case's choices before its property runs.
 type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
+
+/// How the time of fast-path cases is split between generation and test.
+///
+/// Back-to-back cases share one clock reading (one case's end is the next
+/// one's start), so a case's whole time costs one reading; splitting it
+/// costs another. A case that takes [`Split::QUICK`] or longer is always
+/// split. While cases are quicker than that, one in 2, then 4, ... up to
+/// [`Split::MAX_EVERY`] is split, and each of the others is shared out in
+/// the proportion of the last case split: totals stay exact, and the
+/// division of the quick cases' time between generation and test is an
+/// estimate from the cases measured.
+#[derive(Debug)]
+struct Split {
+    /// One case in this many is split.
+    every: u64,
+    /// The cases seen.
+    count: u64,
+    /// Generation's share of the last split case's time.
+    gen_share: f64,
+}
+
+impl Default for Split {
+    fn default() -> Self {
+        Split { every: 1, count: 0, gen_share: 0.5 }
+    }
+}
+
+impl Split {
+    /// A case at least this long is always split: its two readings cost little beside it.
+    const QUICK: Duration = Duration::from_micros(2);
+    /// At most this many quick cases share one split case.
+    const MAX_EVERY: u64 = 16;
+
+    /// Whether the next case is split (by a clock reading between its generation and its test).
+    fn measure_next(&mut self) -> bool {
+        let measure = self.count.is_multiple_of(self.every);
+        self.count += 1;
+        measure
+    }
+
+    /// A split case took `gen` and `test`.
+    fn learn(&mut self, gen: Duration, test: Duration) {
+        let total = gen + test;
+        if !total.is_zero() {
+            self.gen_share = gen.as_secs_f64() / total.as_secs_f64();
+        }
+        self.every = if total < Self::QUICK { (self.every * 2).min(Self::MAX_EVERY) } else { 1 };
+        // This case begins the next period of `every` cases.
+        self.count = 1;
+    }
+
+    /// A case not split took `total`: its generation and test time, in the share of the last split case.
+    fn share(&mut self, total: Duration) -> (Duration, Duration) {
+        if total >= Self::QUICK {
+            // Cases got slow: split the next ones.
+            (self.every, self.count) = (1, 0);
+        }
+        let gen = total.mul_f64(self.gen_share).min(total);
+        (gen, total - gen)
+    }
+}
 
 /// The value of a case, or why there is none.
 ///
@@ -485,5 +566,51 @@ impl<V: 'static> Exec<V> {
             Some(w) if w.wants_made() => self.worker.run(cmd, Some(&mut |choices| w.made(choices))),
             _ => self.worker.run(cmd, None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cases `split` measures among the next `n`.
+    fn measured(split: &mut Split, n: usize) -> Vec<bool> {
+        (0..n).map(|_| split.measure_next()).collect()
+    }
+
+    #[test]
+    fn quick_cases_are_split_ever_more_rarely_and_slow_ones_always() {
+        let mut s = Split::default();
+        let quick = Duration::from_nanos(100);
+        let slow = Split::QUICK * 3;
+        // Every case is split at first; each quick split case halves how often.
+        for every in [2, 4, 8, 16, 16] {
+            assert!(s.measure_next());
+            s.learn(quick, quick);
+            assert_eq!(s.every, every);
+            assert_eq!(measured(&mut s, every as usize - 1), vec![false; every as usize - 1]);
+        }
+        // A slow case, split or not, makes every case split again.
+        assert!(s.measure_next());
+        s.learn(slow, slow);
+        assert_eq!(measured(&mut s, 3), vec![true; 3]);
+        // (the last of them was quick: the next case is not split, the one after is)
+        s.learn(quick, quick);
+        assert_eq!(measured(&mut s, 2), vec![false, true]);
+        let _ = s.share(slow);
+        assert_eq!(measured(&mut s, 2), vec![true, true]);
+    }
+
+    #[test]
+    fn a_case_not_split_is_shared_out_as_the_last_split_one_was() {
+        let mut s = Split::default();
+        s.learn(Duration::from_nanos(300), Duration::from_nanos(100));
+        let (gen, test) = s.share(Duration::from_nanos(1000));
+        assert_eq!((gen, test), (Duration::from_nanos(750), Duration::from_nanos(250)));
+        // The total is kept exactly, whatever the share's rounding.
+        s.learn(Duration::from_nanos(1), Duration::from_nanos(2));
+        let total = Duration::from_nanos(1001);
+        let (gen, test) = s.share(total);
+        assert_eq!(gen + test, total);
     }
 }
