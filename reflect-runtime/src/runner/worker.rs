@@ -287,9 +287,12 @@ impl<V: 'static> Worker<V> {
         };
         let generated = matches!(cmd, Cmd::Generate { .. });
         let mut keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
+        // A shrink try or a replay is timed only when cases are observed:
+        // nothing else reads its times (a failure's times are taken when it is found).
+        let clocked = self.observed || !matches!(cmd, Cmd::Replay { .. });
         let t0 = match self.last_end.take() {
-            Some(end) if generated => end,
-            _ => Instant::now(),
+            Some(end) if generated => Some(end),
+            _ => clocked.then(Instant::now),
         };
         let made = self.make(&cmd, plain.is_some());
         let (render, test, guided) = match cmd {
@@ -305,9 +308,9 @@ impl<V: 'static> Worker<V> {
         // One clock reading ends generation and starts the test (on the
         // fast path, only in the cases the split measures).
         let split = plain.is_some() && generated;
-        let t1 = (!split || self.split.measure_next()).then(Instant::now);
-        let mut timed = t1.is_some();
-        let gen_time = t1.map_or(Duration::ZERO, |t1| t1 - t0);
+        let t1 = t0.filter(|_| !split || self.split.measure_next()).map(|_| Instant::now());
+        let mut timed = t0.is_none() || t1.is_some();
+        let gen_time = t0.zip(t1).map_or(Duration::ZERO, |(t0, t1)| t1 - t0);
         let mut result = CaseResult { gen_time, plain, ..CaseResult::empty(Status::Passed) };
         if self.observed {
             // The trail holds the case's choices as made (guided, replayed or reflected).
@@ -355,20 +358,22 @@ impl<V: 'static> Worker<V> {
                     let test = &self.prop.test;
                     case::begin();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
-                    let end = Instant::now();
-                    match t1 {
-                        Some(t1) => {
-                            result.test_time = end - t1;
-                            if split {
-                                self.split.learn(result.gen_time, result.test_time);
+                    if let Some(t0) = t0 {
+                        let end = Instant::now();
+                        match t1 {
+                            Some(t1) => {
+                                result.test_time = end - t1;
+                                if split {
+                                    self.split.learn(result.gen_time, result.test_time);
+                                }
                             }
+                            None => (result.gen_time, result.test_time) = self.split.share(end - t0),
                         }
-                        None => (result.gen_time, result.test_time) = self.split.share(end - t0),
+                        if generated {
+                            self.last_end = Some(end);
+                        }
                     }
                     timed = true;
-                    if generated {
-                        self.last_end = Some(end);
-                    }
                     let st = case::end();
                     result.labels = st.labels;
                     result.utility = st.utility;
@@ -393,7 +398,7 @@ impl<V: 'static> Worker<V> {
                 };
             }
         }
-        if !timed {
+        if let (false, Some(t0)) = (timed, t0) {
             // A fast-path case that ended before its test: all its time was generation.
             result.gen_time = t0.elapsed();
         }
