@@ -271,7 +271,6 @@ fn time<T>(n: usize, mut make: impl FnMut() -> T) -> f64 {
 /// a busy machine disturbs the figures less.
 const ROUNDS: usize = 5;
 
-#[allow(clippy::too_many_arguments)]
 fn bench<T: PartialEq + std::fmt::Debug>(
     case: &str,
     n: usize,

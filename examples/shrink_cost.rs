@@ -36,7 +36,6 @@ mod problems;
 
 use problems::*;
 use reflect::choice::ChoiceTree;
-use reflect::combinators::{any_int, int, vec};
 use reflect::interpret::{generate_recorded, lenient_source};
 use reflect::prelude::*;
 use reflect::reflect_core::trail::{Recorder, Trail};
@@ -160,22 +159,18 @@ fn problem<V>(name: &str, g: BoxGen<V>, prop: fn(V) -> bool) {
 }
 
 fn main() {
-    problem("reverse", vec(any_int::<i32>(), 0..=20).boxed(), |xs| xs.iter().rev().eq(xs.iter()));
+    problem("reverse", int_list(20), palindrome);
     problem("calculator", expr_gen(), |e| e.eval().is_ok());
-    problem("bound5", bound5_gen(), |(a, b, c, d, e)| wrapping_sum(&[a, b, c, d, e].concat()) < 5 * 256);
-    problem("large_union_list", vec(vec(any_int::<i32>(), 0..=10), 0..=10).boxed(), |xss| {
-        xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() <= 4
-    });
-    problem("length_list", length_list_gen(), |xs| xs.iter().all(|&x| x < 900));
-    problem("difference_zero_1000", difference_gen(1000), |(x, y)| x < 10 || x != y);
-    problem("difference_one_1000", difference_gen(1000), |(x, y)| x < 10 || x.abs_diff(y) != 1);
-    problem("difference_small_1000", difference_gen(1000), |(x, y)| x < 10 || x.abs_diff(y) > 4 || x == y);
-    problem("overflow", (any_int::<u8>(), any_int::<u8>()).boxed(), |(x, y)| x.wrapping_add(y) >= x);
+    problem("bound5", bound5_gen(), bounded);
+    problem("large_union_list", int_lists(10, 10), small_union);
+    problem("length_list", length_list_gen(), below_900);
+    problem("difference_zero_1000", difference_gen(1000), difference_not_zero);
+    problem("difference_one_1000", difference_gen(1000), difference_not_one);
+    problem("difference_small_1000", difference_gen(1000), difference_not_small);
+    problem("overflow", byte_pair(), no_overflow);
     problem("coupling", coupling_gen(), coupled);
     problem("binary_heap", heap_gen(), heap_sorts);
-    problem("deletion", (vec(int(-100i32..=100), 1..=10), int(0usize..=9)).boxed(), deletes);
-    problem("distinct", vec(any_int::<i32>(), 0..=10).boxed(), |xs| distinct(&xs) < 3);
-    problem("nested_lists", vec(vec(any_int::<i32>(), 0..=20), 0..=10).boxed(), |xss| {
-        xss.iter().map(Vec::len).sum::<usize>() <= 10
-    });
+    problem("deletion", deletion_gen(), deletes);
+    problem("distinct", int_list(10), few_distinct);
+    problem("nested_lists", int_lists(20, 10), short_in_all);
 }

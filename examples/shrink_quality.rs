@@ -52,7 +52,6 @@
 
 use proptest::prelude::{any, prop_oneof, Just as PJust, Strategy};
 use proptest::test_runner::{Config as PConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use reflect::combinators::{any_int, int, vec};
 use reflect::prelude::*;
 use reflect::runner::RunError;
 use std::cell::Cell;
@@ -233,30 +232,22 @@ fn main() {
     problem(
         "reverse",
         10_000,
-        || vec(any_int::<i32>(), 0..=20).boxed(),
+        || int_list(20),
         || pt_list(any::<i32>(), 0..=20),
-        |xs| xs.iter().rev().eq(xs.iter()),
+        palindrome,
         Vec::len,
         |xs| xs == &[0, 1] || xs == &[1, 0],
     );
     problem("calculator", 10_000, expr_gen, pt_expr, |e| e.eval().is_ok(), Expr::size, |e| e.size() == 5);
     let elems = |t: &Five| t.0.len() + t.1.len() + t.2.len() + t.3.len() + t.4.len();
-    problem(
-        "bound5",
-        10_000,
-        bound5_gen,
-        pt_bound5,
-        |(a, b, c, d, e)| wrapping_sum(&[a, b, c, d, e].concat()) < 5 * 256,
-        elems,
-        |t| elems(t) == 2,
-    );
+    problem("bound5", 10_000, bound5_gen, pt_bound5, bounded, elems, |t| elems(t) == 2);
     let total = |xss: &Vec<Vec<i32>>| xss.iter().map(Vec::len).sum::<usize>();
     problem(
         "large_union_list",
         10_000,
-        || vec(vec(any_int::<i32>(), 0..=10), 0..=10).boxed(),
+        || int_lists(10, 10),
         || pt_list(pt_list(any::<i32>(), 0..=10), 0..=10),
-        |xss| xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() <= 4,
+        small_union,
         total,
         |xss| xss.len() == 1 && xss[0].len() == 5 && xss[0].iter().all(|x| x.abs() <= 2),
     );
@@ -265,16 +256,16 @@ fn main() {
         10_000,
         length_list_gen,
         || (1usize..=100).prop_flat_map(|n| pt_list(0u32..=1000, n..=n)),
-        |xs| xs.iter().all(|&x| x < 900),
+        below_900,
         Vec::len,
         |xs| xs == &[900],
     );
 
     let pair_size = |p: &(u32, u32)| (p.0 + p.1) as usize;
     let differences: [(&str, PairProp, Pair); 3] = [
-        ("difference_zero", |(x, y)| x < 10 || x != y, (10, 10)),
-        ("difference_one", |(x, y)| x < 10 || x.abs_diff(y) != 1, (10, 9)),
-        ("difference_small", |(x, y)| x < 10 || x.abs_diff(y) > 4 || x == y, (10, 6)),
+        ("difference_zero", difference_not_zero, (10, 10)),
+        ("difference_one", difference_not_one, (10, 9)),
+        ("difference_small", difference_not_small, (10, 6)),
     ];
     let ranges: [(u32, PairGen); 2] = [(1000, || difference_gen(1000)), (10_000, || difference_gen(10_000))];
     for (name, prop, min) in differences {
@@ -286,9 +277,9 @@ fn main() {
     problem(
         "overflow",
         10_000,
-        || (any_int::<u8>(), any_int::<u8>()).boxed(),
+        byte_pair,
         || (any::<u8>(), any::<u8>()),
-        |(x, y)| x.wrapping_add(y) >= x,
+        no_overflow,
         |p| p.0 as usize + p.1 as usize,
         |p| *p == (1, 255),
     );
@@ -307,7 +298,7 @@ fn main() {
     problem(
         "deletion",
         10_000,
-        || (vec(int(-100i32..=100), 1..=10), int(0usize..=9)).boxed(),
+        deletion_gen,
         || (pt_list(-100i32..=100, 1..=10), 0usize..=9),
         deletes,
         |p| p.0.len(),
@@ -316,9 +307,9 @@ fn main() {
     problem(
         "distinct",
         10_000,
-        || vec(any_int::<i32>(), 0..=10).boxed(),
+        || int_list(10),
         || pt_list(any::<i32>(), 0..=10),
-        |xs| distinct(&xs) < 3,
+        few_distinct,
         Vec::len,
         |xs| {
             let mut abs: Vec<u32> = xs.iter().map(|x| x.unsigned_abs()).collect();
@@ -329,9 +320,9 @@ fn main() {
     problem(
         "nested_lists",
         10_000,
-        || vec(vec(any_int::<i32>(), 0..=20), 0..=10).boxed(),
+        || int_lists(20, 10),
         || pt_list(pt_list(any::<i32>(), 0..=20), 0..=10),
-        |xss| xss.iter().map(Vec::len).sum::<usize>() <= 10,
+        short_in_all,
         |xss| xss.iter().map(Vec::len).sum::<usize>(),
         |xss| xss.len() == 1 && xss[0] == [0; 11],
     );

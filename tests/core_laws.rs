@@ -433,4 +433,16 @@ fn answers_out_of_range_are_rejected() {
     assert_eq!(char_class(&[('a', 'c'), ('x', 'z')]).run(&mut PastTheEnd), Err(Stop::Rejected));
     assert_eq!(vec(int(0u8..=9), 0..=3).run(&mut PastTheEnd), Err(Stop::Rejected));
     assert_eq!(regex("[a-z]{0,3}").run(&mut PastTheEnd), Err(Stop::Rejected));
+    /// Answers its first choice point (a length) with its largest answer,
+    /// then every other one past the end: an element's answer is checked too.
+    struct ElementsPastTheEnd(bool);
+    impl Source for ElementsPastTheEnd {
+        fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+            let length = !std::mem::replace(&mut self.0, true);
+            Ok(if length { request.largest() } else { request.arity() })
+        }
+    }
+    assert_eq!(vec(int(0u8..=9), 0..=3).run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
+    assert_eq!(vec(char_class(&[('a', 'c')]), 1..=3).run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
+    assert_eq!(regex("[a-z]{0,3}").run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
 }

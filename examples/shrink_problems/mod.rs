@@ -189,3 +189,71 @@ pub fn deletes(pair: (Vec<i32>, usize)) -> bool {
 pub fn distinct(xs: &[i32]) -> usize {
     xs.iter().collect::<std::collections::HashSet<_>>().len()
 }
+
+// The problems whose generator and property are one line each.
+
+pub fn int_list(max_len: usize) -> BoxGen<Vec<i32>> {
+    vec(any_int::<i32>(), 0..=max_len).boxed()
+}
+
+pub fn int_lists(max_len: usize, max_lists: usize) -> BoxGen<Vec<Vec<i32>>> {
+    vec(vec(any_int::<i32>(), 0..=max_len), 0..=max_lists).boxed()
+}
+
+pub fn byte_pair() -> BoxGen<(u8, u8)> {
+    (any_int::<u8>(), any_int::<u8>()).boxed()
+}
+
+pub fn deletion_gen() -> BoxGen<(Vec<i32>, usize)> {
+    (vec(int(-100i32..=100), 1..=10), int(0usize..=9)).boxed()
+}
+
+/// reverse: a list reads the same backwards.
+pub fn palindrome(xs: Vec<i32>) -> bool {
+    xs.iter().rev().eq(xs.iter())
+}
+
+/// bound5: the five lists' sum stays below 5 * 256.
+pub fn bounded((a, b, c, d, e): Five) -> bool {
+    wrapping_sum(&[a, b, c, d, e].concat()) < 5 * 256
+}
+
+/// large_union_list: at most 4 distinct values in all.
+pub fn small_union(xss: Vec<Vec<i32>>) -> bool {
+    xss.iter().flatten().collect::<std::collections::HashSet<_>>().len() <= 4
+}
+
+/// length_list: every element below 900.
+pub fn below_900(xs: Vec<u32>) -> bool {
+    xs.iter().all(|&x| x < 900)
+}
+
+/// difference_zero: `x - y` is not zero (for `x >= 10`).
+pub fn difference_not_zero((x, y): Pair) -> bool {
+    x < 10 || x != y
+}
+
+/// difference_one: `x - y` is not one (for `x >= 10`).
+pub fn difference_not_one((x, y): Pair) -> bool {
+    x < 10 || x.abs_diff(y) != 1
+}
+
+/// difference_small: `x - y` is not small (for `x >= 10`).
+pub fn difference_not_small((x, y): Pair) -> bool {
+    x < 10 || x.abs_diff(y) > 4 || x == y
+}
+
+/// overflow: `x + y` does not wrap.
+pub fn no_overflow((x, y): (u8, u8)) -> bool {
+    x.wrapping_add(y) >= x
+}
+
+/// distinct: fewer than 3 distinct values.
+pub fn few_distinct(xs: Vec<i32>) -> bool {
+    distinct(&xs) < 3
+}
+
+/// nested_lists: at most 10 elements in all.
+pub fn short_in_all(xss: Vec<Vec<i32>>) -> bool {
+    xss.iter().map(Vec::len).sum::<usize>() <= 10
+}

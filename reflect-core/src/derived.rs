@@ -155,11 +155,7 @@ impl Variants {
     /// The options offered and their total: the base ones only when `limited`.
     #[inline]
     fn offered(&self, limited: bool) -> (&'static [Opt], u64) {
-        if limited {
-            (self.options.split_at(self.base).0, self.base_total)
-        } else {
-            (self.options, self.total)
-        }
+        (offered(self.options, self.base, limited), if limited { self.base_total } else { self.total })
     }
 
     /// Answers the pick with `src` (the base options only when `limited`),

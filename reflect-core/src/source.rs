@@ -185,11 +185,7 @@ pub(crate) fn fill_draws<T, C: Sequence<T>>(
 /// Draws a choice for `request` uniformly among its answers, ignoring
 /// weights; like [`sample`], without a draw when there is one answer.
 pub fn sample_uniform(rng: &mut DetRng, request: Request<'_>) -> Choice {
-    match request {
-        Request::Pick { options, .. } if options.len() == 1 => 0,
-        Request::Pick { options, .. } => up_to(rng, options.len() as u64 - 1),
-        Request::Int { .. } => sample(rng, request),
-    }
+    sample(rng, Request::Int { span: request.largest() })
 }
 
 /// The generate interpretation's source: an RNG, honouring weights.

@@ -155,6 +155,20 @@ pub enum InFlightCase {
     Seed(u64),
 }
 
+impl InFlightCase {
+    /// The case an in-flight file's text records, in any of its formats;
+    /// `None` when it is unreadable.
+    fn parse(text: &str) -> Option<InFlightCase> {
+        if let Ok(r) = serde_json::from_str::<ChoicesRecord>(text) {
+            Some(InFlightCase::Choices(r.choices))
+        } else if let Ok(r) = serde_json::from_str::<SeedRecord>(text) {
+            Some(InFlightCase::Seed(r.seed))
+        } else {
+            serde_json::from_str::<Entry>(text).ok().map(|e| InFlightCase::Tree(e.tree))
+        }
+    }
+}
+
 /// The in-flight record of a fast-path case: its seed.
 #[derive(Serialize, Deserialize)]
 struct SeedRecord {
@@ -349,13 +363,7 @@ impl Store {
             }
             let mut text = String::new();
             if io::Read::read_to_string(&mut &f, &mut text).is_ok() {
-                if let Ok(r) = serde_json::from_str::<ChoicesRecord>(&text) {
-                    out.push(InFlightCase::Choices(r.choices));
-                } else if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
-                    out.push(InFlightCase::Seed(r.seed));
-                } else if let Ok(entry) = serde_json::from_str::<Entry>(&text) {
-                    out.push(InFlightCase::Tree(entry.tree));
-                }
+                out.extend(InFlightCase::parse(&text));
             }
             drop(f);
             let _ = fs::remove_file(&path);
@@ -577,14 +585,7 @@ mod tests {
         // reader (the next run, after this process ended) must find exactly the last record each time.
         let dir = temp_dir("inflight-last");
         let mut f = InFlight::create(&dir, "last").unwrap();
-        let read = |f: &InFlight| {
-            let text = fs::read_to_string(&f.path).unwrap();
-            if let Ok(r) = serde_json::from_str::<SeedRecord>(&text) {
-                InFlightCase::Seed(r.seed)
-            } else {
-                InFlightCase::Choices(serde_json::from_str::<ChoicesRecord>(&text).unwrap().choices)
-            }
-        };
+        let read = |f: &InFlight| InFlightCase::parse(&fs::read_to_string(&f.path).unwrap()).unwrap();
         let t = ChoiceTree::root(vec![ChoiceTree::choice("x", 3, vec![ChoiceTree::choice("y", 7, vec![])])]);
         // Longer than the mapped slot: written, and the mapping made again after it.
         let long: Vec<Choice> = (0..1000).map(|i| u64::MAX - i).collect();

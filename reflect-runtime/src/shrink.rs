@@ -80,7 +80,7 @@ mod index;
 use crate::hashing::{finish, BuildKey};
 use index::{hash_and_size, node_key, tree_hash, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{delete_renumbered, joinable, promotions, Edit, Path};
+use reflect_core::edit::{joinable, promotions, Edit, Path};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -402,12 +402,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        // A deletion is made and hashed in a few steps (and the set of
-        // candidates seen is check enough); any other edit tried on this
-        // tree before makes a candidate already seen: known without making it.
-        if let Some((at, start, len, lower_len, renumber)) = deletion(&edit) {
-            return self.try_delete(at, start, len, lower_len, renumber);
-        }
+        // An edit tried on this tree before makes a candidate already seen:
+        // known without making it.
         let mut h = EditHasher(self.index.hash());
         edit.hash(&mut h);
         if !self.edits.insert(h.finish()) {
@@ -465,10 +461,17 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         used.is_some_and(|used| self.keep(used))
     }
 
+    /// Tests a deletion ([`Shrinker::try_delete`]), within the budget. A
+    /// deletion is made and hashed in a few steps, with no [`Edit`] (the
+    /// set of candidates seen is check enough).
+    fn try_deletion(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool, renumber: bool) -> bool {
+        !self.out_of_budget() && self.try_delete(at, start, len, lower_len, renumber)
+    }
+
     /// Tests the current tree with an [`Edit::Delete`] made in place and
     /// undone after the try: the run deleted is kept aside and put back.
     /// With `renumber`, the leaf choices after the run are lowered by its
-    /// length too ([`delete_renumbered`]), and the edit applies only when
+    /// length too ([`reflect_core::edit::delete_renumbered`]), and the edit applies only when
     /// that lowers one.
     fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool, renumber: bool) -> bool {
         let Some(node) = self.current.get_mut(at) else { return false };
@@ -561,9 +564,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     k = n / 2;
                     continue;
                 }
-                let kept = [n - k, 0, 1]
-                    .into_iter()
-                    .any(|start| self.try_edit(Edit::Delete { at: path.clone(), start, len: k, lower_len: true }));
+                let kept = [n - k, 0, 1].into_iter().any(|start| self.try_deletion(&path, start, k, true, false));
                 if !kept {
                     k /= 2;
                 }
@@ -586,9 +587,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                         break;
                     }
                     // With the length choice lowered to match, then without.
-                    let kept = [true, false]
-                        .into_iter()
-                        .any(|lower_len| self.try_edit(Edit::Delete { at: path.clone(), start, len: k, lower_len }));
+                    let kept =
+                        [true, false].into_iter().any(|lower_len| self.try_deletion(&path, start, k, lower_len, false));
                     let n_now = self.current.get(&path).map_or(0, |t| t.children.len());
                     // A kept deletion brings new siblings to `start`: try there again.
                     if !kept || n_now >= n {
@@ -736,7 +736,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     if self.out_of_budget() {
                         return;
                     }
-                    if !self.try_edit(delete_renumbered(&path, start, k)) {
+                    if !self.try_deletion(&path, start, k, true, true) {
                         start += 1;
                     }
                 }
@@ -859,25 +859,6 @@ impl Hasher for EditHasher {
     }
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-/// The deletion `edit` makes, when it is one the shrinker makes in place:
-/// an [`Edit::Delete`] (`renumber` false), or [`delete_renumbered`]'s
-/// deletion and renumbering (`renumber` true). `(at, start, len,
-/// lower_len, renumber)`.
-fn deletion(edit: &Edit) -> Option<(&[usize], usize, usize, bool, bool)> {
-    match edit {
-        Edit::Delete { at, start, len, lower_len } => Some((at, *start, *len, *lower_len, false)),
-        Edit::Seq(seq) => match seq.as_slice() {
-            [Edit::Delete { at, start, len, lower_len: true }, Edit::Shift { at: shifted, from, by }]
-                if shifted == at && from == start && *by == *len as Choice =>
-            {
-                Some((at, *start, *len, true, true))
-            }
-            _ => None,
-        },
-        _ => None,
     }
 }
 
@@ -1191,23 +1172,31 @@ mod tests {
         for tree in trees {
             for path in tree.paths() {
                 let n = tree.get(&path).unwrap().children.len();
-                let mut edits = vec![Edit::Empty { at: path.clone() }];
+                // Each edit, with the deletion the shrinker makes in place for it.
+                let mut edits = vec![(Edit::Empty { at: path.clone() }, None)];
                 for start in 0..n {
                     for len in 1..=n - start {
-                        edits.push(delete_renumbered(&path, start, len));
+                        let renumbered = reflect_core::edit::delete_renumbered(&path, start, len);
+                        edits.push((renumbered, Some((start, len, true, true))));
                         for lower_len in [true, false] {
-                            edits.push(Edit::Delete { at: path.clone(), start, len, lower_len });
+                            let delete = Edit::Delete { at: path.clone(), start, len, lower_len };
+                            edits.push((delete, Some((start, len, lower_len, false))));
                         }
                     }
                 }
-                for edit in edits {
+                for (edit, deletion) in edits {
                     // A shrinker of its own for each edit: only the start tree is seen.
                     let mut made = None;
                     let mut s = Shrinker::new(tree.clone(), budget, Instant::now(), |cand: &mut ChoiceTree, _| {
                         made = Some(cand.clone());
                         None
                     });
-                    s.try_edit(edit.clone());
+                    match deletion {
+                        Some((start, len, lower_len, renumber)) => {
+                            s.try_deletion(&path, start, len, lower_len, renumber)
+                        }
+                        None => s.try_edit(edit.clone()),
+                    };
                     assert_eq!(s.current, tree, "{edit:?} was set back");
                     drop(s);
                     assert_eq!(made, edit.apply(&tree).filter(|t| t != &tree), "{edit:?} of {tree}");

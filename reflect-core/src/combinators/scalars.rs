@@ -188,14 +188,19 @@ where
 }
 
 impl<T: IntValue> Int<T> {
+    /// The value of the one-word choice `k`, for a range of at most 2^64
+    /// values: the offset is computed in `u64`, and only the low word of
+    /// `lo` matters for a type of at most 64 bits.
+    #[inline(always)]
+    fn word_value(&self, k: u64) -> T {
+        let off = outward(self.below as u64, (self.span - self.below) as u64, k);
+        T::from_bits(self.lo.to_bits().wrapping_add(off as u128))
+    }
+
     #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
         if self.span <= u64::MAX as u128 {
-            // One word: the offset is computed in `u64`, and only the low
-            // word of `lo` matters for a type of at most 64 bits.
-            let k = a.choose_int(self.site, self.span as u64)?;
-            let off = outward(self.below as u64, (self.span - self.below) as u64, k);
-            return Ok(T::from_bits(self.lo.to_bits().wrapping_add(off as u128)));
+            return Ok(self.word_value(a.choose_int(self.site, self.span as u64)?));
         }
         let hi_span = (self.span >> 64) as u64;
         let hi = a.choose_int(self.site, hi_span)?;
@@ -218,10 +223,10 @@ impl<T: IntValue> Gen for Int<T> {
         }
         let (span, lo) = (self.span as u64, self.lo.to_bits());
         if self.below == 0 {
+            // Unsigned, or a signed range from its low end: the offset is the choice.
             fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(k as u128)));
         } else {
-            let (a, b) = (self.below as u64, span - self.below as u64);
-            fill_draws(rng, span, n, out, |k| T::from_bits(lo.wrapping_add(outward(a, b, k) as u128)));
+            fill_draws(rng, span, n, out, |k| self.word_value(k));
         }
         Ok(())
     }

@@ -218,12 +218,11 @@ impl Cx<'_> {
         let own = || own_of(ty);
         if let Some(r) = &p.range {
             let (lo, hi) = (&r.start, &r.end);
-            let g = if shape::is_char(ty) {
+            return if shape::is_char(ty) {
                 quote_spanned!(r.span()=> #rc::combinators::char_class(&[(#lo, #hi)]).site(#site))
             } else {
                 quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
             };
-            return g;
         }
         if let Some(re) = &p.regex {
             return quote!(#rc::regex::regex(#re));

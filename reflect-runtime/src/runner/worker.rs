@@ -181,12 +181,19 @@ impl<V: 'static> Worker<V> {
         }
     }
 
+    /// The seed of a case made on the fast path (see [`Guide::plain_case`]).
+    fn fast_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
+        match *cmd {
+            Cmd::Generate { seed, render: false, .. } if self.guide.plain_case() => Some(seed),
+            _ => None,
+        }
+    }
+
     /// See [`Exec::plain_seed`].
     fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
         match *cmd {
-            Cmd::Generate { seed, render: false, .. } if self.guide.plain_case() => Some(seed),
             Cmd::Seeded { seed, .. } => Some(seed),
-            _ => None,
+            _ => self.fast_seed(cmd),
         }
     }
 
@@ -268,9 +275,14 @@ impl<V: 'static> Worker<V> {
         made.unwrap_or_else(|payload| Made::Panicked(generator_panic(&*payload), Some(ChoiceTree::root(Vec::new()))))
     }
 
-    /// The tree of a case: its own, or the one the trail holds.
-    fn tree_of(&self, tree: Option<ChoiceTree>) -> ChoiceTree {
-        tree.unwrap_or_else(|| self.trail.to_tree())
+    /// The tree of a case's result: its own, else the one the trail holds
+    /// when it is `needed`, else an empty tree.
+    fn result_tree(&self, tree: Option<ChoiceTree>, needed: bool) -> ChoiceTree {
+        match tree {
+            Some(t) => t,
+            None if needed => self.trail.to_tree(),
+            None => ChoiceTree::root(Vec::new()),
+        }
     }
 
     /// Runs one case; `started`, when given, hears its choices before the property runs.
@@ -281,12 +293,9 @@ impl<V: 'static> Worker<V> {
     fn run(&mut self, cmd: Cmd<'_>, mut started: Option<Started<'_>>) -> CaseResult {
         QUIET.with(|q| q.set(true));
         CASE_PANICS.with(|p| p.borrow_mut().clear());
-        let plain = match cmd {
-            Cmd::Seeded { .. } => None,
-            _ => self.plain_seed(&cmd),
-        };
+        let plain = self.fast_seed(&cmd);
         let generated = matches!(cmd, Cmd::Generate { .. });
-        let mut keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
+        let keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
         // A shrink try or a replay is timed only when cases are observed:
         // nothing else reads its times (a failure's times are taken when it is found).
         let clocked = self.observed || !matches!(cmd, Cmd::Replay { .. });
@@ -319,12 +328,12 @@ impl<V: 'static> Worker<V> {
         let mut value_key = None;
         match made {
             Made::Panicked(reason, tree) => {
-                result.tree = self.tree_of(tree);
+                result.tree = self.result_tree(tree, true);
                 result.status = Status::GenPanicked(reason);
             }
             Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
             Made::NoValue(stop, tree) => {
-                result.tree = if keep_tree || !test { self.tree_of(tree) } else { ChoiceTree::root(Vec::new()) };
+                result.tree = self.result_tree(tree, keep_tree || !test);
                 result.status = Status::Discarded(match stop {
                     Stop::Invalid => "the generator's validity condition rejected the value".to_owned(),
                     other => format!("the generator gave no value: {other}"),
@@ -388,14 +397,8 @@ impl<V: 'static> Worker<V> {
                             }
                         }
                     };
-                } else {
-                    keep_tree = true;
                 }
-                result.tree = match tree {
-                    Some(t) => t,
-                    None if keep_tree || result.status.fails() => self.trail.to_tree(),
-                    None => ChoiceTree::root(Vec::new()),
-                };
+                result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
             }
         }
         if let (false, Some(t0)) = (timed, t0) {

@@ -220,11 +220,15 @@ impl RlGuide {
     pub fn new(config: RlConfig) -> Self {
         RlGuide {
             config,
-            name: match (config.explore, config.prior) {
-                (Explore::PAPER, Prior::Weights) => format!("rl({})", config.abstraction),
-                (Explore::PAPER, Prior::Uniform) => format!("rl({}+uniform)", config.abstraction),
-                (e, Prior::Weights) => format!("rl({}+{})", config.abstraction, e.name()),
-                (e, Prior::Uniform) => format!("rl({}+{}+uniform)", config.abstraction, e.name()),
+            name: {
+                // What departs from the paper's configuration, each after a `+`.
+                let explore = if config.explore == Explore::PAPER {
+                    String::new()
+                } else {
+                    format!("+{}", config.explore.name())
+                };
+                let prior = if config.prior == Prior::Uniform { "+uniform" } else { "" };
+                format!("rl({}{explore}{prior})", config.abstraction)
             },
             learners: Vec::new(),
             sites: HashMap::default(),
