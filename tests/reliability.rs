@@ -185,8 +185,8 @@ fn a_killer_is_reported_by_the_next_run(mode: &'static str) -> std::process::Out
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     let inflight = left.iter().find(|n| n.file_name().unwrap().to_string_lossy().starts_with("killer.inflight-"));
     let record = std::fs::read_to_string(inflight.unwrap_or_else(|| panic!("{left:?}"))).unwrap();
-    // A fast-path case is recorded by its seed, any other by its choices.
-    let by = if mode == "late" { "{\"choices\":[" } else { "{\"seed\":" };
+    // A fast-path case is recorded by its run's seed and its index, any other by its choices.
+    let by = if mode == "late" { "{\"choices\":[" } else { "{\"run\":" };
     assert!(record.starts_with(by) && record.trim_end().ends_with('}'), "{record:?}");
     let f = failure(killer(mode).check(&Config::new("killer").regressions(&dir)));
     assert_eq!(f.kind, FailureKind::EndedProcess, "{f}");

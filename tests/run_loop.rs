@@ -201,3 +201,35 @@ fn a_hung_run_writes_its_html_report() {
     assert!(page.contains("verdict failed") && page.contains("hung"), "{page}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Random cases run in batches on the fast path; observed cases run one by one. Both count the
+/// same valid and discarded cases, labels and best utility (and where it was reached), under the
+/// random guide and under `auto`, and the batches' time is within the run's.
+#[test]
+fn batched_cases_are_counted_as_cases_run_one_by_one() {
+    let p = Property::new(
+        || int(0u32..=1000),
+        |x: u32| {
+            assume!(!x.is_multiple_of(5));
+            label!(if x.is_multiple_of(3) { "three" } else { "other" });
+            maximize!(x % 97);
+        },
+    );
+    let observed = std::env::temp_dir().join(format!("reflect-batched-{}", std::process::id()));
+    for seed in 0..3 {
+        for auto in [false, true] {
+            let config = Config::new("batched").seed(seed).cases(3000);
+            let config = if auto { config.guide(AutoGuide::default) } else { config.guide(|| RandomGuide) };
+            let batched = p.check(&config).unwrap();
+            let one_by_one = p.check(&config.clone().observability(&observed)).unwrap();
+            let counts = |r: &reflect::runner::Report| {
+                (r.cases, r.discards, r.labels.clone(), r.best_utility.map(|b| (b.utility, b.case)))
+            };
+            assert_eq!(counts(&batched), counts(&one_by_one), "seed {seed}, auto {auto}");
+            assert!(batched.discards > 400 && batched.labels.len() == 2, "{batched:?}");
+            assert!(batched.gen_time + batched.test_time <= batched.elapsed, "{batched:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&observed);
+    let _ = std::fs::remove_file(&observed);
+}

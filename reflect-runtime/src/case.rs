@@ -5,7 +5,7 @@
 //! nothing, and `assume!` of a false condition panics with a message saying
 //! it was used outside a property.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
 
 /// The panic payload of a failed [`crate::assume!`]: the runner discards the case.
@@ -20,7 +20,7 @@ pub struct Discard {
 /// with a message saying so, at the caller's location.
 #[track_caller]
 pub fn discard(condition: &'static str) -> ! {
-    if STATE.with(|s| s.borrow().is_none()) {
+    if !STATE.with(|s| s.on.get()) {
         panic!(
             "assume!({condition}) failed outside a property: `assume!` discards the current case of a \
              `#[property]` (or `Property::check`), and there is none here; use `assert!` in plain code"
@@ -35,18 +35,37 @@ pub(crate) struct CaseState {
     pub(crate) utility: Option<f64>,
 }
 
+/// What the property has reported about the case running on a thread, if one runs.
+struct Current {
+    /// Whether a case runs.
+    on: Cell<bool>,
+    /// Its labels so far (empty between cases).
+    labels: RefCell<Vec<String>>,
+    /// Its utility so far (`None` between cases).
+    utility: Cell<Option<f64>>,
+}
+
 thread_local! {
-    static STATE: RefCell<Option<CaseState>> = const { RefCell::new(None) };
+    static STATE: Current = const {
+        Current { on: Cell::new(false), labels: RefCell::new(Vec::new()), utility: Cell::new(None) }
+    };
 }
 
 /// Starts recording what the property reports about a case on this thread.
 pub(crate) fn begin() {
-    STATE.with(|s| *s.borrow_mut() = Some(CaseState::default()));
+    STATE.with(|s| s.on.set(true));
 }
 
 /// Stops recording and returns what was reported.
 pub(crate) fn end() -> CaseState {
-    STATE.with(|s| s.borrow_mut().take()).unwrap_or_default()
+    STATE.with(|s| {
+        s.on.set(false);
+        let labels = match s.labels.try_borrow_mut() {
+            Ok(mut l) if !l.is_empty() => std::mem::take(&mut *l),
+            _ => Vec::new(),
+        };
+        CaseState { labels, utility: s.utility.take() }
+    })
 }
 
 /// Report the utility of the current case, for guides that search for high
@@ -59,8 +78,8 @@ pub fn report_utility(utility: f64) {
         return;
     }
     STATE.with(|s| {
-        if let Some(st) = s.borrow_mut().as_mut() {
-            st.utility = Some(st.utility.map_or(utility, |u| u.max(utility)));
+        if s.on.get() {
+            s.utility.set(Some(s.utility.get().map_or(utility, |u| u.max(utility))));
         }
     });
 }
@@ -68,10 +87,11 @@ pub fn report_utility(utility: f64) {
 /// Label the current case, for the distribution table (what [`crate::label!`] calls).
 pub fn report_label(label: impl Into<String>) {
     STATE.with(|s| {
-        if let Some(st) = s.borrow_mut().as_mut() {
+        if s.on.get() {
             let label = label.into();
-            if !st.labels.contains(&label) {
-                st.labels.push(label);
+            let mut labels = s.labels.borrow_mut();
+            if !labels.contains(&label) {
+                labels.push(label);
             }
         }
     });

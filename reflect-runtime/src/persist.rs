@@ -22,9 +22,11 @@
 //! the runner records it in an *in-flight* file
 //! `<dir>/<property name>.inflight-<process>-<n>` ([`InFlight`]): the flat
 //! sequence of choices it made (replayed exactly, they make it again), or,
-//! for a case on the fast path of plain random generation, its seed. The
-//! file's first page is mapped into memory, so recording a case is a copy
-//! into memory, not a system call (the kernel keeps a shared mapping's
+//! for a case on the fast path of plain random generation, its run's seed
+//! and its index in the run (which give its seed). The file's first page is
+//! mapped into memory, so recording a case is a copy into memory, not a
+//! system call; recording the next fast-path case counts its index up in
+//! place (the kernel keeps a shared mapping's
 //! writes however the process ends). The run holds a lock on the file while
 //! it lives, and removes it when it ends. A later run that finds such a file
 //! no process holds ([`Store::take_orphans`]) knows the case ended the
@@ -33,6 +35,7 @@
 //! A value written by hand joins the file with [`Store::add_value`], which
 //! reflects it into the choices that make it.
 
+use crate::hashing::case_seed;
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::gen::Gen;
 use reflect_core::interpret::reflect;
@@ -163,6 +166,8 @@ impl InFlightCase {
             Some(InFlightCase::Choices(r.choices))
         } else if let Ok(r) = serde_json::from_str::<SeedRecord>(text) {
             Some(InFlightCase::Seed(r.seed))
+        } else if let Ok(r) = serde_json::from_str::<CaseRecord>(text) {
+            Some(InFlightCase::Seed(case_seed(r.run, r.case)))
         } else {
             serde_json::from_str::<Entry>(text).ok().map(|e| InFlightCase::Tree(e.tree))
         }
@@ -173,6 +178,22 @@ impl InFlightCase {
 #[derive(Serialize, Deserialize)]
 struct SeedRecord {
     seed: u64,
+}
+
+/// Adds one to the decimal number `digits`, in place; `false`, with
+/// `digits` unchanged, when the sum needs one more digit.
+fn count_up(digits: &mut [u8]) -> bool {
+    let Some(last) = digits.iter().rposition(|&d| d != b'9') else { return false };
+    digits[last] += 1;
+    digits[last + 1..].fill(b'0');
+    true
+}
+
+/// The in-flight record of a generated case on the fast path: its run's seed and its index in the run.
+#[derive(Deserialize)]
+struct CaseRecord {
+    run: u64,
+    case: u64,
 }
 
 /// The in-flight record of any other case: the choices it made.
@@ -402,6 +423,17 @@ pub struct InFlight {
     slot: Option<memmap2::MmapMut>,
     /// The bytes of the record being made (kept, so a record allocates nothing).
     buf: Vec<u8>,
+    /// When the mapped record is a generated case's ([`InFlight::record_case`]):
+    /// which, and where its index's digits are.
+    case_at: Option<CaseAt>,
+}
+
+/// The generated case the mapped record is of, and where its index's digits are.
+#[derive(Debug, Clone, Copy)]
+struct CaseAt {
+    run: u64,
+    index: u64,
+    digits: (usize, usize),
 }
 
 /// How many bytes of the in-flight file are mapped into memory: a record
@@ -425,7 +457,12 @@ impl InFlight {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file, len: 0, size: 0, slot: None, buf: Vec::new() })
+        Ok(InFlight { path, file, len: 0, size: 0, slot: None, buf: Vec::new(), case_at: None })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Records the case about to run by its choices (see
@@ -453,13 +490,33 @@ impl InFlight {
         written
     }
 
-    /// Records the fast-path case about to run by its seed (see
-    /// [`InFlightCase::Seed`]): a few bytes, once per case.
-    pub fn record_seed(&mut self, seed: u64) -> io::Result<()> {
-        let mut digits = itoa::Buffer::new();
-        let mut buf = [0u8; 32];
+    /// Records the fast-path case about to run by its run's seed and its
+    /// index in the run (its seed is [`case_seed`]`(run, index)`, see
+    /// [`InFlightCase::Seed`]). When the record in memory is of the case
+    /// before it in the same run, its index is counted up in place: a byte
+    /// or two per case.
+    pub fn record_case(&mut self, run: u64, index: u64) -> io::Result<()> {
+        if let (Some(slot), Some(at)) = (self.slot.as_mut(), self.case_at.as_mut()) {
+            if at.run == run && Some(index) == at.index.checked_add(1) && count_up(&mut slot[at.digits.0..at.digits.1])
+            {
+                at.index = index;
+                return Ok(());
+            }
+        }
+        let (mut run_digits, mut index_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
+        let (run_text, index_text) = (run_digits.format(run).as_bytes(), index_digits.format(index).as_bytes());
+        let start = b"{\"run\":".len() + run_text.len() + b",\"case\":".len();
+        self.put_parts(&[b"{\"run\":", run_text, b",\"case\":", index_text, b"}"])?;
+        let digits = (start, start + index_text.len());
+        self.case_at = self.slot.is_some().then_some(CaseAt { run, index, digits });
+        Ok(())
+    }
+
+    /// Puts the record made of `parts` (a short one, made without allocating).
+    fn put_parts(&mut self, parts: &[&[u8]]) -> io::Result<()> {
+        let mut buf = [0u8; 64];
         let mut at = 0;
-        for part in [&b"{\"seed\":"[..], digits.format(seed).as_bytes(), b"}"] {
+        for part in parts {
             buf[at..at + part.len()].copy_from_slice(part);
             at += part.len();
         }
@@ -474,6 +531,7 @@ impl InFlight {
     /// when the process ends, however it ends, so the next run reads the last
     /// record as if it had been written. A longer record is written to the file.
     fn put(&mut self, record: &[u8]) -> io::Result<()> {
+        self.case_at = None;
         if record.len() > SLOT {
             return self.write_record(record);
         }
@@ -489,7 +547,9 @@ impl InFlight {
             // an in-flight file only in `Store::take_orphans`, and reads or
             // removes it only once it holds the file's lock, which this
             // `InFlight` took in `create`, before the file had its name, and
-            // holds until it is dropped, after the mapping; (3) the file is
+            // holds until it is dropped, after the mapping (the thread watching
+            // a run that hung removes the file's name, which changes neither its
+            // bytes nor its length); (3) the file is
             // private to this run by name (process and counter), and only the
             // library writes the regressions directory's in-flight files. The
             // mapping is exactly the `SLOT` bytes just written, so it never
@@ -590,9 +650,16 @@ mod tests {
         // Longer than the mapped slot: written, and the mapping made again after it.
         let long: Vec<Choice> = (0..1000).map(|i| u64::MAX - i).collect();
         for round in 0..3u64 {
-            for seed in [u64::MAX, 5, 12_345_678_901 + round] {
-                f.record_seed(seed).unwrap();
-                assert_eq!(read(&f), InFlightCase::Seed(seed));
+            for (run, index) in [(u64::MAX, u64::MAX), (5, 0), (12_345_678_901 + round, 3)] {
+                f.record_case(run, index).unwrap();
+                assert_eq!(read(&f), InFlightCase::Seed(case_seed(run, index)));
+            }
+            // A run's generated cases: counted up in place, across one more digit, after a gap,
+            // back to fewer digits, for another run.
+            let run = 0xdead_beef_u64 << round;
+            for (r, index) in (0..12).chain(97..=101).chain([1_000, 7, 8]).map(|i| (run, i)).chain([(run + 1, 9)]) {
+                f.record_case(r, index).unwrap();
+                assert_eq!(read(&f), InFlightCase::Seed(case_seed(r, index)), "case {index} of run {r}");
             }
             f.record(&t).unwrap();
             assert_eq!(read(&f), InFlightCase::Choices(vec![3, 7]));
@@ -604,6 +671,8 @@ mod tests {
         let path = f.path.clone();
         drop(f);
         assert!(!path.exists());
+        // The record of a fast-path case by its seed alone, as an earlier version wrote it.
+        assert_eq!(InFlightCase::parse("{\"seed\":42}   "), Some(InFlightCase::Seed(42)));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -121,11 +121,15 @@ impl Guide for AutoGuide {
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         self.active().feedback(feedback);
         self.cases += 1;
-        if feedback.outcome == Outcome::Discarded {
-            self.discards += 1;
+        let discarded = feedback.outcome == Outcome::Discarded;
+        self.discards += u64::from(discarded);
+        // The share of discards rises only with a discard: past the first
+        // `min_cases` cases, a case that was not discarded cannot make the switch.
+        if self.switched.is_some() || !(discarded || self.cases <= self.config.min_cases.max(1)) {
+            return;
         }
         let share = self.discards as f64 / self.cases as f64;
-        if self.switched.is_none() && self.cases >= self.config.min_cases && share > self.config.discard_threshold {
+        if self.cases >= self.config.min_cases && share > self.config.discard_threshold {
             self.switched = Some((self.cases, self.discards));
         }
     }

@@ -43,11 +43,11 @@ pub struct Report {
     /// Time spent making values (the generator), over every case. Between
     /// two generated cases the clock is read once, so the runner's and the
     /// guide's own work between them counts here too: `gen_time` and
-    /// `test_time` add up to nearly all of `elapsed`. On the fast path,
-    /// while cases take less than 2 µs, only one in up to 16 is split
-    /// between generation and test (a clock reading between the two); each
-    /// of the others is shared out in the proportion of the last one split.
-    /// Their sum is exact; the division is an estimate.
+    /// `test_time` add up to nearly all of `elapsed`. Cases on the fast path
+    /// run in batches timed as a whole, and only a batch's first case is
+    /// split between generation and test (a clock reading between the two);
+    /// the rest of the batch is shared out in its proportion. The sum is
+    /// exact; the division is an estimate.
     pub gen_time: Duration,
     /// Time spent testing them (the property), over every case.
     pub test_time: Duration,
@@ -73,6 +73,23 @@ impl fmt::Display for BestUtility {
 }
 
 impl Report {
+    /// A case passed, labelled `labels`.
+    pub(super) fn passed(&mut self, labels: impl IntoIterator<Item = String>) {
+        self.cases += 1;
+        for l in labels {
+            *self.labels.entry(l).or_insert(0) += 1;
+        }
+    }
+
+    /// Generated case `case` reached `utility`, when it reported one.
+    pub(super) fn reached(&mut self, utility: Option<f64>, case: u64) {
+        if let Some(u) = utility {
+            if self.best_utility.is_none_or(|b| u > b.utility) {
+                self.best_utility = Some(BestUtility { utility: u, case });
+            }
+        }
+    }
+
     /// Where the run's time went, in one line (kept out of
     /// [`Report::statistics`], which is the same on every run of a seed).
     pub fn timings(&self) -> String {

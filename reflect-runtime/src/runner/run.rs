@@ -2,9 +2,9 @@
 
 use super::progress::Progress;
 use super::property::Property;
-use super::report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
+use super::report::{Failure, FailureKind, Origin, Report, RunError};
 use super::watch::{Found, Watch};
-use super::worker::{Cmd, Exec, InFlightSlot};
+use super::worker::{Batch, Cmd, Exec};
 use crate::config::Config;
 use crate::guide::ReportSection;
 use crate::hashing::case_seed;
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- the run
 
@@ -51,6 +51,24 @@ pub(super) fn write_html(
     html::write_report(dir, log, &end)
         .map(drop)
         .map_err(|e| format!("cannot write the HTML report to {}: {e}", dir.display()))
+}
+
+/// The most cases in a batch ([`Batch`]).
+const MAX_BATCH: u64 = 1024;
+
+/// The length of the batch after one of `len` cases that took `took`: twice
+/// as long while batches are quick, half as long once one is slow, so that
+/// a batch takes about a millisecond (the run's time budget, its progress
+/// bar and the split of time between generation and test are looked at
+/// between batches).
+fn next_batch_len(len: u64, took: Duration) -> u64 {
+    if took < Duration::from_micros(500) {
+        (len * 2).min(MAX_BATCH)
+    } else if took > Duration::from_millis(2) {
+        (len / 2).max(1)
+    } else {
+        len
+    }
 }
 
 /// How many more times a failing case is replayed to tell a flaky property.
@@ -90,17 +108,6 @@ pub(crate) struct Run<V: 'static> {
     at: Origin,
     /// When the run began.
     started: Instant,
-    /// Empties the in-flight file when the run ends.
-    _inflight: InFlightGuard,
-}
-
-/// Removes the run's in-flight file when the run ends, whatever holds it.
-struct InFlightGuard(InFlightSlot);
-
-impl Drop for InFlightGuard {
-    fn drop(&mut self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
-    }
 }
 
 impl<V: 'static> Run<V> {
@@ -113,11 +120,11 @@ impl<V: 'static> Run<V> {
                 .ok(),
             _ => None,
         };
-        let inflight = Arc::new(Mutex::new(inflight));
-        if let Some(w) = &watch {
-            *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(inflight.clone());
+        if let (Some(w), Some(f)) = (&watch, &inflight) {
+            *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(f.path().to_owned());
         }
-        let mut exec = Exec::new(prop.clone(), config, inflight.clone(), watch.clone());
+        // The worker owns the in-flight file, and removes it when the run ends.
+        let mut exec = Exec::new(prop.clone(), config, inflight, watch.clone());
         let seed = config.effective_seed();
         let guide = exec.guide_name();
         let mut bad_observability = None;
@@ -162,7 +169,6 @@ impl<V: 'static> Run<V> {
             watch,
             at: Origin::Replay,
             started: Instant::now(),
-            _inflight: InFlightGuard(inflight),
         }
     }
 
@@ -307,6 +313,7 @@ impl<V: 'static> Run<V> {
         // 3. Generated cases.
         let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
         let mut i = 0u64;
+        let mut batch_len = 1;
         while self.report.cases < self.config.cases {
             if let Some(budget) = self.config.max_time.filter(|&b| self.started.elapsed() >= b) {
                 self.report.out_of_time = Some(budget);
@@ -323,17 +330,26 @@ impl<V: 'static> Run<V> {
                 );
                 break;
             }
-            let render = self.render;
-            self.at = Origin::Generated(i);
-            let r = self.case(
-                Cmd::Generate { seed: case_seed(self.seed, i), index: i, budget: self.config.cases, render },
-                "generated",
-            );
-            if let Some(u) = r.utility {
-                if self.report.best_utility.is_none_or(|b| u > b.utility) {
-                    self.report.best_utility = Some(BestUtility { utility: u, case: i });
+            let r = if self.exec.batchable() {
+                let batch =
+                    Batch { run_seed: self.seed, from: i, len: batch_len.min(self.config.cases - self.report.cases) };
+                let ran = self.exec.run_batch(&batch, &mut self.report);
+                i = ran.next;
+                batch_len = next_batch_len(batch_len, ran.took);
+                match ran.stopped {
+                    Some(r) => r,
+                    None => {
+                        self.progress.tick(&self.report);
+                        continue;
+                    }
                 }
-            }
+            } else {
+                let render = self.render;
+                self.at = Origin::Generated(i);
+                let seed = case_seed(self.seed, i);
+                self.case(Cmd::Generate { seed, index: i, budget: self.config.cases, render }, "generated")
+            };
+            self.report.reached(r.utility, i);
             if r.status.fails() {
                 return Err(self.fail_and_remember(r, Origin::Generated(i), store));
             }
@@ -451,12 +467,7 @@ impl<V: 'static> Run<V> {
     fn count(&mut self, r: &CaseResult) {
         match r.status {
             Status::Discarded(_) => self.report.discards += 1,
-            Status::Passed => {
-                self.report.cases += 1;
-                for l in &r.labels {
-                    *self.report.labels.entry(l.clone()).or_insert(0) += 1;
-                }
-            }
+            Status::Passed => self.report.passed(r.labels.iter().cloned()),
             _ => {}
         }
     }

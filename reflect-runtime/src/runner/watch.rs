@@ -29,13 +29,13 @@
 use super::property::Property;
 use super::report::{Origin, RunError};
 use super::run::{write_html, Run};
-use super::worker::InFlightSlot;
 use crate::config::Config;
 use crate::html::RunLog;
 use crate::outcome::Status;
 use crate::runner::Report;
 use reflect_core::choice::{Choice, ChoiceTree};
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -58,8 +58,9 @@ pub(crate) struct Watch {
     /// A failure was found ([`Pulse::found`] holds it).
     found: AtomicBool,
     pulse: Mutex<Pulse>,
-    /// The run's in-flight file, removed when the run is abandoned.
-    pub(super) inflight: Mutex<Option<InFlightSlot>>,
+    /// The run's in-flight file, removed when the run is abandoned (the
+    /// run's thread keeps writing to it, unnamed, should it go on).
+    pub(super) inflight: Mutex<Option<PathBuf>>,
     /// The run's cases for its HTML report, written by the watcher when the run is abandoned.
     pub(super) log: Mutex<Option<Arc<Mutex<RunLog>>>>,
 }
@@ -119,11 +120,7 @@ impl Watch {
         let serial = self.state.load(Ordering::Relaxed) + 1;
         if !self.found.load(Ordering::Relaxed) {
             match (seed, origin) {
-                (Some(seed), &Origin::Generated(index)) => {
-                    for (slot, v) in self.plain.iter().zip([seed, index, cases, discards]) {
-                        slot.store(v, Ordering::Release);
-                    }
-                }
+                (Some(seed), &Origin::Generated(index)) => return self.begin_plain(seed, index, cases, discards),
                 _ => {
                     let origin = origin.clone();
                     self.pulse().running = Some(Running { serial, seed, made: false, origin, cases, discards });
@@ -131,6 +128,15 @@ impl Watch {
             }
         }
         self.state.store(serial, Ordering::Release);
+    }
+
+    /// Generated case `index` begins, made by plain generation from `seed`
+    /// (after `cases` valid and `discards` discarded cases); no failure was found.
+    pub(super) fn begin_plain(&self, seed: u64, index: u64, cases: u64, discards: u64) {
+        for (slot, v) in self.plain.iter().zip([seed, index, cases, discards]) {
+            slot.store(v, Ordering::Release);
+        }
+        self.state.store(self.state.load(Ordering::Relaxed) + 1, Ordering::Release);
     }
 
     /// Whether the watch keeps what a case is made of ([`Watch::made`]):
@@ -278,8 +284,8 @@ pub(super) fn watched<V: 'static>(
             Err(RecvTimeoutError::Timeout) => {
                 let Some(found) = watch.hung(limit, &mut seen) else { continue };
                 // Abandon the run: its in-flight case hung, it did not end the process.
-                if let Some(slot) = watch.inflight.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                    slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(path) = watch.inflight.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    let _ = std::fs::remove_file(path);
                 }
                 if depth == 0 {
                     let mut quiet = config.clone();

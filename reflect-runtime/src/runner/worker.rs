@@ -1,11 +1,12 @@
 //! The worker that runs cases: it owns the generator, the guide and the case's trail, takes the fast path when the guide allows, and catches panics.
 
 use super::property::Property;
+use super::report::Report;
 use super::watch::Watch;
-use crate::case::{self, Discard};
+use crate::case::{self, CaseState, Discard};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
-use crate::hashing::Seen;
+use crate::hashing::{case_seed, Seen};
 use crate::outcome::{CaseResult, Status};
 use crate::persist::InFlight;
 use crate::token;
@@ -20,7 +21,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 /// What the run asks the worker to do: one case.
@@ -83,22 +84,17 @@ pub(super) struct Worker<V> {
     /// A trail kept for the next recorded case (whose recorder owns it while it runs).
     spare: Option<Trail>,
     seen: Seen,
-    /// Where the case about to run is written, should it end the process.
-    inflight: InFlightSlot,
+    /// Where the case about to run is written, should it end the process
+    /// (the run's in-flight file, removed when the worker is dropped).
+    inflight: Option<InFlight>,
     /// When the last generated case's test ended: the next generated case
-    /// starts its clock there, one reading fewer per case (the run's and
-    /// the guide's work between two cases counts as generation).
+    /// (or batch of them) starts its clock there, one reading fewer (the
+    /// run's and the guide's work between two cases counts as generation).
     last_end: Option<Instant>,
-    /// How fast-path cases' time is split between generation and test.
-    split: Split,
     /// Whether cases are observed (observation lines, an HTML report), which
     /// read each case's option labels; no other case pays for them.
     observed: bool,
 }
-
-/// The in-flight file of a run (see [`crate::persist::InFlight`]), shared by
-/// the run and its workers; the run empties it when it ends.
-pub(super) type InFlightSlot = Arc<Mutex<Option<InFlight>>>;
 
 /// The property's generator as a guide sees it: values keyed by the property's key.
 struct Handle<'a, V> {
@@ -181,23 +177,7 @@ impl<V: 'static> Worker<V> {
         }
     }
 
-    /// The seed of a case made on the fast path (see [`Guide::plain_case`]).
-    fn fast_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
-        match *cmd {
-            Cmd::Generate { seed, render: false, .. } if self.guide.plain_case() => Some(seed),
-            _ => None,
-        }
-    }
-
-    /// See [`Exec::plain_seed`].
-    fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
-        match *cmd {
-            Cmd::Seeded { seed, .. } => Some(seed),
-            _ => self.fast_seed(cmd),
-        }
-    }
-
-    fn new(prop: Property<V>, guide: &GuideFactory, inflight: InFlightSlot) -> Self {
+    fn new(prop: Property<V>, guide: &GuideFactory, inflight: Option<InFlight>) -> Self {
         let gen = (prop.gen)();
         Worker {
             prop,
@@ -208,21 +188,14 @@ impl<V: 'static> Worker<V> {
             seen: Seen::new(),
             inflight,
             last_end: None,
-            split: Split::default(),
             observed: false,
         }
     }
 
-    /// Makes the value of one case; `plain` takes the fast path (see [`Guide::plain_case`]).
-    fn make(&mut self, cmd: &Cmd<'_>, plain: bool) -> Made<V> {
+    /// Makes the value of one case (generated cases on the fast path are made by [`Worker::run_batch`]).
+    fn make(&mut self, cmd: &Cmd<'_>) -> Made<V> {
         let gen = &self.gen;
         let made = match cmd {
-            Cmd::Generate { seed, .. } if plain => {
-                self.trail.clear();
-                let r = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(*seed))));
-                // The trail, cleared, holds the tree the fast path has: no choices.
-                return made(r, None);
-            }
             Cmd::Seeded { seed, .. } => {
                 return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail, &mut self.spare);
             }
@@ -293,7 +266,6 @@ impl<V: 'static> Worker<V> {
     fn run(&mut self, cmd: Cmd<'_>, mut started: Option<Started<'_>>) -> CaseResult {
         QUIET.with(|q| q.set(true));
         CASE_PANICS.with(|p| p.borrow_mut().clear());
-        let plain = self.fast_seed(&cmd);
         let generated = matches!(cmd, Cmd::Generate { .. });
         let keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
         // A shrink try or a replay is timed only when cases are observed:
@@ -303,7 +275,7 @@ impl<V: 'static> Worker<V> {
             Some(end) if generated => Some(end),
             _ => clocked.then(Instant::now),
         };
-        let made = self.make(&cmd, plain.is_some());
+        let made = self.make(&cmd);
         let (render, test, guided) = match cmd {
             Cmd::Generate { render, .. } => (render, true, true),
             Cmd::Seeded { render, test, .. } => (render, test, false),
@@ -314,13 +286,10 @@ impl<V: 'static> Worker<V> {
             // An example is heard by the guide as a case, so a search may start from it.
             Cmd::Example { render, .. } => (render, true, true),
         };
-        // One clock reading ends generation and starts the test (on the
-        // fast path, only in the cases the split measures).
-        let split = plain.is_some() && generated;
-        let t1 = t0.filter(|_| !split || self.split.measure_next()).map(|_| Instant::now());
-        let mut timed = t0.is_none() || t1.is_some();
+        // One clock reading ends generation and starts the test.
+        let t1 = t0.map(|_| Instant::now());
         let gen_time = t0.zip(t1).map_or(Duration::ZERO, |(t0, t1)| t1 - t0);
-        let mut result = CaseResult { gen_time, plain, ..CaseResult::empty(Status::Passed) };
+        let mut result = CaseResult { gen_time, ..CaseResult::empty(Status::Passed) };
         if self.observed {
             // The trail holds the case's choices as made (guided, replayed or reflected).
             result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
@@ -334,76 +303,49 @@ impl<V: 'static> Worker<V> {
             Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
             Made::NoValue(stop, tree) => {
                 result.tree = self.result_tree(tree, keep_tree || !test);
-                result.status = Status::Discarded(match stop {
-                    Stop::Invalid => "the generator's validity condition rejected the value".to_owned(),
-                    other => format!("the generator gave no value: {other}"),
-                });
+                result.status = no_value(stop);
             }
             Made::Value(value, tree) => {
                 if let Cmd::Seeded { seed, .. } = cmd {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
-                if guided && plain.is_none() {
+                if guided {
                     value_key = Some((self.prop.key)(&value));
                 }
                 if render {
                     result.args = Some((self.prop.describe)(&value));
                 }
-                if let (None, Some(started)) = (plain, started.as_mut()) {
+                if let Some(started) = started.as_mut() {
                     match &tree {
                         Some(t) => started(&mut t.choices().into_iter()),
                         None => started(&mut self.trail.choice_nodes().filter_map(|n| n.choice)),
                     }
                 }
                 if test {
-                    if let Some(f) = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+                    if let Some(f) = self.inflight.as_mut() {
                         // Best effort: a case that cannot be written still runs.
-                        let _ = match (plain, &tree) {
-                            (Some(seed), _) => f.record_seed(seed),
-                            (None, Some(t)) => f.record(t),
-                            (None, None) => f.record_choices(self.trail.choice_nodes().filter_map(|n| n.choice)),
+                        let _ = match &tree {
+                            Some(t) => f.record(t),
+                            None => f.record_choices(self.trail.choice_nodes().filter_map(|n| n.choice)),
                         };
                     }
                     let test = &self.prop.test;
                     case::begin();
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
-                    if let Some(t0) = t0 {
+                    if let Some(t1) = t1 {
                         let end = Instant::now();
-                        match t1 {
-                            Some(t1) => {
-                                result.test_time = end - t1;
-                                if split {
-                                    self.split.learn(result.gen_time, result.test_time);
-                                }
-                            }
-                            None => (result.gen_time, result.test_time) = self.split.share(end - t0),
-                        }
+                        result.test_time = end - t1;
                         if generated {
                             self.last_end = Some(end);
                         }
                     }
-                    timed = true;
                     let st = case::end();
                     result.labels = st.labels;
                     result.utility = st.utility;
-                    result.status = match outcome {
-                        Ok(Ok(())) => Status::Passed,
-                        Ok(Err(reason)) => Status::Failed(reason),
-                        Err(payload) => {
-                            let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
-                            match payload.downcast_ref::<Discard>() {
-                                Some(d) => Status::Discarded(format!("assume!({})", d.condition)),
-                                None => Status::Failed(format!("panicked{loc}: {}", panic_message(&*payload))),
-                            }
-                        }
-                    };
+                    result.status = tested(outcome);
                 }
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
             }
-        }
-        if let (false, Some(t0)) = (timed, t0) {
-            // A fast-path case that ended before its test: all its time was generation.
-            result.gen_time = t0.elapsed();
         }
         if guided {
             // A case with no value is invalid, and never new.
@@ -418,69 +360,136 @@ impl<V: 'static> Worker<V> {
     }
 }
 
+/// What a property's outcome makes of a case.
+fn tested(outcome: std::thread::Result<Result<(), String>>) -> Status {
+    match outcome {
+        Ok(Ok(())) => Status::Passed,
+        Ok(Err(reason)) => Status::Failed(reason),
+        Err(payload) => {
+            let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            match payload.downcast_ref::<Discard>() {
+                Some(d) => Status::Discarded(format!("assume!({})", d.condition)),
+                None => Status::Failed(format!("panicked{loc}: {}", panic_message(&*payload))),
+            }
+        }
+    }
+}
+
+/// A case whose generator stopped with `stop` is discarded, for this reason.
+fn no_value(stop: Stop) -> Status {
+    Status::Discarded(match stop {
+        Stop::Invalid => "the generator's validity condition rejected the value".to_owned(),
+        other => format!("the generator gave no value: {other}"),
+    })
+}
+
+/// Generated cases run back to back on the fast path ([`Exec::run_batch`]),
+/// while the guide allows it ([`Guide::plain_case`]): each made by
+/// [`reflect_core::gen::Gen::run_rng`] from its seed, with no trail and no
+/// [`CaseResult`], until one does not pass.
+///
+/// A case in a batch costs what the case itself needs: its seed, the watch
+/// told (atomics, no lock), the in-flight record (its index's digits in
+/// mapped memory), the property's case state, the guide's feedback. The
+/// clock is read when the batch begins and ends, and once between the
+/// first case's generation and its test: the batch's time is split between
+/// generation and test in the proportion of its first case.
+pub(super) struct Batch {
+    /// The run's seed: case `i` is made from [`case_seed`]`(run_seed, i)`.
+    pub(super) run_seed: u64,
+    /// The index of the first case.
+    pub(super) from: u64,
+    /// At most this many cases.
+    pub(super) len: u64,
+}
+
+/// How a batch went. The cases that passed are counted in the run's report, with their time.
+pub(super) struct Ran {
+    /// The index of the first case not run, or of the case that did not pass.
+    pub(super) next: u64,
+    /// The case that did not pass, which ended the batch (its time is counted).
+    pub(super) stopped: Option<CaseResult>,
+    /// How long the batch took.
+    pub(super) took: Duration,
+}
+
+impl<V: 'static> Worker<V> {
+    /// Runs `batch` (see [`Batch`]), counting its passed cases in `report`.
+    fn run_batch(&mut self, batch: &Batch, watch: Option<&Watch>, report: &mut Report) -> Ran {
+        QUIET.with(|q| q.set(true));
+        let t0 = self.last_end.take().unwrap_or_else(Instant::now);
+        // When the first case's generation and test ended.
+        let mut first = None;
+        let mut stopped = None;
+        let mut index = batch.from;
+        // The trail, cleared, holds the tree the fast path has: no choices.
+        self.trail.clear();
+        while index < batch.from + batch.len && self.guide.plain_case() {
+            let seed = case_seed(batch.run_seed, index);
+            if let Some(w) = watch {
+                w.begin_plain(seed, index, report.cases, report.discards);
+            }
+            CASE_PANICS.with(|p| p.borrow_mut().clear());
+            let gen = &self.gen;
+            let made = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed))));
+            let generated = (index == batch.from).then(Instant::now);
+            let (status, state) = match made {
+                Ok(Ok(value)) => {
+                    if let Some(f) = self.inflight.as_mut() {
+                        // Best effort: a case that cannot be written still runs.
+                        let _ = f.record_case(batch.run_seed, index);
+                    }
+                    let test = &self.prop.test;
+                    case::begin();
+                    let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
+                    (tested(outcome), case::end())
+                }
+                Ok(Err(stop)) => (no_value(stop), CaseState::default()),
+                Err(payload) => (Status::GenPanicked(generator_panic(&*payload)), CaseState::default()),
+            };
+            if let Some(generated) = generated {
+                first = Some((generated, Instant::now()));
+            }
+            if let Some(w) = watch {
+                w.end();
+            }
+            let outcome = status.outcome();
+            let (valid, utility, trail) = (outcome != Outcome::Discarded, state.utility, &self.trail);
+            self.guide.feedback(&Feedback { outcome, valid, new: false, utility, key: None, trail });
+            if !matches!(status, Status::Passed) {
+                let (labels, plain) = (state.labels, Some(seed));
+                stopped = Some(CaseResult { labels, utility, plain, ..CaseResult::empty(status) });
+                break;
+            }
+            report.passed(state.labels);
+            report.reached(utility, index);
+            index += 1;
+        }
+        let end = Instant::now();
+        let took = end - t0;
+        let (gen, test) = match first {
+            Some((generated, tested)) => split_batch(generated - t0, tested - generated, end - tested),
+            None => (took, Duration::ZERO),
+        };
+        report.gen_time += gen;
+        report.test_time += test;
+        self.last_end = Some(end);
+        QUIET.with(|q| q.set(false));
+        Ran { next: index, stopped, took }
+    }
+}
+
+/// A batch's time between generation and test, when its first case took
+/// `gen` and `test` and the rest of the batch took `rest`: the rest is
+/// shared out in the first case's proportion (the sum is exact).
+fn split_batch(gen: Duration, test: Duration, rest: Duration) -> (Duration, Duration) {
+    let share = gen.as_secs_f64() / (gen + test).as_secs_f64().max(f64::MIN_POSITIVE);
+    let rest_gen = rest.mul_f64(share).min(rest);
+    (gen + rest_gen, test + (rest - rest_gen))
+}
+
 /// Hears a case's choices before its property runs.
 type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
-
-/// How the time of fast-path cases is split between generation and test.
-///
-/// Back-to-back cases share one clock reading (one case's end is the next
-/// one's start), so a case's whole time costs one reading; splitting it
-/// costs another. A case that takes [`Split::QUICK`] or longer is always
-/// split. While cases are quicker than that, one in 2, then 4, ... up to
-/// [`Split::MAX_EVERY`] is split, and each of the others is shared out in
-/// the proportion of the last case split: totals stay exact, and the
-/// division of the quick cases' time between generation and test is an
-/// estimate from the cases measured.
-#[derive(Debug)]
-struct Split {
-    /// One case in this many is split.
-    every: u64,
-    /// The cases seen.
-    count: u64,
-    /// Generation's share of the last split case's time.
-    gen_share: f64,
-}
-
-impl Default for Split {
-    fn default() -> Self {
-        Split { every: 1, count: 0, gen_share: 0.5 }
-    }
-}
-
-impl Split {
-    /// A case at least this long is always split: its two readings cost little beside it.
-    const QUICK: Duration = Duration::from_micros(2);
-    /// At most this many quick cases share one split case.
-    const MAX_EVERY: u64 = 16;
-
-    /// Whether the next case is split (by a clock reading between its generation and its test).
-    fn measure_next(&mut self) -> bool {
-        let measure = self.count.is_multiple_of(self.every);
-        self.count += 1;
-        measure
-    }
-
-    /// A split case took `gen` and `test`.
-    fn learn(&mut self, gen: Duration, test: Duration) {
-        let total = gen + test;
-        if !total.is_zero() {
-            self.gen_share = gen.as_secs_f64() / total.as_secs_f64();
-        }
-        self.every = if total < Self::QUICK { (self.every * 2).min(Self::MAX_EVERY) } else { 1 };
-        // This case begins the next period of `every` cases.
-        self.count = 1;
-    }
-
-    /// A case not split took `total`: its generation and test time, in the share of the last split case.
-    fn share(&mut self, total: Duration) -> (Duration, Duration) {
-        if total >= Self::QUICK {
-            // Cases got slow: split the next ones.
-            (self.every, self.count) = (1, 0);
-        }
-        let gen = total.mul_f64(self.gen_share).min(total);
-        (gen, total - gen)
-    }
-}
 
 /// The value of a case, or why there is none.
 ///
@@ -544,7 +553,12 @@ pub(super) struct Exec<V: 'static> {
 }
 
 impl<V: 'static> Exec<V> {
-    pub(super) fn new(prop: Property<V>, config: &Config, inflight: InFlightSlot, watch: Option<Arc<Watch>>) -> Self {
+    pub(super) fn new(
+        prop: Property<V>,
+        config: &Config,
+        inflight: Option<InFlight>,
+        watch: Option<Arc<Watch>>,
+    ) -> Self {
         install_panic_hook();
         Exec { worker: Box::new(Worker::new(prop, &config.guide, inflight)), watch }
     }
@@ -558,10 +572,24 @@ impl<V: 'static> Exec<V> {
         self.worker.observed = true;
     }
 
-    /// The seed `cmd` makes its case from, when it makes it by plain
-    /// generation (the fast path, or made again from a seed).
+    /// The seed `cmd` makes its case from, when it makes it again by plain generation.
     pub(super) fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
-        self.worker.plain_seed(cmd)
+        match *cmd {
+            Cmd::Seeded { seed, .. } => Some(seed),
+            _ => None,
+        }
+    }
+
+    /// Whether the next generated cases may run as a batch on the fast path
+    /// ([`Exec::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
+    /// cases are not observed.
+    pub(super) fn batchable(&self) -> bool {
+        !self.worker.observed && self.worker.guide.plain_case()
+    }
+
+    /// Runs the generated cases of `batch` on the fast path (see [`Batch`]).
+    pub(super) fn run_batch(&mut self, batch: &Batch, report: &mut Report) -> Ran {
+        self.worker.run_batch(batch, self.watch.as_deref(), report)
     }
 
     /// What the guide says about the run so far ([`Guide::notes`]), and its section of the HTML report.
@@ -581,44 +609,13 @@ impl<V: 'static> Exec<V> {
 mod tests {
     use super::*;
 
-    /// The cases `split` measures among the next `n`.
-    fn measured(split: &mut Split, n: usize) -> Vec<bool> {
-        (0..n).map(|_| split.measure_next()).collect()
-    }
-
     #[test]
-    fn quick_cases_are_split_ever_more_rarely_and_slow_ones_always() {
-        let mut s = Split::default();
-        let quick = Duration::from_nanos(100);
-        let slow = Split::QUICK * 3;
-        // Every case is split at first; each quick split case halves how often.
-        for every in [2, 4, 8, 16, 16] {
-            assert!(s.measure_next());
-            s.learn(quick, quick);
-            assert_eq!(s.every, every);
-            assert_eq!(measured(&mut s, every as usize - 1), vec![false; every as usize - 1]);
-        }
-        // A slow case, split or not, makes every case split again.
-        assert!(s.measure_next());
-        s.learn(slow, slow);
-        assert_eq!(measured(&mut s, 3), vec![true; 3]);
-        // (the last of them was quick: the next case is not split, the one after is)
-        s.learn(quick, quick);
-        assert_eq!(measured(&mut s, 2), vec![false, true]);
-        let _ = s.share(slow);
-        assert_eq!(measured(&mut s, 2), vec![true, true]);
-    }
-
-    #[test]
-    fn a_case_not_split_is_shared_out_as_the_last_split_one_was() {
-        let mut s = Split::default();
-        s.learn(Duration::from_nanos(300), Duration::from_nanos(100));
-        let (gen, test) = s.share(Duration::from_nanos(1000));
-        assert_eq!((gen, test), (Duration::from_nanos(750), Duration::from_nanos(250)));
-        // The total is kept exactly, whatever the share's rounding.
-        s.learn(Duration::from_nanos(1), Duration::from_nanos(2));
-        let total = Duration::from_nanos(1001);
-        let (gen, test) = s.share(total);
-        assert_eq!(gen + test, total);
+    fn a_batch_is_split_between_generation_and_test_as_its_first_case_was() {
+        let ns = Duration::from_nanos;
+        assert_eq!(split_batch(ns(300), ns(100), ns(1000)), (ns(1050), ns(350)));
+        // The sum is exact whatever the rounding; a first case that took no time gives the rest to the test.
+        let (gen, test) = split_batch(ns(1), ns(2), ns(1001));
+        assert_eq!(gen + test, ns(1004));
+        assert_eq!(split_batch(ns(0), ns(0), ns(10)), (ns(0), ns(10)));
     }
 }
