@@ -70,6 +70,36 @@ fn a_hang_while_shrinking_reports_the_failure_found() {
     assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
 }
 
+static FAILING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// A candidate that hangs after some were kept: the failure is reported as shrunk so far (the
+/// last failing candidate), not as it was first found.
+#[test]
+fn a_hang_while_shrinking_reports_the_failure_as_shrunk_so_far() {
+    let p = Property::new(
+        || int(0u32..=1_000_000),
+        |x: u32| {
+            if x >= 100 {
+                let mut failing = FAILING.lock().unwrap();
+                failing.push(x);
+                // The first failure, its recording again, two kept candidates; then a hang.
+                let hangs = failing.len() == 5;
+                drop(failing);
+                if hangs {
+                    hang();
+                }
+                panic!("too big");
+            }
+        },
+    );
+    let config = Config::new("hang_shrunk").seed(3).case_timeout(Duration::from_millis(300));
+    let f = failure(p.check(&config));
+    let failing = FAILING.lock().unwrap().clone();
+    assert!(failing.len() >= 5 && failing[0] == failing[1] && failing[3] != failing[0], "{failing:?}");
+    assert_eq!(f.args[0].1, failing[3].to_string(), "{failing:?}\n{f}");
+    assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
+}
+
 /// The time budget stops generation, and the report says so and how many cases ran.
 #[test]
 fn the_time_budget_stops_generation_and_says_so() {

@@ -183,10 +183,16 @@ struct SeedRecord {
 /// Adds one to the decimal number `digits`, in place; `false`, with
 /// `digits` unchanged, when the sum needs one more digit.
 fn count_up(digits: &mut [u8]) -> bool {
-    let Some(last) = digits.iter().rposition(|&d| d != b'9') else { return false };
-    digits[last] += 1;
-    digits[last + 1..].fill(b'0');
-    true
+    for d in digits.iter_mut().rev() {
+        if *d != b'9' {
+            *d += 1;
+            return true;
+        }
+        *d = b'0';
+    }
+    // All nines: put them back.
+    digits.fill(b'9');
+    false
 }
 
 /// The in-flight record of a generated case on the fast path: its run's seed and its index in the run.

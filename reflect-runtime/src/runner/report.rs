@@ -74,10 +74,13 @@ impl fmt::Display for BestUtility {
 
 impl Report {
     /// A case passed, labelled `labels`.
-    pub(super) fn passed(&mut self, labels: impl IntoIterator<Item = String>) {
+    pub(super) fn passed(&mut self, labels: &[String]) {
         self.cases += 1;
         for l in labels {
-            *self.labels.entry(l).or_insert(0) += 1;
+            match self.labels.get_mut(l) {
+                Some(n) => *n += 1,
+                None => _ = self.labels.insert(l.clone(), 1),
+            }
         }
     }
 

@@ -467,7 +467,7 @@ impl<V: 'static> Run<V> {
     fn count(&mut self, r: &CaseResult) {
         match r.status {
             Status::Discarded(_) => self.report.discards += 1,
-            Status::Passed => self.report.passed(r.labels.iter().cloned()),
+            Status::Passed => self.report.passed(&r.labels),
             _ => {}
         }
     }

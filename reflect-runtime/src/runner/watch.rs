@@ -97,8 +97,10 @@ pub(crate) struct Found {
     pub(crate) tree: ChoiceTree,
     /// The seed that makes it by plain generation, when its tree is not known.
     pub(crate) seed: Option<u64>,
-    /// The choices it made, when its tree is not known: replayed exactly,
-    /// they make it again (a case that hung, as the watch saw it).
+    /// The choices it made, when its tree is not known or is out of date:
+    /// replayed exactly, they make it again (a case that hung, as the watch
+    /// saw it; a failure as shrunk so far, which they describe in place of
+    /// the tree).
     pub(crate) choices: Option<Vec<Choice>>,
     pub(crate) origin: Origin,
     pub(crate) cases: u64,
@@ -171,10 +173,14 @@ impl Watch {
         self.found.store(true, Ordering::Relaxed);
     }
 
-    /// The failure found shrank to `tree`.
+    /// The failure found shrank to `tree`: kept as its flat choices (copied
+    /// into a list kept from one shrink step to the next, not a tree cloned),
+    /// which, replayed exactly, make it again.
     pub(super) fn shrunk(&self, tree: &ChoiceTree) {
         if let Some(f) = &mut self.pulse().found {
-            f.tree = tree.clone();
+            let choices = f.choices.get_or_insert_with(Vec::new);
+            choices.clear();
+            tree.walk(&mut |t| choices.extend(t.choice));
             f.seed = None;
         }
     }

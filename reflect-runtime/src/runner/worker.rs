@@ -441,8 +441,11 @@ impl<V: 'static> Worker<V> {
                     }
                     let test = &self.prop.test;
                     case::begin();
-                    let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
-                    (tested(outcome), case::end())
+                    let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
+                        Ok(Ok(())) => Status::Passed,
+                        other => tested(other),
+                    };
+                    (status, case::end())
                 }
                 Ok(Err(stop)) => (no_value(stop), CaseState::default()),
                 Err(payload) => (Status::GenPanicked(generator_panic(&*payload)), CaseState::default()),
@@ -461,7 +464,7 @@ impl<V: 'static> Worker<V> {
                 stopped = Some(CaseResult { labels, utility, plain, ..CaseResult::empty(status) });
                 break;
             }
-            report.passed(state.labels);
+            report.passed(&state.labels);
             report.reached(utility, index);
             index += 1;
         }
