@@ -133,6 +133,11 @@ fn child_process() {
     } else if let Some(k) = mode.strip_prefix("only") {
         let f = failure(only(k.parse().unwrap()).check(&Config::new("concurrent").regressions(&dir)));
         assert!(f.saved_to.is_some(), "{f}");
+    } else if mode == "generator" {
+        // The generator ends the process when it makes a value of 5 or more.
+        let gen = || int(0u32..=9).map(|x| if x >= 5 { std::process::abort() } else { x }, |x: &u32| Some(*x));
+        let _ = Property::new(gen, |_: u32| ()).check(&Config::new("generator").regressions(&dir));
+        unreachable!("the run ends the process");
     } else {
         let mode: &'static str = Box::leak(mode.into_boxed_str());
         let _ = killer(mode).check(&Config::new("killer").regressions(&dir));
@@ -211,6 +216,20 @@ fn an_abort_is_reported_by_the_next_run() {
 fn an_abort_while_shrinking_is_reported_by_the_next_run() {
     let out = a_killer_is_reported_by_the_next_run("late");
     assert!(!out.status.success());
+}
+
+/// A generator that ends the process: the case left in flight is the one it was making (recorded
+/// before it is made), not the case before it.
+#[test]
+fn a_generator_that_ends_the_process_leaves_its_own_case_in_flight() {
+    use reflect::reflect_core::source::rng_from_seed;
+    use reflect::reflect_runtime::persist::{InFlightCase, Store};
+    let dir = temp_dir("generator");
+    assert!(!child("generator", &dir).status.success());
+    let orphans = Store::open(&dir, "generator").0.take_orphans();
+    let [InFlightCase::Seed(seed)] = orphans[..] else { panic!("{orphans:?}") };
+    assert!(int(0u32..=9).run_rng(&mut rng_from_seed(seed)).unwrap() >= 5);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

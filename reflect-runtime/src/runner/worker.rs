@@ -430,15 +430,16 @@ impl<V: 'static> Worker<V> {
                 w.begin_plain(seed, index, report.cases, report.discards);
             }
             CASE_PANICS.with(|p| p.borrow_mut().clear());
+            // Recorded before it is made: should its generator end the process, it is the case reported.
+            if let Some(f) = self.inflight.as_mut() {
+                // Best effort: a case that cannot be written still runs.
+                let _ = f.record_case(batch.run_seed, index);
+            }
             let gen = &self.gen;
             let made = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed))));
             let generated = (index == batch.from).then(Instant::now);
             let (status, state) = match made {
                 Ok(Ok(value)) => {
-                    if let Some(f) = self.inflight.as_mut() {
-                        // Best effort: a case that cannot be written still runs.
-                        let _ = f.record_case(batch.run_seed, index);
-                    }
                     let test = &self.prop.test;
                     case::begin();
                     let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
