@@ -239,8 +239,9 @@ pub trait Guide {
     /// Whether the next case may take the fast path: the guide would answer
     /// every choice as [`sample`] does from the case's RNG, with no plan, and
     /// needs neither the case's trail nor its value's key. The runner then
-    /// generates with [`Gen::run_rng`] (no [`GuidedSource`], no trail) and
-    /// records the case's choice tree only if it fails, by running the same
+    /// generates with [`Gen::run_rng`] (no [`GuidedSource`], no trail), runs
+    /// such cases back to back in batches (asking again before each case),
+    /// and records a case's choice tree only if it fails, by running the same
     /// seed again under a recorder. The feedback of such a case has an empty
     /// trail, no key, and `new` false. `false` by default.
     fn plain_case(&self) -> bool {

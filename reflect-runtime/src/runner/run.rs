@@ -337,7 +337,10 @@ impl<V: 'static> Run<V> {
                 i = ran.next;
                 batch_len = next_batch_len(batch_len, ran.took);
                 match ran.stopped {
-                    Some(r) => r,
+                    Some(r) => {
+                        self.at = Origin::Generated(i);
+                        r
+                    }
                     None => {
                         self.progress.tick(&self.report);
                         continue;
