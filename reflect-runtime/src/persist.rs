@@ -182,6 +182,7 @@ struct SeedRecord {
 
 /// Adds one to the decimal number `digits`, in place; `false`, with
 /// `digits` unchanged, when the sum needs one more digit.
+#[inline]
 fn count_up(digits: &mut [u8]) -> bool {
     for d in digits.iter_mut().rev() {
         if *d != b'9' {
@@ -501,6 +502,7 @@ impl InFlight {
     /// [`InFlightCase::Seed`]). When the record in memory is of the case
     /// before it in the same run, its index is counted up in place: a byte
     /// or two per case.
+    #[inline]
     pub fn record_case(&mut self, run: u64, index: u64) -> io::Result<()> {
         if let (Some(slot), Some(at)) = (self.slot.as_mut(), self.case_at.as_mut()) {
             if at.run == run && Some(index) == at.index.checked_add(1) && count_up(&mut slot[at.digits.0..at.digits.1])
@@ -509,6 +511,11 @@ impl InFlight {
                 return Ok(());
             }
         }
+        self.record_case_anew(run, index)
+    }
+
+    /// [`InFlight::record_case`], the whole record written.
+    fn record_case_anew(&mut self, run: u64, index: u64) -> io::Result<()> {
         let (mut run_digits, mut index_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
         let (run_text, index_text) = (run_digits.format(run).as_bytes(), index_digits.format(index).as_bytes());
         let start = b"{\"run\":".len() + run_text.len() + b",\"case\":".len();

@@ -119,7 +119,10 @@ impl Guide for AutoGuide {
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
-        self.active().feedback(feedback);
+        match self.switched {
+            None => self.random.feedback(feedback),
+            Some(_) => self.learner.feedback(feedback),
+        }
         self.cases += 1;
         let discarded = feedback.outcome == Outcome::Discarded;
         self.discards += u64::from(discarded);

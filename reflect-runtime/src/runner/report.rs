@@ -74,8 +74,16 @@ impl fmt::Display for BestUtility {
 
 impl Report {
     /// A case passed, labelled `labels`.
+    #[inline]
     pub(super) fn passed(&mut self, labels: &[String]) {
         self.cases += 1;
+        if !labels.is_empty() {
+            self.label(labels);
+        }
+    }
+
+    /// Counts a passed case's labels.
+    fn label(&mut self, labels: &[String]) {
         for l in labels {
             match self.labels.get_mut(l) {
                 Some(n) => *n += 1,
