@@ -168,3 +168,40 @@ fn closed_or_open(ty: &Type, params: &[&Ident]) -> Tier {
         _ => Tier::Open,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    /// Literals, negated literals and a primitive integer's `MIN`/`MAX` are constants a const
+    /// argument can hold; other expressions are left to run time.
+    #[test]
+    fn const_bounds_are_literals_and_primitive_extremes() {
+        let yes: [Expr; 7] = [
+            parse_quote!(0),
+            parse_quote!(1_000u64),
+            parse_quote!(-5),
+            parse_quote!((7)),
+            parse_quote!(u32::MAX),
+            parse_quote!(i64::MIN),
+            parse_quote!(core::usize::MAX),
+        ];
+        for e in &yes {
+            assert!(is_const_bound(e), "{}", e.to_token_stream());
+        }
+        let no: [Expr; 8] = [
+            parse_quote!(LIMIT),
+            parse_quote!(-LIMIT),
+            parse_quote!(*n),
+            parse_quote!(f()),
+            parse_quote!(u32::BITS),
+            parse_quote!(Foo::MAX),
+            parse_quote!(1 + 2),
+            parse_quote!(my::u32::MAX),
+        ];
+        for e in &no {
+            assert!(!is_const_bound(e), "{}", e.to_token_stream());
+        }
+    }
+}
