@@ -194,13 +194,14 @@ impl<T: IntValue> Int<T> {
     /// `lo` matters for a type of at most 64 bits.
     #[inline(always)]
     fn word_value(&self, k: u64) -> T {
-        let off = outward(self.below as u64, (self.span - self.below) as u64, k);
+        let off = outward(self.below as u64, self.span as u64 - self.below as u64, k);
         T::from_bits(self.lo.to_bits().wrapping_add(off as u128))
     }
 
     #[inline(always)]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<T, Stop> {
-        if self.span <= u64::MAX as u128 {
+        // A type of at most 64 bits has at most 2^64 values: one word, known at compile time.
+        if std::mem::size_of::<T>() <= 8 || self.span <= u64::MAX as u128 {
             return Ok(self.word_value(a.choose_int(self.site, self.span as u64)?));
         }
         let hi_span = (self.span >> 64) as u64;
