@@ -413,6 +413,30 @@ fn fast_paths_draw_as_the_source_path_does() {
     same(pick("p", [("a", 1, just(0u8).boxed()), ("b", 2, just(1u8).boxed()), ("c", 3, int(2u8..=9).boxed())]));
 }
 
+/// A tuple whose part stops the run draws nothing after that part, on the fast path as with a
+/// source: the RNG is left where the stopping part left it.
+#[test]
+fn a_tuple_stops_at_the_part_that_stops() {
+    use reflect::reflect_core::source::rng_from_seed;
+    use reflect::reflect_core::RngSource;
+    let never = || int(0u8..=9).filter(|x| *x > 9);
+    let (first, middle) = ((never(), int(0u8..=9), int(0u8..=9)), (int(0u8..=9), never(), int(0u8..=9)));
+    for seed in 0..SEEDS {
+        let mut alone = rng_from_seed(seed);
+        int(0u8..=9).run_rng(&mut alone).unwrap();
+        let mut fast = rng_from_seed(seed);
+        assert_eq!(first.run_rng(&mut fast), Err(Stop::Invalid));
+        assert!(fast == alone, "seed {seed}: the tuple drew after its first part stopped");
+        let mut slow = rng_from_seed(seed);
+        assert_eq!(first.run(&mut RngSource(&mut slow)), Err(Stop::Invalid));
+        assert!(slow == alone, "seed {seed}: with a source, the tuple drew after its first part stopped");
+        int(0u8..=9).run_rng(&mut alone).unwrap();
+        let mut fast = rng_from_seed(seed);
+        assert_eq!(middle.run_rng(&mut fast), Err(Stop::Invalid));
+        assert!(fast == alone, "seed {seed}: the tuple drew after its second part stopped");
+    }
+}
+
 /// `ConstInt::<T, LO, HI>` is `int(LO..=HI)` with its bounds in its type: for every kind of range
 /// (unsigned, full width, one value, signed around zero, asymmetric, negative only, wider than a
 /// word), the same values and draws from every seed, alone and as a collection's elements (the
