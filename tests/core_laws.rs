@@ -413,6 +413,95 @@ fn fast_paths_draw_as_the_source_path_does() {
     same(pick("p", [("a", 1, just(0u8).boxed()), ("b", 2, just(1u8).boxed()), ("c", 3, int(2u8..=9).boxed())]));
 }
 
+/// A tuple whose part stops the run draws nothing after that part, on the fast path as with a
+/// source: the RNG is left where the stopping part left it.
+#[test]
+fn a_tuple_stops_at_the_part_that_stops() {
+    use reflect::reflect_core::source::rng_from_seed;
+    use reflect::reflect_core::RngSource;
+    let never = || int(0u8..=9).filter(|x| *x > 9);
+    let (first, middle) = ((never(), int(0u8..=9), int(0u8..=9)), (int(0u8..=9), never(), int(0u8..=9)));
+    for seed in 0..SEEDS {
+        let mut alone = rng_from_seed(seed);
+        int(0u8..=9).run_rng(&mut alone).unwrap();
+        let mut fast = rng_from_seed(seed);
+        assert_eq!(first.run_rng(&mut fast), Err(Stop::Invalid));
+        assert!(fast == alone, "seed {seed}: the tuple drew after its first part stopped");
+        let mut slow = rng_from_seed(seed);
+        assert_eq!(first.run(&mut RngSource(&mut slow)), Err(Stop::Invalid));
+        assert!(slow == alone, "seed {seed}: with a source, the tuple drew after its first part stopped");
+        int(0u8..=9).run_rng(&mut alone).unwrap();
+        let mut fast = rng_from_seed(seed);
+        assert_eq!(middle.run_rng(&mut fast), Err(Stop::Invalid));
+        assert!(fast == alone, "seed {seed}: the tuple drew after its second part stopped");
+    }
+}
+
+/// `ConstInt::<T, LO, HI>` is `int(LO..=HI)` with its bounds in its type: for every kind of range
+/// (unsigned, full width, one value, signed around zero, asymmetric, negative only, wider than a
+/// word), the same values and draws from every seed, alone and as a collection's elements (the
+/// fill path with the range folded in), and the same ways backward.
+#[test]
+fn const_int_is_int_with_constant_bounds() {
+    use reflect::combinators::ConstInt;
+    use reflect::reflect_core::source::rng_from_seed;
+    fn alike<T, const LO: i128, const HI: i128>(lo: T, hi: T, probes: &[T])
+    where
+        T: reflect::combinators::IntValue + Hash,
+    {
+        let (fast, slow) = (ConstInt::<T, LO, HI>::new("n"), int(lo..=hi).site("n"));
+        for seed in 0..SEEDS {
+            assert_eq!(generate(&fast, seed), generate(&slow, seed), "{lo:?}..={hi:?}, seed {seed}");
+            assert_eq!(generate_recorded(&fast, seed), generate_recorded(&slow, seed), "{lo:?}..={hi:?}");
+            let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+            let (xs, ys) = (vec(fast, 0..=12).run_rng(&mut a), vec(slow, 0..=12).run_rng(&mut b));
+            assert_eq!(xs, ys, "{lo:?}..={hi:?}, seed {seed}: the elements differ");
+            assert!(a == b, "{lo:?}..={hi:?}, seed {seed}: the elements draw differently");
+        }
+        laws::same_draws(&vec(fast, 0..=12), SEEDS);
+        for &v in probes.iter().chain([lo, hi].iter()) {
+            assert_eq!(reflect(&fast, &v), reflect(&slow, &v), "{lo:?}..={hi:?}: the ways of {v:?}");
+        }
+    }
+    alike::<u8, 0, 9>(0, 9, &[5, 10]);
+    alike::<u32, 0, { u32::MAX as i128 }>(0, u32::MAX, &[1 << 31]);
+    alike::<u64, 0, { u64::MAX as i128 }>(0, u64::MAX, &[1 << 63]);
+    alike::<u16, 7, 7>(7, 7, &[6, 8]);
+    alike::<u64, 3, 1000>(3, 1000, &[2, 500]);
+    alike::<i64, -1000, 1000>(-1000, 1000, &[0, -1, 1, 1001]);
+    alike::<i8, -3, 100>(-3, 100, &[-4, 0, 50]);
+    alike::<i16, -100, -7>(-100, -7, &[-6, -50]);
+    alike::<i32, { i32::MIN as i128 }, { i32::MAX as i128 }>(i32::MIN, i32::MAX, &[0, -1]);
+    alike::<i128, { i128::MIN }, { i128::MAX }>(i128::MIN, i128::MAX, &[0, -1, 1 << 100]);
+    alike::<u128, 5, { 1 << 80 }>(5, 1 << 80, &[4, 1 << 70]);
+}
+
+/// A `ConstInt` whose bounds do not fit its type, or whose range is empty, is refused when it is
+/// built, as `int` refuses an empty range.
+#[test]
+fn const_int_refuses_bounds_it_cannot_hold() {
+    use reflect::combinators::ConstInt;
+    let refused = |f: fn()| std::panic::catch_unwind(f).is_err();
+    assert!(refused(|| {
+        ConstInt::<u8, 0, 256>::new("n");
+    }));
+    assert!(refused(|| {
+        ConstInt::<u32, -1, 5>::new("n");
+    }));
+    assert!(refused(|| {
+        ConstInt::<u128, -1, 5>::new("n");
+    }));
+    assert!(refused(|| {
+        ConstInt::<i8, -129, 0>::new("n");
+    }));
+    assert!(refused(|| {
+        ConstInt::<i32, 5, 4>::new("n");
+    }));
+    assert!(!refused(|| {
+        ConstInt::<i8, -128, 127>::new("n");
+    }));
+}
+
 /// A source whose answers lie outside the choice point's range stops the run with
 /// `Stop::Rejected` at every kind of integer choice (the check the fast path leaves out, since
 /// the RNG's draws are always in range).

@@ -321,6 +321,46 @@ fn small_and_wide_types() {
     }
 }
 
+/// A bound the derive cannot see as a constant: the range falls back to `int(..)`.
+const LIMIT: i16 = 300;
+
+/// Ranges whose bounds the derive compiles into the generator (literals, negated literals,
+/// `MIN`/`MAX`, also inside `each(...)` and `some(...)`), and ones it leaves to run time (a `const`
+/// item, an earlier field).
+#[derive(Debug, Clone, PartialEq, Reflective)]
+struct Bounded {
+    #[choice(range = -5..=i8::MAX)]
+    small: i8,
+    #[choice(len = 0..=6, each(range = 0..=u32::MAX))]
+    ids: Vec<u32>,
+    #[choice(some(range = core::i64::MIN..=-1))]
+    negative: Option<i64>,
+    #[choice(range = -LIMIT..=LIMIT)]
+    named: i16,
+    #[choice(range = -5..=*small)]
+    below_small: i8,
+}
+
+/// Both kinds of range make the values (and the choices) the same ranges made with `int` do, and
+/// the derived type keeps every law.
+#[test]
+fn literal_and_computed_ranges() {
+    use reflect::reflect_core::combinators::{option, vec};
+    assert_eq!(laws::<Bounded>(300), 300);
+    let g = Bounded::generator();
+    for seed in 0..300 {
+        let (value, tree) = generate_recorded(&g, seed);
+        let b = value.unwrap();
+        // The same choices, made by the combinators a user would write.
+        let choices: Vec<u64> = tree.choices();
+        let by_hand =
+            (int(-5i8..=i8::MAX), vec(int(0..=u32::MAX), 0..=6), option(int(i64::MIN..=-1)), int(-LIMIT..=LIMIT));
+        let (small, ids, negative, named) = parse(&by_hand, &choices[..choices.len() - 1]).unwrap();
+        assert_eq!((small, ids, negative, named), (b.small, b.ids.clone(), b.negative, b.named), "seed {seed}");
+        assert!((-5..=b.small).contains(&b.below_small), "{b:?}");
+    }
+}
+
 #[test]
 fn derivative_laws() {
     let g = Small::generator();

@@ -123,7 +123,10 @@ pub use crate::combinators::total;
 #[inline]
 pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
     if limited {
-        &options[..base]
+        // `split_at`, not `&options[..base]`: with the index, a derived
+        // enum's forward body compiled ~13% more instructions per value
+        // (`gen_speed`'s derived tree), though both check the same bound.
+        options.split_at(base).0
     } else {
         options
     }

@@ -161,24 +161,28 @@ fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
     result
 }
 
-/// `n` integer choices in `0..=span` drawn from `rng` as `n` calls of
+/// `n` integer choices in `0..=span()` drawn from `rng` as `n` calls of
 /// [`sample`] draw them, each made a value by `value` and added at the end
 /// of `out`: the fast path of a collection of integers or chars. The cases
-/// of `span` (one answer, every word, a range to scale into) are told apart
-/// once, and a `Vec` is filled without a check per element.
+/// of the span (one answer, every word, a range to scale into) are told
+/// apart once, and a `Vec` is filled without a check per element. The
+/// span is a function so that a constant one (a [`ConstInt`]'s) stays a
+/// constant in the loop's code even where the loop is not inlined.
+///
+/// [`ConstInt`]: crate::combinators::ConstInt
 #[inline(always)]
 pub(crate) fn fill_draws<T, C: Sequence<T>>(
     rng: &mut DetRng,
-    span: u64,
+    span: impl Fn() -> u64 + Copy,
     n: usize,
     out: &mut C,
     value: impl Fn(u64) -> T,
 ) {
     use rand::RngCore;
-    match span.checked_add(1) {
+    match span().checked_add(1) {
         Some(1) => out.extend_elems((0..n).map(|_| value(0))),
         None => out.extend_elems((0..n).map(|_| value(rng.next_u64()))),
-        Some(range) => out.extend_elems((0..n).map(|_| value(draw_below(rng, range)))),
+        Some(_) => out.extend_elems((0..n).map(|_| value(draw_below(rng, span() + 1)))),
     }
 }
 

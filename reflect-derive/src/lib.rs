@@ -138,7 +138,12 @@
 //!   or a `char` field in `'a'..='z'` (literals). The bounds of integer
 //!   ranges and lengths, in the field's attributes and its parts', may name
 //!   earlier fields, as `with` expressions do (`range = 0..=*len`,
-//!   `len = 1..=*n as usize`).
+//!   `len = 1..=*n as usize`). An integer range whose bounds are literals
+//!   or a primitive type's `MIN`/`MAX` (`range = -5..=9`,
+//!   `each(range = 0..=u32::MAX)`) is compiled into the generator
+//!   (`reflect_core::combinators::ConstInt`), so its draws cost what a
+//!   hand-written draw over constants costs; any other bounds are read at
+//!   run time. Both make the same values from the same seed.
 //! - **`#[choice(len = a..=b)]`**: the length range of a `String`, `Vec`,
 //!   `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap` or `HashMap` field (a
 //!   string's chars are the default chars). A set or map holds at most `b`

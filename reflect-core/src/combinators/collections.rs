@@ -248,7 +248,20 @@ macro_rules! tuple_gen {
             #[inline]
             fn forward<S: Answerer + ?Sized>(&self, src: &mut S) -> Result<Self::Value, Stop> {
                 if !src.tracks_parts() {
-                    return Ok(($(src.sub(&self.$i)?,)+));
+                    // Each part's result is checked as it comes (a stop
+                    // ends the run before the next part draws), but its
+                    // value is moved into the tuple only once every part is
+                    // made: moved at once, a value the callee has just
+                    // stored word by word was reloaded in wider pieces,
+                    // which the processor cannot forward from its pending
+                    // stores.
+                    $(
+                        let $v = src.sub(&self.$i);
+                        if let Err(stop) = &$v {
+                            return Err(*stop);
+                        }
+                    )+
+                    return Ok(($($v?,)+));
                 }
                 $(
                     src.enter(POSITIONS[$i]);

@@ -169,8 +169,7 @@ impl Cx<'_> {
         }
         if let Some(r) = &a.part.range {
             if shape::is_integer(ty) {
-                let (lo, hi) = (&r.start, &r.end);
-                let g = quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site));
+                let g = int_gen(ty, r, site);
                 // The bounds may name earlier fields (`range = 0..=*len`).
                 let (fwd_bind, back_bind) = bindings(r);
                 return FieldGen {
@@ -221,7 +220,7 @@ impl Cx<'_> {
             return if shape::is_char(ty) {
                 quote_spanned!(r.span()=> #rc::combinators::char_class(&[(#lo, #hi)]).site(#site))
             } else {
-                quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
+                int_gen(ty, r, site)
             };
         }
         if let Some(re) = &p.regex {
@@ -312,6 +311,25 @@ impl Cx<'_> {
         }
         stmts
     }
+}
+
+/// The generator of an integer of type `ty` in the range `r`, at `site`:
+/// a `ConstInt` when both bounds are constants the derive can see
+/// ([`shape::is_const_bound`]) and the type is not `u128` (whose values
+/// an `i128` argument cannot all hold), so that the range is compiled
+/// into the draws; `int(..)` otherwise. Both make the same values.
+fn int_gen(ty: &Type, r: &syn::ExprRange, site: &str) -> TokenStream {
+    let rc = rc();
+    let (lo, hi) = (&r.start, &r.end);
+    let is_const = |e: &Option<Box<Expr>>| e.as_deref().is_some_and(shape::is_const_bound);
+    let u128 = matches!(ty, Type::Path(p) if p.path.is_ident("u128"));
+    if !u128 && is_const(lo) && is_const(hi) {
+        // Typed first, so a bound outside the type is the usual error at its tokens.
+        let bound = |e: &Option<Box<Expr>>| quote_spanned!(e.span()=> { let __bound: #ty = #e; __bound as i128 });
+        let (lo, hi) = (bound(lo), bound(hi));
+        return quote_spanned!(r.span()=> #rc::combinators::ConstInt::<#ty, #lo, #hi>::new(#site));
+    }
+    quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
 }
 
 /// `Path { a: __f_a, .. }`, `Path(__f_0, ..)` or `Path`, as a pattern (`dots`) or a value.

@@ -2,7 +2,7 @@
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use syn::{GenericArgument, Ident, PathArguments, Type};
+use syn::{Expr, GenericArgument, Ident, Lit, PathArguments, Type, UnOp};
 
 /// The primitive integer types, the ones `#[choice(range = ...)]` accepts.
 pub const INTEGERS: [&str; 12] =
@@ -35,6 +35,36 @@ fn plain_ident(ty: &Type) -> Option<&Ident> {
 /// Whether `ty` is a primitive integer type.
 pub fn is_integer(ty: &Type) -> bool {
     plain_ident(ty).is_some_and(|i| INTEGERS.iter().any(|n| i == n))
+}
+
+/// Whether `e` is an integer the derive may put in a const generic
+/// argument: a literal, a negated literal, or a primitive integer type's
+/// `MIN` or `MAX` (`u32::MAX`, `core::i64::MIN`). Other expressions (a
+/// `const` item, a call, an earlier field) may not be constants, or may
+/// name what a const argument cannot see.
+pub fn is_const_bound(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(l) => matches!(l.lit, Lit::Int(_)),
+        Expr::Unary(u) => {
+            matches!(u.op, UnOp::Neg(_)) && matches!(&*u.expr, Expr::Lit(l) if matches!(l.lit, Lit::Int(_)))
+        }
+        Expr::Paren(p) => is_const_bound(&p.expr),
+        Expr::Group(g) => is_const_bound(&g.expr),
+        Expr::Path(p) if p.qself.is_none() => {
+            let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let prefix_ok = match segs.len() {
+                2 => true,
+                3 => segs[0] == "core" || segs[0] == "std",
+                _ => false,
+            };
+            let n = segs.len();
+            prefix_ok
+                && p.path.segments.iter().all(|s| s.arguments.is_none())
+                && INTEGERS.contains(&segs[n - 2].as_str())
+                && (segs[n - 1] == "MIN" || segs[n - 1] == "MAX")
+        }
+        _ => false,
+    }
 }
 
 /// Whether `ty` is `String`.
@@ -136,5 +166,42 @@ fn closed_or_open(ty: &Type, params: &[&Ident]) -> Tier {
             Tier::Open
         }
         _ => Tier::Open,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    /// Literals, negated literals and a primitive integer's `MIN`/`MAX` are constants a const
+    /// argument can hold; other expressions are left to run time.
+    #[test]
+    fn const_bounds_are_literals_and_primitive_extremes() {
+        let yes: [Expr; 7] = [
+            parse_quote!(0),
+            parse_quote!(1_000u64),
+            parse_quote!(-5),
+            parse_quote!((7)),
+            parse_quote!(u32::MAX),
+            parse_quote!(i64::MIN),
+            parse_quote!(core::usize::MAX),
+        ];
+        for e in &yes {
+            assert!(is_const_bound(e), "{}", e.to_token_stream());
+        }
+        let no: [Expr; 8] = [
+            parse_quote!(LIMIT),
+            parse_quote!(-LIMIT),
+            parse_quote!(*n),
+            parse_quote!(f()),
+            parse_quote!(u32::BITS),
+            parse_quote!(Foo::MAX),
+            parse_quote!(1 + 2),
+            parse_quote!(my::u32::MAX),
+        ];
+        for e in &no {
+            assert!(!is_const_bound(e), "{}", e.to_token_stream());
+        }
     }
 }

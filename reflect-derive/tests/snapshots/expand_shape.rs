@@ -41,7 +41,17 @@ const _: () = {
                 1u64 => {
                     let __f_0: u8 = {
                         ::reflect::reflect_core::derived::run_part(
-                            &::reflect::reflect_core::combinators::int::<u8>(1..=9).site("Shape::Line.0"),
+                            &::reflect::reflect_core::combinators::ConstInt::<
+                                u8,
+                                {
+                                    let __bound: u8 = 1;
+                                    __bound as i128
+                                },
+                                {
+                                    let __bound: u8 = 9;
+                                    __bound as i128
+                                },
+                            >::new("Shape::Line.0"),
                             "Shape::Line.0",
                             __src,
                         )
@@ -144,7 +154,17 @@ const _: () = {
                         let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
                         __ways = ::reflect::reflect_core::derived::back_part(__ways, "Shape::Line.0", {
                             ::reflect::reflect_core::Gen::back(
-                                &::reflect::reflect_core::combinators::int::<u8>(1..=9).site("Shape::Line.0"),
+                                &::reflect::reflect_core::combinators::ConstInt::<
+                                    u8,
+                                    {
+                                        let __bound: u8 = 1;
+                                        __bound as i128
+                                    },
+                                    {
+                                        let __bound: u8 = 9;
+                                        __bound as i128
+                                    },
+                                >::new("Shape::Line.0"),
                                 __f_0,
                             )
                         });
