@@ -30,7 +30,9 @@
 //! writes however the process ends). The run holds a lock on the file while
 //! it lives, and removes it when it ends. A later run that finds such a file
 //! no process holds ([`Store::take_orphans`]) knows the case ended the
-//! process, and reports it.
+//! process, and reports it. It makes the case again to report it, and
+//! records it in its own in-flight file first ([`InFlight::record_again`]):
+//! should making it end that process too, the next run finds it again.
 //!
 //! A value written by hand joins the file with [`Store::add_value`], which
 //! reflects it into the choices that make it.
@@ -497,6 +499,20 @@ impl InFlight {
         written
     }
 
+    /// Records `case`, a case another run left in flight, as the case about
+    /// to be made: should making it end this process too, the next run
+    /// finds it again.
+    pub fn record_again(&mut self, case: &InFlightCase) -> io::Result<()> {
+        match case {
+            InFlightCase::Tree(tree) => self.record(tree),
+            InFlightCase::Choices(choices) => self.record_choices(choices.iter().copied()),
+            InFlightCase::Seed(seed) => {
+                let mut digits = itoa::Buffer::new();
+                self.put_parts(&[b"{\"seed\":", digits.format(*seed).as_bytes(), b"}"])
+            }
+        }
+    }
+
     /// Records the fast-path case about to run by its run's seed and its
     /// index in the run (its seed is [`case_seed`]`(run, index)`, see
     /// [`InFlightCase::Seed`]). When the record in memory is of the case
@@ -684,8 +700,13 @@ mod tests {
         let path = f.path.clone();
         drop(f);
         assert!(!path.exists());
-        // The record of a fast-path case by its seed alone, as an earlier version wrote it.
-        assert_eq!(InFlightCase::parse("{\"seed\":42}   "), Some(InFlightCase::Seed(42)));
+        // A case another run left, recorded again as it was (a seed alone, as earlier versions wrote).
+        let mut f = InFlight::create(&dir, "again").unwrap();
+        for case in [InFlightCase::Seed(42), InFlightCase::Choices(vec![1, 2, 3]), InFlightCase::Seed(u64::MAX)] {
+            f.record_again(&case).unwrap();
+            assert_eq!(read(&f), case);
+        }
+        drop(f);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -264,12 +264,14 @@ impl<V: 'static> Run<V> {
             let orphans = s.take_orphans();
             self.at = Origin::Regression(s.path.clone());
             for o in orphans.iter().skip(1) {
+                self.making_again(o, &s.path);
                 let tree = self.exec.run(self.remake(o.clone(), false)).tree;
                 if let Err(e) = s.add(tree, ENDED) {
                     self.warn(format!("cannot remember a case that ended the process in {}: {e}", s.path.display()));
                 }
             }
             if let Some(orphan) = orphans.into_iter().next() {
+                self.making_again(&orphan, &s.path);
                 let mut r = self.case(self.remake(orphan, true), "left in flight by a run that ended");
                 r.status = Status::Ended;
                 let origin = Origin::Regression(s.path.clone());
@@ -391,6 +393,20 @@ impl<V: 'static> Run<V> {
             guide: self.guide.clone(),
             guide_notes: self.exec.notes().0,
         }
+    }
+
+    /// A case left in flight by a run that ended is about to be made again:
+    /// it is recorded in flight again, so that, should making it end this
+    /// process too (its generator ends the process), the next run finds it
+    /// again; and this is said where the harness cannot hide it.
+    fn making_again(&mut self, case: &InFlightCase, store: &Path) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "reflect: `{}` makes again a case that ended the process in an earlier run ({}); if this process ends now, making it is why",
+            self.config.name,
+            store.display()
+        );
+        self.exec.record_again(case);
     }
 
     /// The command that makes a case left in flight again, without testing it.

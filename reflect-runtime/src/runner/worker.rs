@@ -571,6 +571,14 @@ impl<V: 'static> Exec<V> {
         self.worker.guide.name().to_owned()
     }
 
+    /// Records `case`, left in flight by a run that ended, as the case about to be made again (see
+    /// [`InFlight::record_again`]); best effort.
+    pub(super) fn record_again(&mut self, case: &crate::persist::InFlightCase) {
+        if let Some(f) = self.worker.inflight.as_mut() {
+            let _ = f.record_again(case);
+        }
+    }
+
     /// Cases are observed from now on: each result carries its option labels.
     pub(super) fn observe(&mut self) {
         self.worker.observed = true;
