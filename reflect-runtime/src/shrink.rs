@@ -178,9 +178,10 @@ struct Shrinker<F> {
     lowered: Vec<(usize, u64, u64)>,
     /// The choices a try of set choices replaced, to be put back.
     undo: Vec<Option<Choice>>,
-    /// The current tree's nodes in pre-order, and its hash.
+    /// The current tree's nodes in pre-order, its choices, and its hash.
     index: Index,
-    key: Vec<Choice>,
+    /// The index of the last failing candidate that was not smaller, its lists kept for the next.
+    spare: Index,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
@@ -243,7 +244,6 @@ fn edit_root(edit: &Edit) -> Path {
 impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// A shrinker of `start`, begun at `began`.
     fn new(start: ChoiceTree, budget: Budget, began: Instant, test: F) -> Self {
-        let key = start.choices();
         let mut index = Index::default();
         index.rebuild(&start);
         // Room for the tries of a typical shrink, so the sets seldom grow.
@@ -259,7 +259,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             undo: Vec::new(),
             current: start,
             index,
-            key,
+            spare: Index::default(),
             test,
             seen,
             edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
@@ -297,21 +297,21 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Keeps `used`, a failing candidate's choices, when they are smaller
     /// than the current ones; whether it was kept.
     fn keep(&mut self, used: ChoiceTree) -> bool {
-        let k = used.choices();
-        if !shortlex_less(&k, &self.key) {
+        // One walk of `used` indexes it and reads its choices.
+        self.spare.rebuild(&used);
+        if !shortlex_less(self.spare.choices(), self.index.choices()) {
             return false;
         }
-        self.index.rebuild(&used);
+        std::mem::swap(&mut self.index, &mut self.spare);
         self.seen.insert(self.index.hash());
         self.current = used;
-        self.key = k;
         self.stats.steps += 1;
         true
     }
 
     fn run(&mut self) {
         while !self.out_of_budget() {
-            let before = self.key.clone();
+            let before = self.index.choices().to_vec();
             self.halve_runs();
             self.delete_runs();
             self.promote();
@@ -322,13 +322,13 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             self.join_siblings();
             // The passes that change several choices at once cost more
             // tries: only when the others no longer shorten the case.
-            if self.key.len() == before.len() {
+            if self.index.choices().len() == before.len() {
                 self.lower_duplicates();
                 self.lower_pairs();
                 self.redistribute();
                 self.delete_and_renumber();
             }
-            if self.key == before {
+            if self.index.choices() == before {
                 break;
             }
         }

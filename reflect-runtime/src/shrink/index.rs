@@ -82,51 +82,75 @@ pub(super) fn tree_hash(t: &ChoiceTree) -> u64 {
     hash_and_size(t).0
 }
 
-/// The current tree's nodes in pre-order: where each subtree ends and the
-/// sums of the first terms of its hash (see the module docs).
+/// The current tree's nodes in pre-order: where each subtree ends, its
+/// choices in order, and the sums of the first terms of its hash (see the
+/// module docs).
 #[derive(Debug, Default)]
 pub(super) struct Index {
-    /// One past the last node of node `i`'s subtree.
-    end: Vec<usize>,
-    /// `prefix[i]`: the sum of the first `i` terms of the hash; the last is the hash.
-    prefix: Vec<u64>,
-    /// `BASE^i`.
+    /// Node `i`, in pre-order.
+    nodes: Vec<Slot>,
+    /// The tree's hash: the sum of every node's term.
+    hash: u64,
+    /// The choices in pre-order (the tree's key in shortlex order).
+    choices: Vec<Choice>,
+    /// `BASE^i`, for as many nodes as the largest tree indexed: kept from tree to tree.
     powers: Vec<u64>,
-    /// Node `i`'s choice, and how many children it has.
-    nodes: Vec<(Option<Choice>, usize)>,
-    /// Node `i`'s parent, and its place among the parent's children (the root's: 0, 0).
-    up: Vec<(usize, usize)>,
+}
+
+/// What the index knows of one node.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    /// The sum of the terms of the nodes before this one.
+    prefix: u64,
+    /// One past the last node of this node's subtree.
+    end: usize,
+    /// The node's choice (`None` for a part).
+    choice: Option<Choice>,
+    /// How many children the node has.
+    children: usize,
+    /// The node's parent, and its place among the parent's children (the root's: 0, 0).
+    up: (usize, usize),
 }
 
 impl Index {
     /// Indexes `t`, keeping the lists' memory.
     pub(super) fn rebuild(&mut self, t: &ChoiceTree) {
         fn go(t: &ChoiceTree, up: (usize, usize), ix: &mut Index) {
-            let i = ix.end.len();
-            ix.up.push(up);
-            let power = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
-            let sum = ix.prefix[i].wrapping_add(node_key(t).wrapping_mul(power));
-            ix.powers.push(power);
-            ix.prefix.push(sum);
-            ix.end.push(0);
-            ix.nodes.push((t.choice, t.children.len()));
+            let i = ix.nodes.len();
+            if i == ix.powers.len() {
+                let next = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
+                ix.powers.push(next);
+            }
+            let prefix = ix.hash;
+            ix.hash = prefix.wrapping_add(node_key(t).wrapping_mul(ix.powers[i]));
+            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up });
+            if let Some(c) = t.choice {
+                ix.choices.push(c);
+            }
             for (k, c) in t.children.iter().enumerate() {
                 go(c, (i, k), ix);
             }
-            ix.end[i] = ix.end.len();
+            ix.nodes[i].end = ix.nodes.len();
         }
-        self.end.clear();
-        self.prefix.clear();
-        self.powers.clear();
         self.nodes.clear();
-        self.up.clear();
-        self.prefix.push(0);
+        self.choices.clear();
+        self.hash = 0;
         go(t, (0, 0), self);
+    }
+
+    /// The sum of the first `i` terms of the hash (`i` up to [`Index::len`]).
+    fn prefix(&self, i: usize) -> u64 {
+        self.nodes.get(i).map_or(self.hash, |s| s.prefix)
+    }
+
+    /// The indexed tree's choices, in pre-order.
+    pub(super) fn choices(&self) -> &[Choice] {
+        &self.choices
     }
 
     /// The indexed tree's hash.
     pub(super) fn hash(&self) -> u64 {
-        *self.prefix.last().expect("the prefix sums begin with 0")
+        self.hash
     }
 
     /// The pre-order number of the node at `path` of `t`, the indexed tree.
@@ -142,34 +166,34 @@ impl Index {
     /// The pre-order number of the `k`-th child of node `i` (or, for `k`
     /// its number of children, one past its subtree).
     pub(super) fn child(&self, i: usize, k: usize) -> usize {
-        (0..k).fold(i + 1, |j, _| self.end[j])
+        (0..k).fold(i + 1, |j, _| self.nodes[j].end)
     }
 
     /// One past the last node of node `i`'s subtree.
     pub(super) fn end(&self, i: usize) -> usize {
-        self.end[i]
+        self.nodes[i].end
     }
 
     /// How many nodes the indexed tree has.
     pub(super) fn len(&self) -> usize {
-        self.end.len()
+        self.nodes.len()
     }
 
     /// Node `i`'s choice (`None` for a part).
     pub(super) fn choice(&self, i: usize) -> Option<Choice> {
-        self.nodes[i].0
+        self.nodes[i].choice
     }
 
     /// How many children node `i` has.
     pub(super) fn children(&self, i: usize) -> usize {
-        self.nodes[i].1
+        self.nodes[i].children
     }
 
     /// The path of node `i` (`i` below [`Index::len`]).
     pub(super) fn path(&self, i: usize) -> Path {
         let (mut path, mut j) = (Vec::new(), i);
         while j != 0 {
-            let (parent, k) = self.up[j];
+            let (parent, k) = self.nodes[j].up;
             path.push(k);
             j = parent;
         }
@@ -186,9 +210,9 @@ impl Index {
     /// of `m` nodes whose own hash (numbered from 0) is `run` (the keys of
     /// nodes before `a` as they are indexed).
     pub(super) fn splice(&self, a: usize, b: usize, run: u64, m: usize) -> u64 {
-        let rest = self.hash().wrapping_sub(self.prefix[b]);
+        let rest = self.hash.wrapping_sub(self.prefix(b));
         let shift = power(m as isize - (b - a) as isize);
-        self.prefix[a].wrapping_add(run.wrapping_mul(self.powers[a])).wrapping_add(rest.wrapping_mul(shift))
+        self.prefix(a).wrapping_add(run.wrapping_mul(self.powers[a])).wrapping_add(rest.wrapping_mul(shift))
     }
 }
 
