@@ -295,8 +295,15 @@ impl Trail {
         let mut children = Vec::with_capacity(len);
         let (mut c, end) = (id + 1, self.end(id));
         while c < end {
-            children.push(self.subtree(c));
-            c = self.end(c);
+            let after = self.end(c);
+            // A leaf (most nodes) is made here, without a call.
+            children.push(if after == c + 1 {
+                let leaf = &self.nodes[c];
+                ChoiceTree { site: leaf.site.into(), choice: leaf.choice, children: Vec::new() }
+            } else {
+                self.subtree(c)
+            });
+            c = after;
         }
         ChoiceTree { site: n.site.into(), choice: n.choice, children }
     }
@@ -447,9 +454,24 @@ impl<'t> Cursor<'t> {
     /// The cursor steps into what the tree recorded beneath (nothing, when
     /// [`Cue::Missing`]); match with one [`Cursor::leave`].
     pub fn choose(&mut self, site: Site, request: Request<'_>) -> Cue {
+        self.step(site, request, false)
+    }
+
+    /// The choice point `site`, which selects nothing beneath it, asks
+    /// `request`: [`Cursor::choose`] and [`Cursor::leave`] in one step.
+    pub fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Cue {
+        self.step(site, request, true)
+    }
+
+    /// What the tree holds at the choice point `site`; the cursor steps
+    /// past it, and into what the tree recorded beneath unless `leaf`.
+    fn step(&mut self, site: Site, request: Request<'_>, leaf: bool) -> Cue {
+        let raising = self.raising();
         let Some(node) = self.next_node() else {
-            self.skip();
-            return if self.raising() { Cue::Raise } else { Cue::Missing };
+            if !leaf {
+                self.skip();
+            }
+            return if raising { Cue::Raise } else { Cue::Missing };
         };
         let (node, reroll, raise) = if node.is_reroll() {
             (&node.children[0], true, false)
@@ -460,20 +482,26 @@ impl<'t> Cursor<'t> {
         };
         match node.choice {
             Some(old) if is_site(&node.site, site) => {
-                self.consume(&node.children, raise);
+                if leaf {
+                    self.stack.last_mut().expect("a node was next").pos += 1;
+                } else {
+                    self.consume(&node.children, raise);
+                }
                 if reroll {
                     Cue::Reroll(old)
                 } else if request.accepts(old) {
                     Cue::Keep(old)
-                } else if self.raising() {
+                } else if raise || raising {
                     Cue::Raise
                 } else {
                     Cue::Unfit(old)
                 }
             }
             _ => {
-                self.skip();
-                if self.raising() {
+                if !leaf {
+                    self.skip();
+                }
+                if raising {
                     Cue::Raise
                 } else {
                     Cue::Missing
@@ -581,6 +609,46 @@ mod tests {
         c.leave();
         assert_eq!(c.choose("t", pick()), Cue::Missing);
         assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
+    }
+
+    #[test]
+    fn a_leaf_step_is_a_choice_and_a_leave() {
+        // Every kind of cue, met by choose_leaf and by choose then leave.
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::raise(ChoiceTree::choice("t", 1, vec![ChoiceTree::choice("key", 50, vec![])])),
+            ChoiceTree::choice("k", 7, vec![ChoiceTree::choice("under", 1, vec![])]),
+            ChoiceTree::reroll(ChoiceTree::choice("x", 1, vec![])),
+            ChoiceTree::group("g", vec![ChoiceTree::choice("y", 2, vec![])]),
+        ]);
+        let int = |span| Request::Int { span };
+        let run = |by_leaf: bool| {
+            let mut c = Cursor::new(&tree);
+            let leaf = |c: &mut Cursor<'_>, site, request| {
+                if by_leaf {
+                    c.choose_leaf(site, request)
+                } else {
+                    let cue = c.choose(site, request);
+                    c.leave();
+                    cue
+                }
+            };
+            let mut cues = vec![c.choose("t", pick())];
+            cues.push(leaf(&mut c, "key", int(10)));
+            cues.push(leaf(&mut c, "gone", int(10)));
+            c.leave();
+            cues.push(leaf(&mut c, "k", int(3)));
+            cues.push(leaf(&mut c, "x", pick()));
+            c.enter("g");
+            cues.push(leaf(&mut c, "y", int(5)));
+            cues.push(leaf(&mut c, "z", int(5)));
+            c.leave();
+            cues.push(leaf(&mut c, "after", int(5)));
+            cues
+        };
+        let cues = run(true);
+        assert_eq!(cues, run(false));
+        use Cue::*;
+        assert_eq!(cues, vec![Keep(1), Raise, Raise, Unfit(7), Reroll(1), Keep(2), Missing, Missing]);
     }
 
     #[test]

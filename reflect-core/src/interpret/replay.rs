@@ -36,6 +36,12 @@ impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenien
             cue => (self.fill)(site, request, cue),
         }
     }
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        match self.cursor.choose_leaf(site, request) {
+            Cue::Keep(c) => Ok(c),
+            cue => (self.fill)(site, request, cue),
+        }
+    }
     fn enter(&mut self, site: Site) {
         self.cursor.enter(site);
     }
