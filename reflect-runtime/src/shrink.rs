@@ -81,6 +81,7 @@ use crate::hashing::{finish, BuildKey};
 use index::{hash_and_size, node_key, tree_hash, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{joinable, promotions, Edit, Path};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -176,12 +177,15 @@ struct Shrinker<F> {
     /// The leaf choices a renumbering lowered: each one's number among the
     /// nodes after the run, and its key before and after.
     lowered: Vec<(usize, u64, u64)>,
-    /// The choices a try of set choices replaced, to be put back.
-    undo: Vec<Option<Choice>>,
+    /// The choices a try of set choices replaced, to be put back: each
+    /// node's number, its choice, and its key before and after.
+    undo: Vec<(usize, Option<Choice>, u64, u64)>,
     /// The current tree's nodes in pre-order, its choices, and its hash.
     index: Index,
-    /// The index of the last failing candidate that was not smaller, its lists kept for the next.
+    /// The index of the last tree kept before this one, its lists kept for the next.
     spare: Index,
+    /// The choices of the last failing candidate, its memory kept for the next.
+    used_key: Vec<Choice>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
     seen: HashSet<u64, BuildKey>,
@@ -260,6 +264,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             current: start,
             index,
             spare: Index::default(),
+            used_key: Vec::new(),
             test,
             seen,
             edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
@@ -297,11 +302,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Keeps `used`, a failing candidate's choices, when they are smaller
     /// than the current ones; whether it was kept.
     fn keep(&mut self, used: ChoiceTree) -> bool {
-        // One walk of `used` indexes it and reads its choices.
-        self.spare.rebuild(&used);
-        if !shortlex_less(self.spare.choices(), self.index.choices()) {
+        // Its choices first: most failing candidates that are not smaller
+        // (a replay that made more choices) cost no index.
+        self.used_key.clear();
+        used.choices_into(&mut self.used_key);
+        if !shortlex_less(&self.used_key, self.index.choices()) {
             return false;
         }
+        self.spare.rebuild(&used);
         std::mem::swap(&mut self.index, &mut self.spare);
         self.seen.insert(self.index.hash());
         self.current = used;
@@ -441,10 +449,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 fits = false;
                 break;
             };
-            let old = node_key(node);
-            undo.push(node.choice);
+            let (old, was) = (node_key(node), node.choice);
             node.choice = Some(choice);
-            hash = self.index.rekey(hash, i, old, node_key(node));
+            let new = node_key(node);
+            undo.push((i, was, old, new));
+            hash = self.index.rekey(hash, i, old, new);
         }
         let used = if fits {
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
@@ -452,13 +461,31 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         } else {
             None
         };
-        for (k, old) in undo.drain(..).enumerate().rev() {
-            if let Some(node) = self.current.get_mut(sets[k].0) {
-                node.choice = old;
+        // A replay that used the candidate as it was made (the usual case)
+        // leaves it in place when it is smaller: its index follows the sets,
+        // with no walk of the tree.
+        let stays = used.as_ref().is_some_and(|used| same_tree(used, &self.current)) && {
+            // Only the set choices differ: the first one that changed, in pre-order, decides.
+            let first =
+                undo.iter().zip(sets).filter(|((_, was, ..), (_, c))| *was != Some(*c)).min_by_key(|(u, _)| u.0);
+            first.is_some_and(|((_, was, ..), (_, c))| Some(*c) < *was)
+        };
+        if stays {
+            for ((i, _, old, new), &(_, c)) in undo.drain(..).zip(sets) {
+                self.index.set(i, c, old, new);
+            }
+            debug_assert_eq!(self.index.hash(), hash, "the index follows the sets");
+            self.seen.insert(hash);
+            self.stats.steps += 1;
+        } else {
+            for (k, (_, was, ..)) in undo.drain(..).enumerate().rev() {
+                if let Some(node) = self.current.get_mut(sets[k].0) {
+                    node.choice = was;
+                }
             }
         }
         self.undo = undo;
-        used.is_some_and(|used| self.keep(used))
+        stays || used.is_some_and(|used| self.keep(used))
     }
 
     /// Tests a deletion ([`Shrinker::try_delete`]), within the budget. A
@@ -899,6 +926,20 @@ fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mu
     for t in trees {
         go(t, k, back, &mut n, &mut next, lowered);
     }
+}
+
+/// Whether `a` and `b` are the same tree, their sites the same generator's
+/// strings (at the same addresses: a site read back from a file is taken
+/// for another, so that the tree kept is always the replay's own).
+fn same_tree(a: &ChoiceTree, b: &ChoiceTree) -> bool {
+    let same_site = match (&a.site, &b.site) {
+        (Cow::Borrowed(x), Cow::Borrowed(y)) => std::ptr::eq(*x, *y),
+        _ => false,
+    };
+    same_site
+        && a.choice == b.choice
+        && a.children.len() == b.children.len()
+        && a.children.iter().zip(&b.children).all(|(x, y)| same_tree(x, y))
 }
 
 /// Whether node `i` of the index has children.

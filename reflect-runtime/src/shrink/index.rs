@@ -110,6 +110,8 @@ struct Slot {
     children: usize,
     /// The node's parent, and its place among the parent's children (the root's: 0, 0).
     up: (usize, usize),
+    /// How many choices come before the node in pre-order.
+    ord: usize,
 }
 
 impl Index {
@@ -123,7 +125,8 @@ impl Index {
             }
             let prefix = ix.hash;
             ix.hash = prefix.wrapping_add(node_key(t).wrapping_mul(ix.powers[i]));
-            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up });
+            let ord = ix.choices.len();
+            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord });
             if let Some(c) = t.choice {
                 ix.choices.push(c);
             }
@@ -199,6 +202,19 @@ impl Index {
         }
         path.reverse();
         path
+    }
+
+    /// Indexes the tree with node `i`'s choice set to `choice`, its key
+    /// changed from `old` to `new` (as [`Index::rekey`] hashes it).
+    pub(super) fn set(&mut self, i: usize, choice: Choice, old: u64, new: u64) {
+        let d = new.wrapping_sub(old).wrapping_mul(self.powers[i]);
+        let slot = &mut self.nodes[i];
+        slot.choice = Some(choice);
+        self.choices[slot.ord] = choice;
+        for later in &mut self.nodes[i + 1..] {
+            later.prefix = later.prefix.wrapping_add(d);
+        }
+        self.hash = self.hash.wrapping_add(d);
     }
 
     /// `hash`, with the key of node `i` changed from `old` to `new`.
