@@ -289,6 +289,33 @@ mod tests {
     }
 
     #[test]
+    fn an_index_set_in_place_is_the_index_of_the_tree_with_the_choice_set() {
+        for (t, ix) in indexed() {
+            for path in t.paths() {
+                let Some(c) = t.get(&path).and_then(|n| n.choice) else { continue };
+                let mut set = t.clone();
+                let node = set.get_mut(&path).unwrap();
+                let old = node_key(node);
+                node.choice = Some(c + 7);
+                let mut patched = Index::default();
+                patched.rebuild(&t);
+                patched.set(ix.at(&t, &path).unwrap(), c + 7, old, node_key(node));
+                let mut rebuilt = Index::default();
+                rebuilt.rebuild(&set);
+                assert_eq!(patched.hash(), rebuilt.hash(), "{path:?}");
+                assert_eq!(patched.choices(), rebuilt.choices(), "{path:?}");
+                assert_ne!(patched.choices(), ix.choices());
+                for i in 0..=rebuilt.len() {
+                    assert_eq!(patched.prefix(i), rebuilt.prefix(i), "{path:?} {i}");
+                }
+                for i in 0..rebuilt.len() {
+                    assert_eq!(patched.choice(i), rebuilt.choice(i), "{path:?} {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_replaced_run_of_nodes_is_hashed_from_the_run_alone() {
         for (t, ix) in indexed() {
             for path in t.paths() {
