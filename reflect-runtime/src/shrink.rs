@@ -77,8 +77,8 @@
 
 mod index;
 
-use crate::hashing::{finish, BuildKey};
-use index::{hash_and_size, node_key, tree_hash, Index};
+use crate::hashing::finish;
+use index::{hash_and_size, node_key, tree_hash, BuildPrehashed, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{joinable, promotions, Edit, Path};
 use std::borrow::Cow;
@@ -188,11 +188,11 @@ struct Shrinker<F> {
     used_key: Vec<Choice>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
-    seen: HashSet<u64, BuildKey>,
+    seen: HashSet<u64, BuildPrehashed>,
     /// Hashes of the edits tried, each with the hash of the tree it was
     /// applied to: the same edit of the same tree makes the same candidate,
     /// which is known without making it.
-    edits: HashSet<u64, BuildKey>,
+    edits: HashSet<u64, BuildPrehashed>,
     stats: ShrinkStats,
     max_steps: u64,
     deadline: Option<Instant>,
@@ -250,9 +250,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn new(start: ChoiceTree, budget: Budget, began: Instant, test: F) -> Self {
         let mut index = Index::default();
         index.rebuild(&start);
+        // The trees kept are seldom larger than the start: room for them from the start.
+        let (spare, used_key) = (index.with_room(), Vec::with_capacity(index.choices().len()));
         // Room for the tries of a typical shrink, so the sets seldom grow.
         let room = budget.max_steps.min(SET_ROOM) as usize;
-        let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
+        let mut seen = HashSet::with_capacity_and_hasher(room, BuildPrehashed::default());
         seen.insert(index.hash());
         Shrinker {
             // Copied into only for an edit at the root: nothing to allocate before.
@@ -263,11 +265,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             undo: Vec::new(),
             current: start,
             index,
-            spare: Index::default(),
-            used_key: Vec::new(),
+            spare,
+            used_key,
             test,
             seen,
-            edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
+            edits: HashSet::with_capacity_and_hasher(room, BuildPrehashed::default()),
             stats: ShrinkStats::default(),
             max_steps: budget.max_steps,
             deadline: began.checked_add(budget.max_time),
@@ -400,9 +402,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// The first node of the current tree from the `i`-th on in pre-order
     /// that `want` picks (by its number, from the index), with its number
     /// and its path: a pass visits only the nodes it can edit.
-    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
+    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool, path: &mut Path) -> Option<usize> {
         let j = (i..self.index.len()).find(|&j| want(&self.index, j))?;
-        Some((j, self.index.path(j)))
+        self.index.path_into(j, path);
+        Some(j)
     }
 
     /// Tests the edit of the current tree, when it applies; whether it was kept.
@@ -603,7 +606,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
+            let mut path = Path::new();
+            while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= k, &mut path) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -630,7 +634,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, has_children) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, has_children, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -646,11 +651,12 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i)) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i), &mut path) {
             if self.out_of_budget() {
                 return;
             }
-            self.try_edit(Edit::Empty { at: path });
+            self.try_edit(Edit::Empty { at: path.clone() });
             i = j + 1;
         }
     }
@@ -668,7 +674,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0)) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0), &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -757,7 +764,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
+            let mut path = Path::new();
+            while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= k, &mut path) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -791,8 +799,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) =
-            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i))
+        let mut path = Path::new();
+        while let Some(j) =
+            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i), &mut path)
         {
             if self.out_of_budget() {
                 return;
@@ -803,7 +812,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 t.choice.filter(|&c| c > 0 && flat)
             });
             if let Some(c) = flat_pick {
-                self.try_edit(Edit::Raise { at: path, choice: c - 1 });
+                self.try_edit(Edit::Raise { at: path.clone(), choice: c - 1 });
             }
             i = j + 1;
         }
@@ -812,7 +821,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= 2, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -841,7 +851,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= 2, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -932,14 +943,19 @@ fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mu
 /// strings (at the same addresses: a site read back from a file is taken
 /// for another, so that the tree kept is always the replay's own).
 fn same_tree(a: &ChoiceTree, b: &ChoiceTree) -> bool {
-    let same_site = match (&a.site, &b.site) {
-        (Cow::Borrowed(x), Cow::Borrowed(y)) => std::ptr::eq(*x, *y),
-        _ => false,
-    };
-    same_site
-        && a.choice == b.choice
-        && a.children.len() == b.children.len()
-        && a.children.iter().zip(&b.children).all(|(x, y)| same_tree(x, y))
+    fn same_node(a: &ChoiceTree, b: &ChoiceTree) -> bool {
+        let same_site = match (&a.site, &b.site) {
+            (Cow::Borrowed(x), Cow::Borrowed(y)) => std::ptr::eq(*x, *y),
+            _ => false,
+        };
+        same_site && a.choice == b.choice && a.children.len() == b.children.len()
+    }
+    // A leaf (most nodes) is compared here, without a call.
+    same_node(a, b)
+        && a.children.iter().zip(&b.children).all(|(x, y)| {
+            same_node(x, y)
+                && (x.children.is_empty() || x.children.iter().zip(&y.children).all(|(x, y)| same_tree(x, y)))
+        })
 }
 
 /// Whether node `i` of the index has children.

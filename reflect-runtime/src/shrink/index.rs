@@ -22,6 +22,7 @@ use crate::hashing::{finish, fnv1a, mix};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::Path;
 use std::borrow::Cow;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
 const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -82,6 +83,29 @@ pub(super) fn tree_hash(t: &ChoiceTree) -> u64 {
     hash_and_size(t).0
 }
 
+/// A hasher for keys that are hashes already (a tree's, an edit's: each
+/// term went through a full avalanche): a table takes them as they are.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Not met with `u64` keys; any other key is mixed in.
+        for &b in bytes {
+            self.0 = mix(self.0, b.into());
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Builds [`Prehashed`] hashers: the sets of candidates and edits tried.
+pub(super) type BuildPrehashed = BuildHasherDefault<Prehashed>;
+
 /// The current tree's nodes in pre-order: where each subtree ends, its
 /// choices in order, and the sums of the first terms of its hash (see the
 /// module docs).
@@ -141,6 +165,17 @@ impl Index {
         go(t, (0, 0), self);
     }
 
+    /// An empty index with room for a tree as large as this one's (its
+    /// powers of the base already made).
+    pub(super) fn with_room(&self) -> Index {
+        Index {
+            nodes: Vec::with_capacity(self.nodes.len()),
+            hash: 0,
+            choices: Vec::with_capacity(self.choices.len()),
+            powers: self.powers.clone(),
+        }
+    }
+
     /// The sum of the first `i` terms of the hash (`i` up to [`Index::len`]).
     fn prefix(&self, i: usize) -> u64 {
         self.nodes.get(i).map_or(self.hash, |s| s.prefix)
@@ -194,14 +229,21 @@ impl Index {
 
     /// The path of node `i` (`i` below [`Index::len`]).
     pub(super) fn path(&self, i: usize) -> Path {
-        let (mut path, mut j) = (Vec::new(), i);
+        let mut path = Path::new();
+        self.path_into(i, &mut path);
+        path
+    }
+
+    /// Puts the path of node `i` (`i` below [`Index::len`]) in `path`, its memory reused.
+    pub(super) fn path_into(&self, i: usize, path: &mut Path) {
+        path.clear();
+        let mut j = i;
         while j != 0 {
             let (parent, k) = self.nodes[j].up;
             path.push(k);
             j = parent;
         }
         path.reverse();
-        path
     }
 
     /// Indexes the tree with node `i`'s choice set to `choice`, its key
