@@ -162,6 +162,12 @@ impl Index {
         self.nodes.clear();
         self.choices.clear();
         self.hash = 0;
+        if self.nodes.capacity() == 0 {
+            // A first tree: room for it at once, not by doubling.
+            self.nodes.reserve(t.size());
+            self.choices.reserve(self.nodes.capacity());
+            self.powers.reserve(self.nodes.capacity());
+        }
         go(t, (0, 0), self);
     }
 
