@@ -144,6 +144,7 @@ impl Trail {
         self.open.push(0);
     }
 
+    #[inline]
     fn push(&mut self, site: Site, choice: Option<Choice>, kind: Kind, open: bool) -> usize {
         let id = self.nodes.len();
         let parent = *self.open.last().expect("the root is always open");
@@ -171,21 +172,25 @@ impl Trail {
     }
 
     /// A choice point answered `choice`; it stays open for what the choice selects.
+    #[inline]
     pub fn open_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
         self.push(site, Some(choice), Kind::of(request, choice), true)
     }
 
     /// A choice point answered `choice` with nothing beneath it (closed at once).
+    #[inline]
     pub fn leaf_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
         self.push(site, Some(choice), Kind::of(request, choice), false)
     }
 
     /// A part of the value begins.
+    #[inline]
     pub fn open_part(&mut self, site: Site) -> usize {
         self.push(site, None, Kind::Part, true)
     }
 
     /// The innermost open node ends (the root never does).
+    #[inline]
     pub fn close(&mut self) {
         if self.open.len() > 1 {
             let id = self.open.pop().expect("non-empty");
@@ -453,18 +458,21 @@ impl<'t> Cursor<'t> {
     /// The choice point `site` asks `request`: what the tree holds there.
     /// The cursor steps into what the tree recorded beneath (nothing, when
     /// [`Cue::Missing`]); match with one [`Cursor::leave`].
+    #[inline]
     pub fn choose(&mut self, site: Site, request: Request<'_>) -> Cue {
         self.step(site, request, false)
     }
 
     /// The choice point `site`, which selects nothing beneath it, asks
     /// `request`: [`Cursor::choose`] and [`Cursor::leave`] in one step.
+    #[inline]
     pub fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Cue {
         self.step(site, request, true)
     }
 
     /// What the tree holds at the choice point `site`; the cursor steps
     /// past it, and into what the tree recorded beneath unless `leaf`.
+    #[inline]
     fn step(&mut self, site: Site, request: Request<'_>, leaf: bool) -> Cue {
         let raising = self.raising();
         let Some(node) = self.next_node() else {
@@ -512,6 +520,7 @@ impl<'t> Cursor<'t> {
 
     /// A part `site` begins: step into the tree's part there, if it matches.
     /// Match with one [`Cursor::leave`].
+    #[inline]
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
             Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
@@ -520,6 +529,7 @@ impl<'t> Cursor<'t> {
     }
 
     /// The innermost choice point or part ends.
+    #[inline]
     pub fn leave(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();

@@ -452,7 +452,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 fits = false;
                 break;
             };
-            let (old, was) = (node_key(node), node.choice);
+            let (old, was) = (self.index.key(i), node.choice);
             node.choice = Some(choice);
             let new = node_key(node);
             undo.push((i, was, old, new));
@@ -525,7 +525,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let p = ix.at(&self.current, at).expect("the node is in the tree");
         let (a, b) = (ix.child(p, start), ix.child(p, start + len));
         let node = self.current.get_mut(at).expect("the node is in the tree");
-        let old = (node_key(node), length.map(|i| node_key(&node.children[i])));
+        let length_at = length.map(|i| (i, ix.child(p, i)));
+        let old = (ix.key(p), length_at.map(|(_, j)| ix.key(j)));
         self.run.extend(node.children.drain(start..start + len));
         let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
             if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
@@ -534,8 +535,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         };
         shift(node, |c, k| c - k);
         let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, old.0, node_key(node));
-        if let (Some(i), Some(old)) = (length, old.1) {
-            hash = ix.rekey(hash, ix.child(p, i), old, node_key(&node.children[i]));
+        if let (Some((i, j)), Some(old)) = (length_at, old.1) {
+            hash = ix.rekey(hash, j, old, node_key(&node.children[i]));
         }
         // The later leaf choices renumbered: the nodes after the run now begin at `a`.
         if renumber {

@@ -136,6 +136,8 @@ struct Slot {
     up: (usize, usize),
     /// How many choices come before the node in pre-order.
     ord: usize,
+    /// The node's key ([`node_key`]).
+    key: u64,
 }
 
 impl Index {
@@ -147,10 +149,10 @@ impl Index {
                 let next = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
                 ix.powers.push(next);
             }
-            let prefix = ix.hash;
-            ix.hash = prefix.wrapping_add(node_key(t).wrapping_mul(ix.powers[i]));
+            let (prefix, key) = (ix.hash, node_key(t));
+            ix.hash = prefix.wrapping_add(key.wrapping_mul(ix.powers[i]));
             let ord = ix.choices.len();
-            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord });
+            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord, key });
             if let Some(c) = t.choice {
                 ix.choices.push(c);
             }
@@ -228,6 +230,11 @@ impl Index {
         self.nodes[i].choice
     }
 
+    /// Node `i`'s key ([`node_key`]).
+    pub(super) fn key(&self, i: usize) -> u64 {
+        self.nodes[i].key
+    }
+
     /// How many children node `i` has.
     pub(super) fn children(&self, i: usize) -> usize {
         self.nodes[i].children
@@ -258,6 +265,7 @@ impl Index {
         let d = new.wrapping_sub(old).wrapping_mul(self.powers[i]);
         let slot = &mut self.nodes[i];
         slot.choice = Some(choice);
+        slot.key = new;
         self.choices[slot.ord] = choice;
         for later in &mut self.nodes[i + 1..] {
             later.prefix = later.prefix.wrapping_add(d);
@@ -315,6 +323,7 @@ mod tests {
                 assert_eq!(&ix.path(i), path);
                 let node = t.get(path).unwrap();
                 assert_eq!((ix.choice(i), ix.children(i)), (node.choice, node.children.len()));
+                assert_eq!(ix.key(i), node_key(node));
                 assert_eq!(ix.end(i) - i, hash_and_size(t.get(path).unwrap()).1);
             }
         }
@@ -358,6 +367,7 @@ mod tests {
                 }
                 for i in 0..rebuilt.len() {
                     assert_eq!(patched.choice(i), rebuilt.choice(i), "{path:?} {i}");
+                    assert_eq!(patched.key(i), rebuilt.key(i), "{path:?} {i}");
                 }
             }
         }
