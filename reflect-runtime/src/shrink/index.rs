@@ -27,6 +27,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
 const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// A first index has room for this many nodes (a larger tree grows it).
+const FIRST_ROOM: usize = 128;
+
 /// `BASE^-1` modulo `2^64`.
 const BASE_INV: u64 = inverse(BASE);
 
@@ -165,10 +168,10 @@ impl Index {
         self.choices.clear();
         self.hash = 0;
         if self.nodes.capacity() == 0 {
-            // A first tree: room for it at once, not by doubling.
-            self.nodes.reserve(t.size());
-            self.choices.reserve(self.nodes.capacity());
-            self.powers.reserve(self.nodes.capacity());
+            // A first tree: room for a typical one at once, not by doubling from one.
+            self.nodes.reserve(FIRST_ROOM);
+            self.choices.reserve(FIRST_ROOM);
+            self.powers.reserve(FIRST_ROOM);
         }
         go(t, (0, 0), self);
     }
