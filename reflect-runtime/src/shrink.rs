@@ -26,7 +26,14 @@
 //! is hashed in the time of what it changed: a set choice or a deleted run
 //! in a few steps, an edited subtree in that subtree's size. Any edit but a
 //! deletion already tried on the same tree is known by its own hash before
-//! the tree is touched. Nothing is made before the first try that the
+//! the tree is touched. A failing candidate that only set choices, and
+//! that the replay made as it was (the usual case: a lowered element),
+//! stays in place: its index follows the set choices in one pass over the
+//! partial sums, and the tree the replay handed back is only compared with
+//! it. Any other failing candidate has its choices read (into a list kept
+//! from try to try) before anything else, so one that is not smaller costs
+//! no index; one that is has its index made in a single walk, which also
+//! gives its choices. Nothing is made before the first try that the
 //! search may not need. [`shrink`] hands each
 //! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
 //! lends it, and a caller that records the replay into a trail it keeps

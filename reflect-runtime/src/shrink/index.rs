@@ -1,4 +1,4 @@
-//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, and a hash that follows an edit in a few steps.
+//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, its choices, and a hash that follows an edit in a few steps.
 //!
 //! A tree's hash ([`tree_hash`]) is a polynomial over its nodes in
 //! pre-order: `sum of key(node i) * B^i`, wrapping, where a node's key
@@ -16,7 +16,8 @@
 //!   of children, a length choice).
 //!
 //! A candidate then costs the size of what it changed to hash, not the
-//! size of the tree.
+//! size of the tree; and a candidate kept that only set choices changes
+//! the index in place ([`Index::set`]), with no walk of the tree.
 
 use crate::hashing::{finish, fnv1a, mix};
 use reflect_core::choice::{Choice, ChoiceTree};
