@@ -13,7 +13,7 @@
 //! tree holds there ([`Cue`]): lenient replay (Goldstein's `MutGen`) is a
 //! cursor plus a rule for the gaps.
 
-use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
+use crate::choice::{Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Script, Scripted, Source, Stop};
 
 /// What a node's request was.
@@ -38,12 +38,37 @@ pub enum Kind {
 impl Kind {
     /// The kind of a choice point answering `request` with `choice`.
     pub fn of(request: Request<'_>, choice: Choice) -> Kind {
-        match request {
-            Request::Pick { options, .. } => Kind::Pick {
+        Asked::of(&request).kind(choice)
+    }
+}
+
+/// What [`Kind::of`] reads of a request. A recorder reads it field by field
+/// before it hands the request on, so the request is not copied whole: a
+/// copy read the request in one wide load right after its maker wrote it in
+/// narrower stores, and the processor waited for those to land.
+#[derive(Clone, Copy)]
+enum Asked<'a> {
+    Pick(&'a [Opt]),
+    Int(u64),
+}
+
+impl<'a> Asked<'a> {
+    #[inline]
+    fn of(request: &Request<'a>) -> Self {
+        match *request {
+            Request::Pick { options, .. } => Asked::Pick(options),
+            Request::Int { span } => Asked::Int(span),
+        }
+    }
+
+    #[inline]
+    fn kind(self, choice: Choice) -> Kind {
+        match self {
+            Asked::Pick(options) => Kind::Pick {
                 label: options.get(choice as usize).map_or("", |o| o.label),
                 options: u32::try_from(options.len()).unwrap_or(u32::MAX),
             },
-            Request::Int { span } => Kind::Int { span },
+            Asked::Int(span) => Kind::Int { span },
         }
     }
 }
@@ -356,13 +381,15 @@ impl<S: Source> Recorder<S> {
 
 impl<S: Source> Source for Recorder<S> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let asked = Asked::of(&request);
         let c = self.inner.choose(site, request)?;
-        self.trail.open_choice(site, request, c);
+        self.trail.push(site, Some(c), asked.kind(c), true);
         Ok(c)
     }
     fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let asked = Asked::of(&request);
         let c = self.inner.choose_leaf(site, request)?;
-        self.trail.leaf_choice(site, request, c);
+        self.trail.push(site, Some(c), asked.kind(c), false);
         Ok(c)
     }
     fn enter(&mut self, site: Site) {
@@ -460,20 +487,21 @@ impl<'t> Cursor<'t> {
     /// [`Cue::Missing`]); match with one [`Cursor::leave`].
     #[inline]
     pub fn choose(&mut self, site: Site, request: Request<'_>) -> Cue {
-        self.step(site, request, false)
+        self.step(site, &request, false)
     }
 
     /// The choice point `site`, which selects nothing beneath it, asks
     /// `request`: [`Cursor::choose`] and [`Cursor::leave`] in one step.
     #[inline]
     pub fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Cue {
-        self.step(site, request, true)
+        self.step(site, &request, true)
     }
 
     /// What the tree holds at the choice point `site`; the cursor steps
-    /// past it, and into what the tree recorded beneath unless `leaf`.
+    /// past it, and into what the tree recorded beneath unless `leaf`. The
+    /// request is read by reference (see [`Asked`]).
     #[inline]
-    fn step(&mut self, site: Site, request: Request<'_>, leaf: bool) -> Cue {
+    pub(crate) fn step(&mut self, site: Site, request: &Request<'_>, leaf: bool) -> Cue {
         let raising = self.raising();
         let Some(node) = self.next_node() else {
             if !leaf {
@@ -558,7 +586,6 @@ impl Script for Cursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choice::Opt;
     use std::borrow::Cow;
 
     const OPTS: [Opt; 2] = [Opt { label: "leaf", weight: 1 }, Opt { label: "node", weight: 3 }];
