@@ -294,12 +294,17 @@ impl ChoiceTree {
     /// The flat sequence view: every choice in the tree, in the order it was made.
     pub fn choices(&self) -> Vec<Choice> {
         let mut out = Vec::new();
-        self.walk(&mut |t| {
-            if let Some(c) = t.choice {
-                out.push(c)
-            }
-        });
+        self.choices_into(&mut out);
         out
+    }
+
+    /// Appends the flat sequence view ([`ChoiceTree::choices`]) to `out`,
+    /// whose memory a caller may keep from tree to tree.
+    pub fn choices_into(&self, out: &mut Vec<Choice>) {
+        out.extend(self.choice);
+        for c in &self.children {
+            c.choices_into(out);
+        }
     }
 
     /// The flat sequence view with each choice's site.

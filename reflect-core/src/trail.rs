@@ -13,7 +13,7 @@
 //! tree holds there ([`Cue`]): lenient replay (Goldstein's `MutGen`) is a
 //! cursor plus a rule for the gaps.
 
-use crate::choice::{Choice, ChoiceTree, Request, Site, ROOT, SMALL_DOMAIN};
+use crate::choice::{Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Script, Scripted, Source, Stop};
 
 /// What a node's request was.
@@ -38,12 +38,37 @@ pub enum Kind {
 impl Kind {
     /// The kind of a choice point answering `request` with `choice`.
     pub fn of(request: Request<'_>, choice: Choice) -> Kind {
-        match request {
-            Request::Pick { options, .. } => Kind::Pick {
+        Asked::of(&request).kind(choice)
+    }
+}
+
+/// What [`Kind::of`] reads of a request. A recorder reads it field by field
+/// before it hands the request on, so the request is not copied whole: a
+/// copy read the request in one wide load right after its maker wrote it in
+/// narrower stores, and the processor waited for those to land.
+#[derive(Clone, Copy)]
+enum Asked<'a> {
+    Pick(&'a [Opt]),
+    Int(u64),
+}
+
+impl<'a> Asked<'a> {
+    #[inline]
+    fn of(request: &Request<'a>) -> Self {
+        match *request {
+            Request::Pick { options, .. } => Asked::Pick(options),
+            Request::Int { span } => Asked::Int(span),
+        }
+    }
+
+    #[inline]
+    fn kind(self, choice: Choice) -> Kind {
+        match self {
+            Asked::Pick(options) => Kind::Pick {
                 label: options.get(choice as usize).map_or("", |o| o.label),
                 options: u32::try_from(options.len()).unwrap_or(u32::MAX),
             },
-            Request::Int { span } => Kind::Int { span },
+            Asked::Int(span) => Kind::Int { span },
         }
     }
 }
@@ -144,6 +169,7 @@ impl Trail {
         self.open.push(0);
     }
 
+    #[inline]
     fn push(&mut self, site: Site, choice: Option<Choice>, kind: Kind, open: bool) -> usize {
         let id = self.nodes.len();
         let parent = *self.open.last().expect("the root is always open");
@@ -171,21 +197,25 @@ impl Trail {
     }
 
     /// A choice point answered `choice`; it stays open for what the choice selects.
+    #[inline]
     pub fn open_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
         self.push(site, Some(choice), Kind::of(request, choice), true)
     }
 
     /// A choice point answered `choice` with nothing beneath it (closed at once).
+    #[inline]
     pub fn leaf_choice(&mut self, site: Site, request: Request<'_>, choice: Choice) -> usize {
         self.push(site, Some(choice), Kind::of(request, choice), false)
     }
 
     /// A part of the value begins.
+    #[inline]
     pub fn open_part(&mut self, site: Site) -> usize {
         self.push(site, None, Kind::Part, true)
     }
 
     /// The innermost open node ends (the root never does).
+    #[inline]
     pub fn close(&mut self) {
         if self.open.len() > 1 {
             let id = self.open.pop().expect("non-empty");
@@ -295,8 +325,15 @@ impl Trail {
         let mut children = Vec::with_capacity(len);
         let (mut c, end) = (id + 1, self.end(id));
         while c < end {
-            children.push(self.subtree(c));
-            c = self.end(c);
+            let after = self.end(c);
+            // A leaf (most nodes) is made here, without a call.
+            children.push(if after == c + 1 {
+                let leaf = &self.nodes[c];
+                ChoiceTree { site: leaf.site.into(), choice: leaf.choice, children: Vec::new() }
+            } else {
+                self.subtree(c)
+            });
+            c = after;
         }
         ChoiceTree { site: n.site.into(), choice: n.choice, children }
     }
@@ -344,13 +381,15 @@ impl<S: Source> Recorder<S> {
 
 impl<S: Source> Source for Recorder<S> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let asked = Asked::of(&request);
         let c = self.inner.choose(site, request)?;
-        self.trail.open_choice(site, request, c);
+        self.trail.push(site, Some(c), asked.kind(c), true);
         Ok(c)
     }
     fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        let asked = Asked::of(&request);
         let c = self.inner.choose_leaf(site, request)?;
-        self.trail.leaf_choice(site, request, c);
+        self.trail.push(site, Some(c), asked.kind(c), false);
         Ok(c)
     }
     fn enter(&mut self, site: Site) {
@@ -446,10 +485,29 @@ impl<'t> Cursor<'t> {
     /// The choice point `site` asks `request`: what the tree holds there.
     /// The cursor steps into what the tree recorded beneath (nothing, when
     /// [`Cue::Missing`]); match with one [`Cursor::leave`].
+    #[inline]
     pub fn choose(&mut self, site: Site, request: Request<'_>) -> Cue {
+        self.step(site, &request, false)
+    }
+
+    /// The choice point `site`, which selects nothing beneath it, asks
+    /// `request`: [`Cursor::choose`] and [`Cursor::leave`] in one step.
+    #[inline]
+    pub fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Cue {
+        self.step(site, &request, true)
+    }
+
+    /// What the tree holds at the choice point `site`; the cursor steps
+    /// past it, and into what the tree recorded beneath unless `leaf`. The
+    /// request is read by reference (see [`Asked`]).
+    #[inline]
+    pub(crate) fn step(&mut self, site: Site, request: &Request<'_>, leaf: bool) -> Cue {
+        let raising = self.raising();
         let Some(node) = self.next_node() else {
-            self.skip();
-            return if self.raising() { Cue::Raise } else { Cue::Missing };
+            if !leaf {
+                self.skip();
+            }
+            return if raising { Cue::Raise } else { Cue::Missing };
         };
         let (node, reroll, raise) = if node.is_reroll() {
             (&node.children[0], true, false)
@@ -460,20 +518,26 @@ impl<'t> Cursor<'t> {
         };
         match node.choice {
             Some(old) if is_site(&node.site, site) => {
-                self.consume(&node.children, raise);
+                if leaf {
+                    self.stack.last_mut().expect("a node was next").pos += 1;
+                } else {
+                    self.consume(&node.children, raise);
+                }
                 if reroll {
                     Cue::Reroll(old)
                 } else if request.accepts(old) {
                     Cue::Keep(old)
-                } else if self.raising() {
+                } else if raise || raising {
                     Cue::Raise
                 } else {
                     Cue::Unfit(old)
                 }
             }
             _ => {
-                self.skip();
-                if self.raising() {
+                if !leaf {
+                    self.skip();
+                }
+                if raising {
                     Cue::Raise
                 } else {
                     Cue::Missing
@@ -484,6 +548,7 @@ impl<'t> Cursor<'t> {
 
     /// A part `site` begins: step into the tree's part there, if it matches.
     /// Match with one [`Cursor::leave`].
+    #[inline]
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
             Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
@@ -492,6 +557,7 @@ impl<'t> Cursor<'t> {
     }
 
     /// The innermost choice point or part ends.
+    #[inline]
     pub fn leave(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();
@@ -520,7 +586,6 @@ impl Script for Cursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choice::Opt;
     use std::borrow::Cow;
 
     const OPTS: [Opt; 2] = [Opt { label: "leaf", weight: 1 }, Opt { label: "node", weight: 3 }];
@@ -581,6 +646,46 @@ mod tests {
         c.leave();
         assert_eq!(c.choose("t", pick()), Cue::Missing);
         assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
+    }
+
+    #[test]
+    fn a_leaf_step_is_a_choice_and_a_leave() {
+        // Every kind of cue, met by choose_leaf and by choose then leave.
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::raise(ChoiceTree::choice("t", 1, vec![ChoiceTree::choice("key", 50, vec![])])),
+            ChoiceTree::choice("k", 7, vec![ChoiceTree::choice("under", 1, vec![])]),
+            ChoiceTree::reroll(ChoiceTree::choice("x", 1, vec![])),
+            ChoiceTree::group("g", vec![ChoiceTree::choice("y", 2, vec![])]),
+        ]);
+        let int = |span| Request::Int { span };
+        let run = |by_leaf: bool| {
+            let mut c = Cursor::new(&tree);
+            let leaf = |c: &mut Cursor<'_>, site, request| {
+                if by_leaf {
+                    c.choose_leaf(site, request)
+                } else {
+                    let cue = c.choose(site, request);
+                    c.leave();
+                    cue
+                }
+            };
+            let mut cues = vec![c.choose("t", pick())];
+            cues.push(leaf(&mut c, "key", int(10)));
+            cues.push(leaf(&mut c, "gone", int(10)));
+            c.leave();
+            cues.push(leaf(&mut c, "k", int(3)));
+            cues.push(leaf(&mut c, "x", pick()));
+            c.enter("g");
+            cues.push(leaf(&mut c, "y", int(5)));
+            cues.push(leaf(&mut c, "z", int(5)));
+            c.leave();
+            cues.push(leaf(&mut c, "after", int(5)));
+            cues
+        };
+        let cues = run(true);
+        assert_eq!(cues, run(false));
+        use Cue::*;
+        assert_eq!(cues, vec![Keep(1), Raise, Raise, Unfit(7), Reroll(1), Keep(2), Missing, Missing]);
     }
 
     #[test]

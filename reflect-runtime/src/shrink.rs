@@ -26,7 +26,14 @@
 //! is hashed in the time of what it changed: a set choice or a deleted run
 //! in a few steps, an edited subtree in that subtree's size. Any edit but a
 //! deletion already tried on the same tree is known by its own hash before
-//! the tree is touched. Nothing is made before the first try that the
+//! the tree is touched. A failing candidate that only set choices, and
+//! that the replay made as it was (the usual case: a lowered element),
+//! stays in place: its index follows the set choices in one pass over the
+//! partial sums, and the tree the replay handed back is only compared with
+//! it. Any other failing candidate has its choices read (into a list kept
+//! from try to try) before anything else, so one that is not smaller costs
+//! no index; one that is has its index made in a single walk, which also
+//! gives its choices. Nothing is made before the first try that the
 //! search may not need. [`shrink`] hands each
 //! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
 //! lends it, and a caller that records the replay into a trail it keeps
@@ -77,10 +84,11 @@
 
 mod index;
 
-use crate::hashing::{finish, BuildKey};
-use index::{hash_and_size, node_key, tree_hash, Index};
+use crate::hashing::finish;
+use index::{hash_and_size, node_key, tree_hash, BuildPrehashed, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{joinable, promotions, Edit, Path};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -176,18 +184,22 @@ struct Shrinker<F> {
     /// The leaf choices a renumbering lowered: each one's number among the
     /// nodes after the run, and its key before and after.
     lowered: Vec<(usize, u64, u64)>,
-    /// The choices a try of set choices replaced, to be put back.
-    undo: Vec<Option<Choice>>,
-    /// The current tree's nodes in pre-order, and its hash.
+    /// The choices a try of set choices replaced, to be put back: each
+    /// node's number, its choice, and its key before and after.
+    undo: Vec<(usize, Option<Choice>, u64, u64)>,
+    /// The current tree's nodes in pre-order, its choices, and its hash.
     index: Index,
-    key: Vec<Choice>,
+    /// The index of the last tree kept before this one, its lists kept for the next.
+    spare: Index,
+    /// The choices of the last failing candidate, its memory kept for the next.
+    used_key: Vec<Choice>,
     test: F,
     /// Hashes of the candidates tried, and of the current tree.
-    seen: HashSet<u64, BuildKey>,
+    seen: HashSet<u64, BuildPrehashed>,
     /// Hashes of the edits tried, each with the hash of the tree it was
     /// applied to: the same edit of the same tree makes the same candidate,
     /// which is known without making it.
-    edits: HashSet<u64, BuildKey>,
+    edits: HashSet<u64, BuildPrehashed>,
     stats: ShrinkStats,
     max_steps: u64,
     deadline: Option<Instant>,
@@ -243,12 +255,13 @@ fn edit_root(edit: &Edit) -> Path {
 impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// A shrinker of `start`, begun at `began`.
     fn new(start: ChoiceTree, budget: Budget, began: Instant, test: F) -> Self {
-        let key = start.choices();
         let mut index = Index::default();
         index.rebuild(&start);
+        // The trees kept are seldom larger than the start: room for them from the start.
+        let (spare, used_key) = (index.with_room(), Vec::with_capacity(index.choices().len()));
         // Room for the tries of a typical shrink, so the sets seldom grow.
         let room = budget.max_steps.min(SET_ROOM) as usize;
-        let mut seen = HashSet::with_capacity_and_hasher(room, BuildKey::default());
+        let mut seen = HashSet::with_capacity_and_hasher(room, BuildPrehashed::default());
         seen.insert(index.hash());
         Shrinker {
             // Copied into only for an edit at the root: nothing to allocate before.
@@ -259,10 +272,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             undo: Vec::new(),
             current: start,
             index,
-            key,
+            spare,
+            used_key,
             test,
             seen,
-            edits: HashSet::with_capacity_and_hasher(room, BuildKey::default()),
+            edits: HashSet::with_capacity_and_hasher(room, BuildPrehashed::default()),
             stats: ShrinkStats::default(),
             max_steps: budget.max_steps,
             deadline: began.checked_add(budget.max_time),
@@ -297,21 +311,24 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Keeps `used`, a failing candidate's choices, when they are smaller
     /// than the current ones; whether it was kept.
     fn keep(&mut self, used: ChoiceTree) -> bool {
-        let k = used.choices();
-        if !shortlex_less(&k, &self.key) {
+        // Its choices first: most failing candidates that are not smaller
+        // (a replay that made more choices) cost no index.
+        self.used_key.clear();
+        used.choices_into(&mut self.used_key);
+        if !shortlex_less(&self.used_key, self.index.choices()) {
             return false;
         }
-        self.index.rebuild(&used);
+        self.spare.rebuild(&used);
+        std::mem::swap(&mut self.index, &mut self.spare);
         self.seen.insert(self.index.hash());
         self.current = used;
-        self.key = k;
         self.stats.steps += 1;
         true
     }
 
     fn run(&mut self) {
         while !self.out_of_budget() {
-            let before = self.key.clone();
+            let before = self.index.choices().to_vec();
             self.halve_runs();
             self.delete_runs();
             self.promote();
@@ -322,13 +339,13 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             self.join_siblings();
             // The passes that change several choices at once cost more
             // tries: only when the others no longer shorten the case.
-            if self.key.len() == before.len() {
+            if self.index.choices().len() == before.len() {
                 self.lower_duplicates();
                 self.lower_pairs();
                 self.redistribute();
                 self.delete_and_renumber();
             }
-            if self.key == before {
+            if self.index.choices() == before {
                 break;
             }
         }
@@ -392,9 +409,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// The first node of the current tree from the `i`-th on in pre-order
     /// that `want` picks (by its number, from the index), with its number
     /// and its path: a pass visits only the nodes it can edit.
-    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool) -> Option<(usize, Path)> {
+    fn next_node(&self, i: usize, want: impl Fn(&Index, usize) -> bool, path: &mut Path) -> Option<usize> {
         let j = (i..self.index.len()).find(|&j| want(&self.index, j))?;
-        Some((j, self.index.path(j)))
+        self.index.path_into(j, path);
+        Some(j)
     }
 
     /// Tests the edit of the current tree, when it applies; whether it was kept.
@@ -441,10 +459,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 fits = false;
                 break;
             };
-            let old = node_key(node);
-            undo.push(node.choice);
+            let (old, was) = (self.index.key(i), node.choice);
             node.choice = Some(choice);
-            hash = self.index.rekey(hash, i, old, node_key(node));
+            let new = node_key(node);
+            undo.push((i, was, old, new));
+            hash = self.index.rekey(hash, i, old, new);
         }
         let used = if fits {
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
@@ -452,13 +471,31 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         } else {
             None
         };
-        for (k, old) in undo.drain(..).enumerate().rev() {
-            if let Some(node) = self.current.get_mut(sets[k].0) {
-                node.choice = old;
+        // A replay that used the candidate as it was made (the usual case)
+        // leaves it in place when it is smaller: its index follows the sets,
+        // with no walk of the tree.
+        let stays = used.as_ref().is_some_and(|used| same_tree(used, &self.current)) && {
+            // Only the set choices differ: the first one that changed, in pre-order, decides.
+            let first =
+                undo.iter().zip(sets).filter(|((_, was, ..), (_, c))| *was != Some(*c)).min_by_key(|(u, _)| u.0);
+            first.is_some_and(|((_, was, ..), (_, c))| Some(*c) < *was)
+        };
+        if stays {
+            for ((i, _, old, new), &(_, c)) in undo.drain(..).zip(sets) {
+                self.index.set(i, c, old, new);
+            }
+            debug_assert_eq!(self.index.hash(), hash, "the index follows the sets");
+            self.seen.insert(hash);
+            self.stats.steps += 1;
+        } else {
+            for (k, (_, was, ..)) in undo.drain(..).enumerate().rev() {
+                if let Some(node) = self.current.get_mut(sets[k].0) {
+                    node.choice = was;
+                }
             }
         }
         self.undo = undo;
-        used.is_some_and(|used| self.keep(used))
+        stays || used.is_some_and(|used| self.keep(used))
     }
 
     /// Tests a deletion ([`Shrinker::try_delete`]), within the budget. A
@@ -495,7 +532,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let p = ix.at(&self.current, at).expect("the node is in the tree");
         let (a, b) = (ix.child(p, start), ix.child(p, start + len));
         let node = self.current.get_mut(at).expect("the node is in the tree");
-        let old = (node_key(node), length.map(|i| node_key(&node.children[i])));
+        let length_at = length.map(|i| (i, ix.child(p, i)));
+        let old = (ix.key(p), length_at.map(|(_, j)| ix.key(j)));
         self.run.extend(node.children.drain(start..start + len));
         let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
             if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
@@ -504,8 +542,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         };
         shift(node, |c, k| c - k);
         let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, old.0, node_key(node));
-        if let (Some(i), Some(old)) = (length, old.1) {
-            hash = ix.rekey(hash, ix.child(p, i), old, node_key(&node.children[i]));
+        if let (Some((i, j)), Some(old)) = (length_at, old.1) {
+            hash = ix.rekey(hash, j, old, node_key(&node.children[i]));
         }
         // The later leaf choices renumbered: the nodes after the run now begin at `a`.
         if renumber {
@@ -576,7 +614,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_runs(&mut self) {
         for k in [8usize, 4, 2, 1] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
+            let mut path = Path::new();
+            while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= k, &mut path) {
                 if self.out_of_budget() {
                     return;
                 }
@@ -603,7 +642,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 2: replace a subtree by a subtree of the same site and kind inside it, smallest first.
     fn promote(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, has_children) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, has_children, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -619,11 +659,12 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 3: drop everything beneath a node.
     fn empty_subtrees(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i)) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| i > 0 && has_children(ix, i), &mut path) {
             if self.out_of_budget() {
                 return;
             }
-            self.try_edit(Edit::Empty { at: path });
+            self.try_edit(Edit::Empty { at: path.clone() });
             i = j + 1;
         }
     }
@@ -641,7 +682,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// search from 0 (across values that pass between failing ones).
     fn lower_choices(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0)) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0), &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -730,7 +772,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     fn delete_and_renumber(&mut self) {
         for k in [1usize, 2, 3, 4] {
             let mut i = 0;
-            while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= k) {
+            let mut path = Path::new();
+            while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= k, &mut path) {
                 let mut start = 0;
                 while start + k <= self.current.get(&path).map_or(0, |t| t.children.len()) {
                     if self.out_of_budget() {
@@ -764,8 +807,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// before it, built as large as it goes (see the module docs).
     fn raise_picks(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) =
-            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i))
+        let mut path = Path::new();
+        while let Some(j) =
+            self.next_node(i, |ix, i| ix.choice(i).is_some_and(|c| c > 0) && has_children(ix, i), &mut path)
         {
             if self.out_of_budget() {
                 return;
@@ -776,7 +820,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 t.choice.filter(|&c| c > 0 && flat)
             });
             if let Some(c) = flat_pick {
-                self.try_edit(Edit::Raise { at: path, choice: c - 1 });
+                self.try_edit(Edit::Raise { at: path.clone(), choice: c - 1 });
             }
             i = j + 1;
         }
@@ -785,7 +829,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
     fn swap_siblings(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= 2, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -814,7 +859,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Pass 6: join neighbouring parts that each begin with a length.
     fn join_siblings(&mut self) {
         let mut i = 0;
-        while let Some((j, path)) = self.next_node(i, |ix, i| ix.children(i) >= 2) {
+        let mut path = Path::new();
+        while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= 2, &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -899,6 +945,25 @@ fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mu
     for t in trees {
         go(t, k, back, &mut n, &mut next, lowered);
     }
+}
+
+/// Whether `a` and `b` are the same tree, their sites the same generator's
+/// strings (at the same addresses: a site read back from a file is taken
+/// for another, so that the tree kept is always the replay's own).
+fn same_tree(a: &ChoiceTree, b: &ChoiceTree) -> bool {
+    fn same_node(a: &ChoiceTree, b: &ChoiceTree) -> bool {
+        let same_site = match (&a.site, &b.site) {
+            (Cow::Borrowed(x), Cow::Borrowed(y)) => std::ptr::eq(*x, *y),
+            _ => false,
+        };
+        same_site && a.choice == b.choice && a.children.len() == b.children.len()
+    }
+    // A leaf (most nodes) is compared here, without a call.
+    same_node(a, b)
+        && a.children.iter().zip(&b.children).all(|(x, y)| {
+            same_node(x, y)
+                && (x.children.is_empty() || x.children.iter().zip(&y.children).all(|(x, y)| same_tree(x, y)))
+        })
 }
 
 /// Whether node `i` of the index has children.
@@ -1108,6 +1173,47 @@ mod tests {
                 assert_eq!((a.attempts, a.steps), (b.attempts, b.steps), "seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn a_candidate_kept_in_place_makes_the_same_search_as_one_handed_back() {
+        // A tree whose sites own their text (as one read back from a file)
+        // is never taken for the replay's own: a failing candidate handed
+        // back so is indexed anew. With the generator's sites, a set try the
+        // replay made as it was stays in place. Both must search alike.
+        fn alike<G: Gen>(g: &G, fails: impl Fn(&G::Value) -> bool, minimal: Option<G::Value>) -> usize
+        where
+            G::Value: PartialEq + std::fmt::Debug,
+        {
+            let owned = |mut t: ChoiceTree| {
+                t.walk_mut(&mut |t| t.site = Cow::Owned(t.site.to_string()));
+                t
+            };
+            let replay = |cand: &ChoiceTree| match replay_lenient(g, cand, 0) {
+                (Ok(v), used) if fails(&v) => Some(used),
+                _ => None,
+            };
+            let budget = Budget { max_steps: 4096, max_time: Duration::from_secs(60) };
+            let mut compared = 0;
+            for seed in 0..60 {
+                let (v, tree) = generate_recorded(g, seed);
+                if !v.is_ok_and(|v| fails(&v)) {
+                    continue;
+                }
+                let (a, sa) = shrink_by_ref(tree.clone(), budget, replay);
+                let (b, sb) = shrink_by_ref(owned(tree), budget, |cand| replay(cand).map(owned));
+                assert_eq!(a.choices(), b.choices(), "seed {seed}");
+                assert_eq!((sa.attempts, sa.steps), (sb.attempts, sb.steps), "seed {seed}");
+                let shrunk = parse_tree(g, &a).unwrap();
+                assert!(fails(&shrunk) && minimal.as_ref().is_none_or(|m| m == &shrunk), "seed {seed}: {shrunk:?}");
+                compared += 1;
+            }
+            compared
+        }
+        let list = vec(int(0u32..=1000), 0..=20);
+        assert!(alike(&list, |xs| xs.iter().filter(|&&x| x >= 300).count() >= 2, Some(vec![300, 300])) > 10);
+        let triple = (int(0u32..=1000), int(0u32..=1000), int(0u32..=1000));
+        assert!(alike(&triple, |&(x, y, z)| x + y + z >= 1000 && x > 10, None) > 10);
     }
 
     #[test]

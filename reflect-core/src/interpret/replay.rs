@@ -31,7 +31,14 @@ struct Lenient<'t, F> {
 
 impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenient<'_, F> {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        match self.cursor.choose(site, request) {
+        // The request lent, not copied (see `trail::Asked`).
+        match self.cursor.step(site, &request, false) {
+            Cue::Keep(c) => Ok(c),
+            cue => (self.fill)(site, request, cue),
+        }
+    }
+    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+        match self.cursor.step(site, &request, true) {
             Cue::Keep(c) => Ok(c),
             cue => (self.fill)(site, request, cue),
         }

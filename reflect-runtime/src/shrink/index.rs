@@ -1,4 +1,4 @@
-//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, and a hash that follows an edit in a few steps.
+//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, its choices, and a hash that follows an edit in a few steps.
 //!
 //! A tree's hash ([`tree_hash`]) is a polynomial over its nodes in
 //! pre-order: `sum of key(node i) * B^i`, wrapping, where a node's key
@@ -16,15 +16,20 @@
 //!   of children, a length choice).
 //!
 //! A candidate then costs the size of what it changed to hash, not the
-//! size of the tree.
+//! size of the tree; and a candidate kept that only set choices changes
+//! the index in place ([`Index::set`]), with no walk of the tree.
 
 use crate::hashing::{finish, fnv1a, mix};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::Path;
 use std::borrow::Cow;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
 const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A first index has room for this many nodes (a larger tree grows it).
+const FIRST_ROOM: usize = 128;
 
 /// `BASE^-1` modulo `2^64`.
 const BASE_INV: u64 = inverse(BASE);
@@ -82,51 +87,120 @@ pub(super) fn tree_hash(t: &ChoiceTree) -> u64 {
     hash_and_size(t).0
 }
 
-/// The current tree's nodes in pre-order: where each subtree ends and the
-/// sums of the first terms of its hash (see the module docs).
+/// A hasher for keys that are hashes already (a tree's, an edit's: each
+/// term went through a full avalanche): a table takes them as they are.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Not met with `u64` keys; any other key is mixed in.
+        for &b in bytes {
+            self.0 = mix(self.0, b.into());
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Builds [`Prehashed`] hashers: the sets of candidates and edits tried.
+pub(super) type BuildPrehashed = BuildHasherDefault<Prehashed>;
+
+/// The current tree's nodes in pre-order: where each subtree ends, its
+/// choices in order, and the sums of the first terms of its hash (see the
+/// module docs).
 #[derive(Debug, Default)]
 pub(super) struct Index {
-    /// One past the last node of node `i`'s subtree.
-    end: Vec<usize>,
-    /// `prefix[i]`: the sum of the first `i` terms of the hash; the last is the hash.
-    prefix: Vec<u64>,
-    /// `BASE^i`.
+    /// Node `i`, in pre-order.
+    nodes: Vec<Slot>,
+    /// The tree's hash: the sum of every node's term.
+    hash: u64,
+    /// The choices in pre-order (the tree's key in shortlex order).
+    choices: Vec<Choice>,
+    /// `BASE^i`, for as many nodes as the largest tree indexed: kept from tree to tree.
     powers: Vec<u64>,
-    /// Node `i`'s choice, and how many children it has.
-    nodes: Vec<(Option<Choice>, usize)>,
-    /// Node `i`'s parent, and its place among the parent's children (the root's: 0, 0).
-    up: Vec<(usize, usize)>,
+}
+
+/// What the index knows of one node.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    /// The sum of the terms of the nodes before this one.
+    prefix: u64,
+    /// One past the last node of this node's subtree.
+    end: usize,
+    /// The node's choice (`None` for a part).
+    choice: Option<Choice>,
+    /// How many children the node has.
+    children: usize,
+    /// The node's parent, and its place among the parent's children (the root's: 0, 0).
+    up: (usize, usize),
+    /// How many choices come before the node in pre-order.
+    ord: usize,
+    /// The node's key ([`node_key`]).
+    key: u64,
 }
 
 impl Index {
     /// Indexes `t`, keeping the lists' memory.
     pub(super) fn rebuild(&mut self, t: &ChoiceTree) {
         fn go(t: &ChoiceTree, up: (usize, usize), ix: &mut Index) {
-            let i = ix.end.len();
-            ix.up.push(up);
-            let power = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
-            let sum = ix.prefix[i].wrapping_add(node_key(t).wrapping_mul(power));
-            ix.powers.push(power);
-            ix.prefix.push(sum);
-            ix.end.push(0);
-            ix.nodes.push((t.choice, t.children.len()));
+            let i = ix.nodes.len();
+            if i == ix.powers.len() {
+                let next = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
+                ix.powers.push(next);
+            }
+            let (prefix, key) = (ix.hash, node_key(t));
+            ix.hash = prefix.wrapping_add(key.wrapping_mul(ix.powers[i]));
+            let ord = ix.choices.len();
+            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord, key });
+            if let Some(c) = t.choice {
+                ix.choices.push(c);
+            }
             for (k, c) in t.children.iter().enumerate() {
                 go(c, (i, k), ix);
             }
-            ix.end[i] = ix.end.len();
+            ix.nodes[i].end = ix.nodes.len();
         }
-        self.end.clear();
-        self.prefix.clear();
-        self.powers.clear();
         self.nodes.clear();
-        self.up.clear();
-        self.prefix.push(0);
+        self.choices.clear();
+        self.hash = 0;
+        if self.nodes.capacity() == 0 {
+            // A first tree: room for a typical one at once, not by doubling from one.
+            self.nodes.reserve(FIRST_ROOM);
+            self.choices.reserve(FIRST_ROOM);
+            self.powers.reserve(FIRST_ROOM);
+        }
         go(t, (0, 0), self);
+    }
+
+    /// An empty index with room for a tree as large as this one's (its
+    /// powers of the base already made).
+    pub(super) fn with_room(&self) -> Index {
+        Index {
+            nodes: Vec::with_capacity(self.nodes.len()),
+            hash: 0,
+            choices: Vec::with_capacity(self.choices.len()),
+            powers: self.powers.clone(),
+        }
+    }
+
+    /// The sum of the first `i` terms of the hash (`i` up to [`Index::len`]).
+    fn prefix(&self, i: usize) -> u64 {
+        self.nodes.get(i).map_or(self.hash, |s| s.prefix)
+    }
+
+    /// The indexed tree's choices, in pre-order.
+    pub(super) fn choices(&self) -> &[Choice] {
+        &self.choices
     }
 
     /// The indexed tree's hash.
     pub(super) fn hash(&self) -> u64 {
-        *self.prefix.last().expect("the prefix sums begin with 0")
+        self.hash
     }
 
     /// The pre-order number of the node at `path` of `t`, the indexed tree.
@@ -142,39 +216,65 @@ impl Index {
     /// The pre-order number of the `k`-th child of node `i` (or, for `k`
     /// its number of children, one past its subtree).
     pub(super) fn child(&self, i: usize, k: usize) -> usize {
-        (0..k).fold(i + 1, |j, _| self.end[j])
+        (0..k).fold(i + 1, |j, _| self.nodes[j].end)
     }
 
     /// One past the last node of node `i`'s subtree.
     pub(super) fn end(&self, i: usize) -> usize {
-        self.end[i]
+        self.nodes[i].end
     }
 
     /// How many nodes the indexed tree has.
     pub(super) fn len(&self) -> usize {
-        self.end.len()
+        self.nodes.len()
     }
 
     /// Node `i`'s choice (`None` for a part).
     pub(super) fn choice(&self, i: usize) -> Option<Choice> {
-        self.nodes[i].0
+        self.nodes[i].choice
+    }
+
+    /// Node `i`'s key ([`node_key`]).
+    pub(super) fn key(&self, i: usize) -> u64 {
+        self.nodes[i].key
     }
 
     /// How many children node `i` has.
     pub(super) fn children(&self, i: usize) -> usize {
-        self.nodes[i].1
+        self.nodes[i].children
     }
 
     /// The path of node `i` (`i` below [`Index::len`]).
     pub(super) fn path(&self, i: usize) -> Path {
-        let (mut path, mut j) = (Vec::new(), i);
+        let mut path = Path::new();
+        self.path_into(i, &mut path);
+        path
+    }
+
+    /// Puts the path of node `i` (`i` below [`Index::len`]) in `path`, its memory reused.
+    pub(super) fn path_into(&self, i: usize, path: &mut Path) {
+        path.clear();
+        let mut j = i;
         while j != 0 {
-            let (parent, k) = self.up[j];
+            let (parent, k) = self.nodes[j].up;
             path.push(k);
             j = parent;
         }
         path.reverse();
-        path
+    }
+
+    /// Indexes the tree with node `i`'s choice set to `choice`, its key
+    /// changed from `old` to `new` (as [`Index::rekey`] hashes it).
+    pub(super) fn set(&mut self, i: usize, choice: Choice, old: u64, new: u64) {
+        let d = new.wrapping_sub(old).wrapping_mul(self.powers[i]);
+        let slot = &mut self.nodes[i];
+        slot.choice = Some(choice);
+        slot.key = new;
+        self.choices[slot.ord] = choice;
+        for later in &mut self.nodes[i + 1..] {
+            later.prefix = later.prefix.wrapping_add(d);
+        }
+        self.hash = self.hash.wrapping_add(d);
     }
 
     /// `hash`, with the key of node `i` changed from `old` to `new`.
@@ -186,9 +286,9 @@ impl Index {
     /// of `m` nodes whose own hash (numbered from 0) is `run` (the keys of
     /// nodes before `a` as they are indexed).
     pub(super) fn splice(&self, a: usize, b: usize, run: u64, m: usize) -> u64 {
-        let rest = self.hash().wrapping_sub(self.prefix[b]);
+        let rest = self.hash.wrapping_sub(self.prefix(b));
         let shift = power(m as isize - (b - a) as isize);
-        self.prefix[a].wrapping_add(run.wrapping_mul(self.powers[a])).wrapping_add(rest.wrapping_mul(shift))
+        self.prefix(a).wrapping_add(run.wrapping_mul(self.powers[a])).wrapping_add(rest.wrapping_mul(shift))
     }
 }
 
@@ -227,13 +327,14 @@ mod tests {
                 assert_eq!(&ix.path(i), path);
                 let node = t.get(path).unwrap();
                 assert_eq!((ix.choice(i), ix.children(i)), (node.choice, node.children.len()));
+                assert_eq!(ix.key(i), node_key(node));
                 assert_eq!(ix.end(i) - i, hash_and_size(t.get(path).unwrap()).1);
             }
         }
     }
 
     #[test]
-    fn a_set_choice_rekeys_one_node() {
+    fn a_set_choice_rekeys_one_node_and_the_index_set_in_place_follows() {
         for (t, ix) in indexed() {
             for path in t.paths() {
                 let Some(c) = t.get(&path).and_then(|n| n.choice) else { continue };
@@ -241,9 +342,27 @@ mod tests {
                 let node = set.get_mut(&path).unwrap();
                 let old = node_key(node);
                 node.choice = Some(c + 1);
-                let hash = ix.rekey(ix.hash(), ix.at(&t, &path).unwrap(), old, node_key(node));
+                let new = node_key(node);
+                let i = ix.at(&t, &path).unwrap();
+                let hash = ix.rekey(ix.hash(), i, old, new);
                 assert_eq!(hash, tree_hash(&set), "{path:?}");
                 assert_ne!(hash, ix.hash());
+                // The index set in place is the index of the tree with the choice set.
+                let mut patched = Index::default();
+                patched.rebuild(&t);
+                patched.set(i, c + 1, old, new);
+                let mut rebuilt = Index::default();
+                rebuilt.rebuild(&set);
+                assert_eq!(patched.hash(), rebuilt.hash(), "{path:?}");
+                assert_eq!(patched.choices(), rebuilt.choices(), "{path:?}");
+                assert_ne!(patched.choices(), ix.choices());
+                for i in 0..=rebuilt.len() {
+                    assert_eq!(patched.prefix(i), rebuilt.prefix(i), "{path:?} {i}");
+                }
+                for i in 0..rebuilt.len() {
+                    assert_eq!(patched.choice(i), rebuilt.choice(i), "{path:?} {i}");
+                    assert_eq!(patched.key(i), rebuilt.key(i), "{path:?} {i}");
+                }
             }
         }
     }
