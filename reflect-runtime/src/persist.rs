@@ -176,8 +176,9 @@ impl InFlightCase {
     }
 }
 
-/// The in-flight record of a fast-path case: its seed.
-#[derive(Serialize, Deserialize)]
+/// The in-flight record of a fast-path case by its seed (as earlier versions wrote it, and
+/// [`InFlight::record_again`] writes it again).
+#[derive(Deserialize)]
 struct SeedRecord {
     seed: u64,
 }
@@ -206,7 +207,7 @@ struct CaseRecord {
 }
 
 /// The in-flight record of any other case: the choices it made.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct ChoicesRecord {
     choices: Vec<Choice>,
 }

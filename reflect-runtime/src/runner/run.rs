@@ -563,13 +563,13 @@ impl<V: 'static> Run<V> {
 
     /// `found` as it is, when even its report hung: its choices, no arguments.
     pub(super) fn raw_failure(mut self, found: Found) -> RunError {
-        let shown = match found.seed {
-            Some(seed) => format!("the case made from seed {seed:#x} by plain generation"),
-            None if found.choices.is_some() => {
-                format!("the case made by the choices {:?}", found.choices.as_deref().unwrap_or_default())
+        let shown = match (found.seed, &found.choices) {
+            (Some(seed), _) => format!("the case made from seed {seed:#x} by plain generation"),
+            (None, Some(choices)) => format!("the case made by the choices {choices:?}"),
+            (None, None) if found.tree.children.is_empty() => {
+                "not known: the case hung while its generator made it".to_owned()
             }
-            None if found.tree.children.is_empty() => "not known: the case hung while its generator made it".to_owned(),
-            None => found.tree.to_string(),
+            (None, None) => found.tree.to_string(),
         };
         let kind = kind_of(&found.status);
         let reason = found.status.describe();

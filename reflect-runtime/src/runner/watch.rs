@@ -121,13 +121,8 @@ impl Watch {
     pub(super) fn begin(&self, seed: Option<u64>, origin: &Origin, cases: u64, discards: u64) {
         let serial = self.state.load(Ordering::Relaxed) + 1;
         if !self.found.load(Ordering::Relaxed) {
-            match (seed, origin) {
-                (Some(seed), &Origin::Generated(index)) => return self.begin_plain(seed, index, cases, discards),
-                _ => {
-                    let origin = origin.clone();
-                    self.pulse().running = Some(Running { serial, seed, made: false, origin, cases, discards });
-                }
-            }
+            let origin = origin.clone();
+            self.pulse().running = Some(Running { serial, seed, made: false, origin, cases, discards });
         }
         self.state.store(serial, Ordering::Release);
     }
@@ -211,32 +206,22 @@ impl Watch {
                 "a case hung (ran longer than the time limit of {limit:?}) while this failure was shrunk or replayed: it is reported as shrunk so far"
             );
             Found { note: Some(note), ..found.clone() }
-        } else if let Some(r) = pulse.running.as_ref().filter(|r| r.serial == serial) {
-            let made = r.made && !pulse.choices.is_empty();
-            Found {
-                status: Status::Hung(limit),
-                seed: if made { None } else { r.seed },
-                tree: ChoiceTree::root(Vec::new()),
-                choices: made.then(|| pulse.choices.clone()),
-                origin: r.origin.clone(),
-                cases: r.cases,
-                discards: r.discards,
-                times: [since, Duration::ZERO, since],
-                note: None,
-            }
         } else {
-            let [seed, index, cases, discards] = self.plain.each_ref().map(|a| a.load(Ordering::Acquire));
-            Found {
-                status: Status::Hung(limit),
-                seed: Some(seed),
-                tree: ChoiceTree::root(Vec::new()),
-                choices: None,
-                origin: Origin::Generated(index),
-                cases,
-                discards,
-                times: [since, Duration::ZERO, since],
-                note: None,
-            }
+            // The hung case itself: from its details, else from the atomics of a plain generated case.
+            let (seed, choices, origin, cases, discards) = match pulse.running.as_ref().filter(|r| r.serial == serial) {
+                Some(r) => {
+                    let made = r.made && !pulse.choices.is_empty();
+                    let seed = if made { None } else { r.seed };
+                    (seed, made.then(|| pulse.choices.clone()), r.origin.clone(), r.cases, r.discards)
+                }
+                None => {
+                    let [seed, index, cases, discards] = self.plain.each_ref().map(|a| a.load(Ordering::Acquire));
+                    (Some(seed), None, Origin::Generated(index), cases, discards)
+                }
+            };
+            let (status, tree, times) =
+                (Status::Hung(limit), ChoiceTree::root(Vec::new()), [since, Duration::ZERO, since]);
+            Found { status, tree, seed, choices, origin, cases, discards, times, note: None }
         };
         // The details read are the hung case's only if it is still running
         // (the atomics are written before the state that announces them).
