@@ -85,7 +85,7 @@ fn the_replay_token_reproduces_the_failure() {
     assert_eq!(replayed.args, raw.args);
     // A passing replay is not an error.
     let ok = Property::new(|| vec(int(0u32..=1000), 0..=20), |_xs: Vec<u32>| ());
-    let report = ok.check(&Config::new("ok").replay(f.token.clone())).unwrap();
+    let report = ok.check(&Config::new("lists").replay(f.token.clone())).unwrap();
     assert_eq!(report.replay_note.as_deref(), Some("the replayed case passed"));
 }
 

@@ -4,7 +4,7 @@
 
 use reflect::prelude::*;
 use reflect::reflect_core::combinators::int;
-use reflect::reflect_runtime::runner::FailureKind;
+use reflect::reflect_runtime::runner::{FailureKind, Origin};
 use reflect::runner::RunError;
 use std::path::PathBuf;
 
@@ -124,7 +124,15 @@ fn killer(mode: &'static str) -> Property<u32> {
 fn child_process() {
     let mode = std::env::var("RELIABILITY_CHILD").expect("run by child()");
     let dir = PathBuf::from(std::env::var("RELIABILITY_DIR").unwrap());
-    if mode == "env" {
+    if mode == "replay" {
+        // The token's property (mended: the case passes now), and another one.
+        let mine = Property::new(|| int(0u8..=255), |_: u8| ());
+        let report = mine.check(&Config::new("tokens::mine").from_env()).unwrap();
+        assert_eq!((report.cases, report.replay_note.as_deref()), (1, Some("the replayed case passed")));
+        let other = Property::new(|| int(0u32..=9), |_: u32| ());
+        let report = other.check(&Config::new("tokens::other").cases(50).from_env()).unwrap();
+        assert_eq!((report.cases, report.replay_note.as_deref()), (50, None));
+    } else if mode == "env" {
         let _ = Config::new("env").from_env();
     } else if mode == "warn" {
         std::fs::create_dir_all(&dir).unwrap();
@@ -285,16 +293,42 @@ fn a_token_says_which_property_it_belongs_to() {
         || reflect::reflect_core::combinators::vec(reflect::reflect_core::combinators::int(0u32..=9), 0..=3),
         |_: Vec<u32>| (),
     );
-    let report = strings.check(&Config::new("tokens::strings").replay(f.token.clone())).unwrap();
+    // Another property runs its cases as usual, and is told the token is not its own.
+    let report = strings.check(&Config::new("tokens::strings").cases(50).replay(f.token.clone())).unwrap();
+    assert_eq!(report.cases, 50, "{report:?}");
+    assert_eq!(report.replay_note, None);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-    assert!(report.warnings[0].contains("another property") && report.warnings[0].contains("another type"));
-    assert!(report.statistics().contains("another property"), "warnings are in the statistics");
-    // The same property: no warning.
+    assert!(report.warnings[0].contains("not `tokens::strings`'s own"), "{:?}", report.warnings);
+    assert!(report.statistics().contains("not `tokens::strings`'s own"), "warnings are in the statistics");
+    // The same property: no warning; the token's case is replayed.
     let same = failure(small.check(&Config::new("tokens::small").replay(f.token.clone())));
     assert!(same.warnings.is_empty(), "{:?}", same.warnings);
-    // Renamed, same type: told, but only that.
+    assert_eq!((same.origin.clone(), same.args.clone()), (Origin::Replay, f.args.clone()));
+    // Renamed, same type: not its own either; it finds its own failure.
     let renamed = failure(small.check(&Config::new("tokens::renamed").replay(f.token.clone())));
-    assert!(renamed.warnings[0].contains("another property") && !renamed.warnings[0].contains("type"));
+    assert!(matches!(renamed.origin, Origin::Generated(_)), "{renamed}");
+    assert!(renamed.warnings[0].contains("not `tokens::renamed`'s own"), "{:?}", renamed.warnings);
+    // The same name, another type: replayed, with a warning.
+    let retyped = Property::new(|| int(0u16..=255), |x: u16| x < 100);
+    let retyped = failure(retyped.check(&Config::new("tokens::small").replay(f.token.clone())));
+    assert_eq!(retyped.origin, Origin::Replay);
+    assert!(retyped.warnings[0].contains("another type"), "{:?}", retyped.warnings);
+}
+
+/// With `REFLECT_REPLAY` set for the run of several properties (`cargo test det_`), the token's
+/// property replays its case and says, past the harness's capture, that it passed; every other
+/// property runs its cases and says once that the token is not its own.
+#[test]
+fn a_token_replays_only_its_own_property_and_says_so_past_the_capture() {
+    let dir = temp_dir("replay");
+    let passing = Property::new(|| int(0u8..=255), |x: u8| x < 100);
+    let f = failure(passing.check(&Config::new("tokens::mine")));
+    let out = child_with("replay", &dir, &[("REFLECT_REPLAY", &f.token)]);
+    let (said, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}\n{err}");
+    assert_eq!(err.matches("not `tokens::other`'s own").count(), 1, "{err}");
+    assert!(err.contains("`tokens::mine`: the replayed case passed"), "{err}");
+    assert!(!err.contains("`tokens::mine`'s own"), "{err}");
 }
 
 // ---------------------------------------------------------------- 8. flakiness

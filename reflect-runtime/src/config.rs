@@ -9,7 +9,7 @@
 //! | `REFLECT_CASES=n` | run `n` cases (at least 1) |
 //! | `REFLECT_SEED=n` | use seed `n` (decimal or `0x` hex) |
 //! | `REFLECT_MAX_TIME=secs` | a time budget for the run ([`Config::max_time`]), in seconds (`10`, `2.5`) or with a unit (`500ms`, `10s`, `2m`): no case is generated once the run has taken that long; unless `REFLECT_CASES` is set too, the run has no bound of cases, so it searches for that long |
-//! | `REFLECT_REPLAY=token` | run only the case a failure report printed, and report it |
+//! | `REFLECT_REPLAY=token` | the property that printed the token runs only that case, and reports it (unshrunk: the input the report showed); every other property runs as usual and says once that the token is not its own |
 //! | `REFLECT_STATS=1` | print the table of labels (see [`crate::label!`]) and the guide's notes after the run, to the standard error directly, so `cargo test` shows it without `--nocapture` |
 //! | `REFLECT_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]); a path that cannot be written fails the run |
 //! | `REFLECT_REPORT=dir` | write an HTML report of the run into `dir` (see [`crate::html`]) |

@@ -4,7 +4,12 @@
 //! the thread that runs the cases) and a test. [`Property::check`] runs it
 //! under a [`Config`](crate::config::Config):
 //!
-//! 1. with a replay token (`REFLECT_REPLAY`), only that case runs;
+//! 1. with a replay token (`REFLECT_REPLAY`) this property printed, only
+//!    that case runs, exactly as the token's choices make it, and it is not
+//!    shrunk again (the token shows the input its report showed); whether it
+//!    passed is said on standard error. A token names its property: another
+//!    property runs its cases as usual, and says once, on standard error,
+//!    that the token is not its own;
 //! 2. remembered failures (see [`crate::persist`]) run first, then the
 //!    examples written by hand ([`Property::example`]), whose reflected
 //!    choices the guide hears as cases (a search may start from them);

@@ -134,9 +134,6 @@ impl<V: 'static> Property<V> {
                     // Not `eprintln!`: the test harness captures that, and hides it for a passing test.
                     let _ = writeln!(std::io::stderr(), "{}  {}", report.statistics(), report.timings());
                 }
-                if let Some(note) = &report.replay_note {
-                    eprintln!("{note}");
-                }
             }
             Err(e) => panic!("{e}"),
         }

@@ -71,6 +71,21 @@ fn next_batch_len(len: u64, took: Duration) -> u64 {
     }
 }
 
+/// Why the replay token of `config` is not this property's own, when it
+/// was printed by another property (its stamp names another): the property
+/// then runs its cases as if no token were given. A token that cannot be
+/// read, or has no stamp, is taken as the property's own (and a token that
+/// cannot be read is an error).
+fn foreign_token(config: &Config) -> Option<String> {
+    let stamp = token::decode(config.replay.as_deref()?).ok()?.stamp?;
+    let name = &config.name;
+    (stamp.property != token::Stamp::new(name, "").property).then(|| {
+        format!(
+            "REFLECT_REPLAY: the token is not `{name}`'s own (another property printed it), so `{name}` runs its cases as usual"
+        )
+    })
+}
+
 /// How many more times a failing case is replayed to tell a flaky property.
 const FLAKY_REPLAYS: usize = 5;
 
@@ -113,6 +128,13 @@ pub(crate) struct Run<V: 'static> {
 impl<V: 'static> Run<V> {
     pub(crate) fn new(prop: Property<V>, config: &Config, watch: Option<Arc<Watch>>) -> Self {
         let mut warnings = Vec::new();
+        // A token printed by another property is not this one's to replay: it runs its cases.
+        let mut config = Cow::Borrowed(config);
+        if let Some(w) = foreign_token(&config) {
+            config.to_mut().replay = None;
+            warnings.push(w);
+        }
+        let config = &*config;
         // A replayed token is run by hand: no in-flight file.
         let inflight = match (&config.regressions, &config.replay) {
             (Some(dir), None) => InFlight::create(dir, &config.name)
@@ -237,14 +259,22 @@ impl<V: 'static> Run<V> {
             }
             let r = self.case(Cmd::Sequence { choices, render: true, test: true }, "replayed from a token");
             if r.status.fails() {
-                return Err(self.failure(r, Origin::Replay));
+                // Not shrunk: the token names the input its report showed, and
+                // that is the input shown again (a shrinker stopped early by
+                // its budget would otherwise go on from it).
+                let found = self.found(r, Origin::Replay);
+                return Err(self.conclude(found, false));
             }
             return match r.status {
                 Status::Discarded(why) => {
-                    self.report.replay_note = Some(format!("the replayed case was discarded: {why}"));
+                    let note = format!("the replayed case was discarded: {why}");
+                    let _ = writeln!(std::io::stderr(), "reflect: `{}`: {note}", self.config.name);
+                    self.report.replay_note = Some(note);
                     Ok(std::mem::take(&mut self.report))
                 }
                 _ => {
+                    // Said where the harness cannot hide it: a passing test shows it too.
+                    let _ = writeln!(std::io::stderr(), "reflect: `{}`: the replayed case passed", self.config.name);
                     self.report.replay_note = Some("the replayed case passed".to_owned());
                     self.report.cases = 1;
                     Ok(std::mem::take(&mut self.report))
@@ -466,21 +496,17 @@ impl<V: 'static> Run<V> {
         token::Stamp::new(&self.config.name, std::any::type_name::<V>())
     }
 
-    /// Why a token stamped `stamp` does not fit this property, if it does not.
+    /// Why a token stamped `stamp` does not fit this property, if it does
+    /// not (a token of another property never gets here: [`foreign_token`]).
     fn stamp_mismatch(&self, stamp: Option<token::Stamp>) -> Option<String> {
         let (theirs, ours) = (stamp?, self.stamp());
         let (name, ty) = (&self.config.name, std::any::type_name::<V>());
-        let parse = "its choices make whatever they parse as here";
-        match (theirs.property == ours.property, theirs.value == ours.value) {
-            (true, true) => None,
-            (false, true) => Some(format!("REFLECT_REPLAY: the token was printed by another property than `{name}`")),
-            (false, false) => Some(format!(
-                "REFLECT_REPLAY: the token was printed by another property than `{name}`, for a value of another type than `{ty}`: {parse}"
-            )),
-            (true, false) => Some(format!(
-                "REFLECT_REPLAY: the token was printed when `{name}` made values of another type than `{ty}`: {parse}"
-            )),
-        }
+        (theirs.value != ours.value).then(|| {
+            format!(
+                "REFLECT_REPLAY: the token was printed when `{name}` made values of another type than `{ty}`: \
+                 its choices make whatever they parse as here"
+            )
+        })
     }
 
     fn count(&mut self, r: &CaseResult) {
@@ -681,6 +707,10 @@ impl<V: 'static> Run<V> {
             }
             (_, other) => (FailureKind::Failed, other.describe(), true),
         };
+        // The tree the shown arguments were made from, recorded as they were
+        // made: its choices, replayed exactly (a token), make them again (a
+        // tree a guide recorded may hold choices a recorder does not).
+        let tree = if last.tree.children.is_empty() { tree } else { last.tree };
         let what = if kind == FailureKind::GeneratorPanicked { "choices before the panic" } else { "choices" };
         let args = last.args.unwrap_or_else(|| vec![(what.to_owned(), tree.to_string())]);
         let found = Found { tree, ..found };

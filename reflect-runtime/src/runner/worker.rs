@@ -275,7 +275,6 @@ impl<V: 'static> Worker<V> {
             Some(end) if generated => Some(end),
             _ => clocked.then(Instant::now),
         };
-        let made = self.make(&cmd);
         let (render, test, guided) = match cmd {
             Cmd::Generate { render, .. } => (render, true, true),
             Cmd::Seeded { render, test, .. } => (render, test, false),
@@ -286,6 +285,10 @@ impl<V: 'static> Worker<V> {
             // An example is heard by the guide as a case, so a search may start from it.
             Cmd::Example { render, .. } => (render, true, true),
         };
+        // A case whose arguments are shown keeps the tree that made them: a
+        // token printed with them is made of its choices, so it makes them again.
+        let keep_tree = keep_tree || render;
+        let made = self.make(&cmd);
         // One clock reading ends generation and starts the test.
         let t1 = t0.map(|_| Instant::now());
         let gen_time = t0.zip(t1).map_or(Duration::ZERO, |(t0, t1)| t1 - t0);
