@@ -124,7 +124,31 @@ fn killer(mode: &'static str) -> Property<u32> {
 fn child_process() {
     let mode = std::env::var("RELIABILITY_CHILD").expect("run by child()");
     let dir = PathBuf::from(std::env::var("RELIABILITY_DIR").unwrap());
-    if mode == "replay" {
+    if mode == "exit-plain" {
+        let p = Property::new(
+            || int(0u32..=9),
+            |x: u32| {
+                if x >= 5 {
+                    std::process::exit(0)
+                }
+            },
+        );
+        let _ = p.check(&Config::new("exit-plain").no_timeout());
+        unreachable!("the run ends the process");
+    } else if mode == "exit-after" {
+        // A hang abandons its run: no longer live, it does not fail an exit that follows.
+        let p = Property::new(
+            || int(0u32..=9),
+            |x: u32| {
+                if x >= 5 {
+                    common::runs::hang()
+                }
+            },
+        );
+        let _ = p.check(&Config::new("exit-after").case_timeout(std::time::Duration::from_millis(50)));
+        let _ = only(99).check(&Config::new("exit-after").cases(10));
+        std::process::exit(0);
+    } else if mode == "replay" {
         // The token's property (mended: the case passes now), and another one.
         let mine = Property::new(|| int(0u8..=255), |_: u8| ());
         let report = mine.check(&Config::new("tokens::mine").from_env()).unwrap();
@@ -246,9 +270,29 @@ fn a_generator_that_ends_the_process_leaves_its_own_case_in_flight() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `std::process::exit(0)` in a property: the process fails at once, saying which property's case
+/// was cut short and where it is kept, and the next run reports the case.
 #[test]
-fn process_exit_is_reported_by_the_next_run() {
-    a_killer_is_reported_by_the_next_run("exit0");
+fn process_exit_fails_the_process_and_is_reported_by_the_next_run() {
+    let out = a_killer_is_reported_by_the_next_run("exit0");
+    assert_eq!(out.status.code(), Some(101), "an exit while a case runs is not a pass");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`killer`: the process is exiting") && err.contains("that is not a pass"), "{err}");
+    assert!(err.contains("killer.inflight-") && err.contains("the next run reports it"), "{err}");
+}
+
+/// Without a regressions directory, and from a property run on the calling thread (no time
+/// limit), an exit fails the process too; once the run is over, an exit is the program's own.
+#[test]
+fn process_exit_without_regressions_or_watch_fails_the_process() {
+    let dir = temp_dir("exit-plain");
+    let out = child("exit-plain", &dir);
+    assert_eq!(out.status.code(), Some(101));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`exit-plain`: the process is exiting"), "{err}");
+    assert!(err.contains("with a regressions directory, the next run would report the case"), "{err}");
+    let out = child("exit-after", &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -57,6 +57,7 @@
 //! bounds the whole run: generation stops once it is spent, and the report
 //! says so.
 
+mod exits;
 mod progress;
 mod property;
 mod report;

@@ -1,5 +1,6 @@
 //! The run's lifecycle: a replay token, remembered failures and examples first, then generated cases until enough passed; a failure is shrunk, remembered and reported.
 
+use super::exits::Live;
 use super::progress::Progress;
 use super::property::Property;
 use super::report::{Failure, FailureKind, Origin, Report, RunError};
@@ -18,7 +19,7 @@ use reflect_core::choice::ChoiceTree;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -123,6 +124,8 @@ pub(crate) struct Run<V: 'static> {
     at: Origin,
     /// When the run began.
     started: Instant,
+    /// The run's in-flight file, if it has one.
+    inflight: Option<PathBuf>,
 }
 
 impl<V: 'static> Run<V> {
@@ -142,8 +145,9 @@ impl<V: 'static> Run<V> {
                 .ok(),
             _ => None,
         };
-        if let (Some(w), Some(f)) = (&watch, &inflight) {
-            *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(f.path().to_owned());
+        let inflight_path = inflight.as_ref().map(|f| f.path().to_owned());
+        if let (Some(w), Some(path)) = (&watch, &inflight_path) {
+            *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(path.clone());
         }
         // The worker owns the in-flight file, and removes it when the run ends.
         let mut exec = Exec::new(prop.clone(), config, inflight, watch.clone());
@@ -191,6 +195,7 @@ impl<V: 'static> Run<V> {
             watch,
             at: Origin::Replay,
             started: Instant::now(),
+            inflight: inflight_path,
         }
     }
 
@@ -231,10 +236,20 @@ impl<V: 'static> Run<V> {
         notes
     }
 
+    /// The run is live (see [`super::exits`]) until the guard this returns is dropped.
+    fn live(&self) -> Live {
+        let live = Live::begin(&self.config.name, self.inflight.clone());
+        if let Some(w) = &self.watch {
+            w.live.store(live.id(), std::sync::atomic::Ordering::Relaxed);
+        }
+        live
+    }
+
     pub(super) fn go(mut self) -> Result<Report, RunError> {
         if let Some(why) = self.bad_observability.take() {
             return Err(RunError::Observability(why));
         }
+        let _live = self.live();
 
         let result = self.search();
         self.progress.finish(&result);
@@ -564,6 +579,7 @@ impl<V: 'static> Run<V> {
     /// Reports `found`, a failure an abandoned run found (see
     /// [`super::watch`]), without shrinking it; it is remembered.
     pub(super) fn report_found(mut self, mut found: Found) -> Result<Report, RunError> {
+        let _live = self.live();
         if let Some(w) = &self.watch {
             w.found(&found);
         }

@@ -61,6 +61,9 @@ pub(crate) struct Watch {
     /// The run's in-flight file, removed when the run is abandoned (the
     /// run's thread keeps writing to it, unnamed, should it go on).
     pub(super) inflight: Mutex<Option<PathBuf>>,
+    /// The id of the run's [`super::exits::Live`] guard (0 before it has one):
+    /// an abandoned run is not live any more.
+    pub(super) live: AtomicU64,
     /// The run's cases for its HTML report, written by the watcher when the run is abandoned.
     pub(super) log: Mutex<Option<Arc<Mutex<RunLog>>>>,
 }
@@ -274,7 +277,9 @@ pub(super) fn watched<V: 'static>(
             },
             Err(RecvTimeoutError::Timeout) => {
                 let Some(found) = watch.hung(limit, &mut seen) else { continue };
-                // Abandon the run: its in-flight case hung, it did not end the process.
+                // Abandon the run: its in-flight case hung, it did not end the process
+                // (and should the process exit while it hangs, that is no case cut short).
+                super::exits::forget(watch.live.load(Ordering::Relaxed));
                 if let Some(path) = watch.inflight.lock().unwrap_or_else(|e| e.into_inner()).take() {
                     let _ = std::fs::remove_file(path);
                 }
