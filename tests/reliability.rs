@@ -4,6 +4,7 @@
 
 use reflect::prelude::*;
 use reflect::reflect_core::combinators::int;
+use reflect::reflect_runtime::guides::RlGuide;
 use reflect::reflect_runtime::runner::{FailureKind, Origin};
 use reflect::runner::RunError;
 use std::path::PathBuf;
@@ -165,10 +166,13 @@ fn child_process() {
     } else if let Some(k) = mode.strip_prefix("only") {
         let f = failure(only(k.parse().unwrap()).check(&Config::new("concurrent").regressions(&dir)));
         assert!(f.saved_to.is_some(), "{f}");
+    } else if mode == "guided-generator" {
+        let p = Property::new(aborting_generator, |_: u32| ());
+        let _ = p.check(&Config::new("guided-generator").regressions(&dir).guide(RlGuide::default));
+        unreachable!("the run ends the process");
     } else if mode == "generator" {
         // The generator ends the process when it makes a value of 5 or more.
-        let gen = || int(0u32..=9).map(|x| if x >= 5 { std::process::abort() } else { x }, |x: &u32| Some(*x));
-        let _ = Property::new(gen, |_: u32| ()).check(&Config::new("generator").regressions(&dir));
+        let _ = Property::new(aborting_generator, |_: u32| ()).check(&Config::new("generator").regressions(&dir));
         unreachable!("the run ends the process");
     } else {
         let mode: &'static str = Box::leak(mode.into_boxed_str());
@@ -272,6 +276,31 @@ fn a_generator_that_ends_the_process_leaves_its_own_case_in_flight() {
 
 /// `std::process::exit(0)` in a property: the process fails at once, saying which property's case
 /// was cut short and where it is kept, and the next run reports the case.
+/// A generator that ends the process when it makes a value of 5 or more.
+fn aborting_generator() -> impl Gen<Value = u32> {
+    int(0u32..=9).map(|x| if x >= 5 { std::process::abort() } else { x }, |x: &u32| Some(*x))
+}
+
+/// A guided case whose generator ends the process: the next run reports that case (by its index in
+/// the run: a guide's case cannot be made again outside its run), not the case before it.
+#[test]
+fn a_guided_case_whose_generator_ends_the_process_is_the_one_reported() {
+    let dir = temp_dir("guided-generator");
+    assert!(!child("guided-generator", &dir).status.success());
+    // The same run with a generator that does not end the process, failing where it would have.
+    let seen = Property::new(|| int(0u32..=9), |x: u32| x < 5);
+    let config = Config::new("guided-generator").guide(RlGuide::default);
+    let Origin::Generated(index) = failure(seen.check(&config)).origin else { panic!("a generated case") };
+    let mended = Property::new(|| int(0u32..=9), |_: u32| ());
+    let f = failure(mended.check(&config.clone().regressions(&dir)));
+    assert_eq!(f.kind, FailureKind::EndedProcess, "{f}");
+    assert_eq!(f.args[0].0, "case", "not the value of the case before it:\n{f}");
+    assert!(f.args[0].1.contains(&format!("making generated case #{index} ")), "case #{index}:\n{f}");
+    // Reported once: the next run passes.
+    mended.check(&config.regressions(&dir)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn process_exit_fails_the_process_and_is_reported_by_the_next_run() {
     let out = a_killer_is_reported_by_the_next_run("exit0");

@@ -158,14 +158,27 @@ pub enum InFlightCase {
     /// generation, whose choices are not recorded unless the case fails):
     /// the generator run on an RNG seeded with it makes the case again.
     Seed(u64),
+    /// A generated case a guide was making (its choices were not made yet):
+    /// its index in its run, and the seed of its RNG. A guide's case cannot
+    /// be made again outside its run (the guide's state made it), so it is
+    /// reported, not made again.
+    Guided {
+        /// The case's index in its run.
+        index: u64,
+        /// The seed of the case's RNG.
+        seed: u64,
+    },
 }
 
 impl InFlightCase {
     /// The case an in-flight file's text records, in any of its formats;
     /// `None` when it is unreadable.
     fn parse(text: &str) -> Option<InFlightCase> {
+        // A guided record before a seed's: it has a seed too (unknown fields are ignored).
         if let Ok(r) = serde_json::from_str::<ChoicesRecord>(text) {
             Some(InFlightCase::Choices(r.choices))
+        } else if let Ok(r) = serde_json::from_str::<GuidedRecord>(text) {
+            Some(InFlightCase::Guided { index: r.guided, seed: r.seed })
         } else if let Ok(r) = serde_json::from_str::<SeedRecord>(text) {
             Some(InFlightCase::Seed(r.seed))
         } else if let Ok(r) = serde_json::from_str::<CaseRecord>(text) {
@@ -204,6 +217,13 @@ fn count_up(digits: &mut [u8]) -> bool {
 struct CaseRecord {
     run: u64,
     case: u64,
+}
+
+/// The in-flight record of a generated case a guide is making: its index and its RNG's seed.
+#[derive(Deserialize)]
+struct GuidedRecord {
+    guided: u64,
+    seed: u64,
 }
 
 /// The in-flight record of any other case: the choices it made.
@@ -511,7 +531,18 @@ impl InFlight {
                 let mut digits = itoa::Buffer::new();
                 self.put_parts(&[b"{\"seed\":", digits.format(*seed).as_bytes(), b"}"])
             }
+            &InFlightCase::Guided { index, seed } => self.record_guided(index, seed),
         }
+    }
+
+    /// Records that a guide is making generated case `index`, its RNG
+    /// seeded with `seed` (see [`InFlightCase::Guided`]): should its
+    /// generator end the process, that case is reported, not the one before.
+    /// Once made, the case is recorded by its choices.
+    pub fn record_guided(&mut self, index: u64, seed: u64) -> io::Result<()> {
+        let (mut index_digits, mut seed_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
+        let (index, seed) = (index_digits.format(index).as_bytes(), seed_digits.format(seed).as_bytes());
+        self.put_parts(&[b"{\"guided\":", index, b",\"seed\":", seed, b"}"])
     }
 
     /// Records the fast-path case about to run by its run's seed and its
@@ -697,13 +728,17 @@ mod tests {
             assert_eq!(read(&f), InFlightCase::Choices(long[round as usize * 500..].to_vec()));
             f.record_choices([1, 2]).unwrap();
             assert_eq!(read(&f), InFlightCase::Choices(vec![1, 2]));
+            f.record_guided(round, u64::MAX - round).unwrap();
+            assert_eq!(read(&f), InFlightCase::Guided { index: round, seed: u64::MAX - round });
         }
         let path = f.path.clone();
         drop(f);
         assert!(!path.exists());
         // A case another run left, recorded again as it was (a seed alone, as earlier versions wrote).
         let mut f = InFlight::create(&dir, "again").unwrap();
-        for case in [InFlightCase::Seed(42), InFlightCase::Choices(vec![1, 2, 3]), InFlightCase::Seed(u64::MAX)] {
+        let guided = InFlightCase::Guided { index: 7, seed: 9 };
+        for case in [InFlightCase::Seed(42), InFlightCase::Choices(vec![1, 2, 3]), guided, InFlightCase::Seed(u64::MAX)]
+        {
             f.record_again(&case).unwrap();
             assert_eq!(read(&f), case);
         }

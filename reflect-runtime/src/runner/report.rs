@@ -201,7 +201,9 @@ pub struct Failure {
     pub shrink: ShrinkStats,
     /// The choices of the final case.
     pub tree: ChoiceTree,
-    /// The one-line replay token of the final case (see [`crate::token`]).
+    /// The one-line replay token of the final case (see [`crate::token`]);
+    /// empty when the case's choices are not known (it hung or ended the
+    /// process while a guide was making it), so that no token stands for another input.
     pub token: String,
     /// Where the failing case came from.
     pub origin: Origin,
@@ -280,7 +282,11 @@ impl fmt::Display for Failure {
         for note in &self.guide_notes {
             writeln!(f, "{note}")?;
         }
-        writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
+        if self.token.is_empty() {
+            writeln!(f, "replay: no token (the case's choices are not known)")?;
+        } else {
+            writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
+        }
         if let Some(p) = &self.saved_to {
             writeln!(f, "remembered in {} (replayed first from now on)", p.display())?;
         }

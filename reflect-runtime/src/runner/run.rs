@@ -308,7 +308,10 @@ impl<V: 'static> Run<V> {
             let mut s = s;
             let orphans = s.take_orphans();
             self.at = Origin::Regression(s.path.clone());
-            for o in orphans.iter().skip(1) {
+            if let Some(&InFlightCase::Guided { index, seed }) = orphans.first() {
+                return Err(self.guided_orphan(index, seed, s.path.clone()));
+            }
+            for o in orphans.iter().skip(1).filter(|o| !matches!(o, InFlightCase::Guided { .. })) {
                 self.making_again(o, &s.path);
                 let tree = self.exec.run(self.remake(o.clone(), false)).tree;
                 if let Err(e) = s.add(tree, ENDED) {
@@ -454,13 +457,44 @@ impl<V: 'static> Run<V> {
         self.exec.record_again(case);
     }
 
-    /// The command that makes a case left in flight again, without testing it.
+    /// The command that makes a case left in flight again, without testing it
+    /// (a guide's case, which cannot be made again, makes the empty sequence's).
     fn remake(&self, case: InFlightCase, render: bool) -> Cmd<'static> {
         match case {
             InFlightCase::Tree(tree) => Cmd::Replay { tree: Cow::Owned(tree), seed: self.seed, render, test: false },
             InFlightCase::Seed(seed) => Cmd::Seeded { seed, render, test: false },
             InFlightCase::Choices(choices) => Cmd::Sequence { choices, render, test: false },
+            InFlightCase::Guided { .. } => Cmd::Sequence { choices: Vec::new(), render, test: false },
         }
+    }
+
+    /// The failure of generated case `index` (its RNG seeded with `seed`),
+    /// which a guide was making when its generator ended the process (left in
+    /// flight in `store`'s directory). Its choices are not known, and a
+    /// guide's case cannot be made again outside its run: it is reported as
+    /// that case, by its index, and not remembered.
+    fn guided_orphan(&mut self, index: u64, seed: u64, store: PathBuf) -> RunError {
+        let shown = format!(
+            "not known: the guide `{}` was making generated case #{index} (its RNG seeded {seed:#x}) of an earlier \
+             run, and making it ended the process; a guide's case cannot be made again outside its run",
+            self.guide
+        );
+        let found = Found {
+            status: Status::Ended,
+            tree: ChoiceTree::root(Vec::new()),
+            seed: None,
+            choices: None,
+            origin: Origin::Regression(store),
+            cases: 0,
+            discards: 0,
+            times: [Duration::ZERO; 3],
+            note: None,
+        };
+        let reason = found.status.describe();
+        let args = vec![("case".to_owned(), shown)];
+        let mut failure = self.build(&found, args, reason, FailureKind::EndedProcess, ShrinkStats::default());
+        failure.token.clear();
+        RunError::Failed(Box::new(failure))
     }
 
     /// A failing case made on the fast path, made again from its seed under
@@ -605,23 +639,22 @@ impl<V: 'static> Run<V> {
 
     /// `found` as it is, when even its report hung: its choices, no arguments.
     pub(super) fn raw_failure(mut self, found: Found) -> RunError {
+        let unknown = found.seed.is_none() && found.choices.is_none() && found.tree.children.is_empty();
         let shown = match (found.seed, &found.choices) {
             (Some(seed), _) => format!("the case made from seed {seed:#x} by plain generation"),
             (None, Some(choices)) => format!("the case made by the choices {choices:?}"),
-            (None, None) if found.tree.children.is_empty() => {
-                "not known: the case hung while its generator made it".to_owned()
-            }
+            (None, None) if unknown => "not known: the case hung while its generator made it".to_owned(),
             (None, None) => found.tree.to_string(),
         };
         let kind = kind_of(&found.status);
         let reason = found.status.describe();
-        RunError::Failed(Box::new(self.build(
-            &found,
-            vec![("choices".to_owned(), shown)],
-            reason,
-            kind,
-            ShrinkStats::default(),
-        )))
+        let args = vec![("choices".to_owned(), shown)];
+        let mut failure = self.build(&found, args, reason, kind, ShrinkStats::default());
+        // The token is of the choices shown; a case known only by its seed, or not at all, has none.
+        if found.tree.children.is_empty() {
+            failure.token = found.choices.as_ref().map_or_else(String::new, |c| token::encode_stamped(self.stamp(), c));
+        }
+        RunError::Failed(Box::new(failure))
     }
 
     /// A failure of `found`, shown with `args`, failing for `reason`.

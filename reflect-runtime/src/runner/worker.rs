@@ -288,6 +288,11 @@ impl<V: 'static> Worker<V> {
         // A case whose arguments are shown keeps the tree that made them: a
         // token printed with them is made of its choices, so it makes them again.
         let keep_tree = keep_tree || render;
+        if let (Cmd::Generate { seed, index, .. }, Some(f)) = (&cmd, self.inflight.as_mut()) {
+            // Recorded before the guide makes it: should its generator end the process, it is the
+            // case reported, not the one before. Best effort, as every record.
+            let _ = f.record_guided(*index, *seed);
+        }
         let made = self.make(&cmd);
         // One clock reading ends generation and starts the test.
         let t1 = t0.map(|_| Instant::now());
