@@ -404,6 +404,33 @@ fn a_token_replays_only_its_own_property_and_says_so_past_the_capture() {
     assert!(!err.contains("`tokens::mine`'s own"), "{err}");
 }
 
+/// A run that writes nothing leaves no regressions directory behind; one that remembers a failure
+/// makes it; one that was there stays.
+#[test]
+fn the_regressions_directory_is_made_only_to_write_to_it() {
+    let root = temp_dir("made-only");
+    let dir = root.join("regressions");
+    only(99).check(&Config::new("made").cases(20).regressions(&dir)).unwrap();
+    assert!(!dir.exists(), "a passing run made {}", dir.display());
+    let f = failure(only(3).check(&Config::new("made").regressions(&dir)));
+    assert!(f.saved_to.is_some() && dir.join("made.json").exists(), "{f}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    only(99).check(&Config::new("made").cases(20).regressions(&dir)).unwrap();
+    assert!(dir.exists(), "a directory that was there stays");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// `NonZero` integers are made without zero: no case is discarded for one.
+#[test]
+fn nonzero_integers_are_made_without_discards() {
+    use std::num::NonZero;
+    let small = Property::new(NonZero::<u8>::generator, |_: NonZero<u8>| ());
+    assert_eq!(small.check(&Config::new("nonzero::u8").cases(1000)).unwrap().discards, 0);
+    let wide = Property::new(NonZero::<i64>::generator, |_: NonZero<i64>| ());
+    assert_eq!(wide.check(&Config::new("nonzero::i64").cases(1000)).unwrap().discards, 0);
+}
+
 // ---------------------------------------------------------------- 8. flakiness
 
 #[test]

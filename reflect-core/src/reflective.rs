@@ -2,7 +2,7 @@
 //!
 //! Implemented for: every primitive integer ([`crate::combinators::integer`]:
 //! 0, ±1, `MIN`, `MAX` and small values often), `NonZero` integers (the
-//! same without 0, which is discarded), `f32`/`f64`
+//! same without 0, never made), `f32`/`f64`
 //! ([`crate::combinators::float`]), `bool`, `char`
 //! ([`crate::combinators::char()`]: mostly printable ASCII, whitespace and
 //! control characters common, the rest of Unicode present), `()`, `String`,
@@ -12,7 +12,9 @@
 //! `Arc`, `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap`, `HashMap`
 //! (up to [`DEFAULT_MAX_LEN`] elements), arrays and tuples up to eight.
 
-use crate::combinators::{bool as bool_gen, char as char_gen, float, integer, option, pure, string, vec};
+use crate::combinators::{
+    bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, string, vec,
+};
 use crate::gen::{BoxGen, Gen};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::Hash;
@@ -170,14 +172,16 @@ impl Reflective for std::time::SystemTime {
     }
 }
 
-/// `NonZero` integers: the type's default generator without 0.
+/// `NonZero` integers: the type's default generator without 0 ([`nonzero_integer`]: no zero is made, so none is discarded).
 macro_rules! reflective_nonzero {
     ($($t:ty),*) => {$(
         impl Reflective for std::num::NonZero<$t> {
             fn generator() -> BoxGen<Self> {
-                <$t>::generator()
-                    .filter(|x: &$t| *x != 0)
-                    .map(|x| std::num::NonZero::new(x).expect("filtered"), |n: &std::num::NonZero<$t>| Some(n.get()))
+                nonzero_integer::<$t>(stringify!($t))
+                    .map(
+                        |x| std::num::NonZero::new(x).expect("nonzero_integer makes no 0"),
+                        |n: &std::num::NonZero<$t>| Some(n.get()),
+                    )
                     .boxed()
             }
         }

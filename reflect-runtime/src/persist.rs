@@ -34,6 +34,10 @@
 //! records it in its own in-flight file first ([`InFlight::record_again`]):
 //! should making it end that process too, the next run finds it again.
 //!
+//! The directory is made only to write to it: a run that finds it missing
+//! makes it for its in-flight file, and removes it again when the run ends
+//! having written nothing else there, so a run that passes leaves none.
+//!
 //! A value written by hand joins the file with [`Store::add_value`], which
 //! reflects it into the choices that make it.
 
@@ -306,10 +310,23 @@ struct DirLock(#[allow(dead_code)] File);
 
 impl DirLock {
     fn take(dir: &Path) -> io::Result<DirLock> {
-        fs::create_dir_all(dir)?;
-        let f = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(LOCK))?;
+        let f = in_dir(dir, || OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(LOCK)))?;
         f.lock()?;
         Ok(DirLock(f))
+    }
+}
+
+/// Makes a file in `dir` with `make`, creating `dir` first when it is
+/// missing; tried again should `dir` vanish in between (a run that created
+/// it removes it when it ends empty, see [`InFlight`]).
+fn in_dir<T>(dir: &Path, make: impl Fn() -> io::Result<T>) -> io::Result<T> {
+    let mut tries = 0;
+    loop {
+        fs::create_dir_all(dir)?;
+        match make() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound && tries < 8 => tries += 1,
+            made => return made,
+        }
     }
 }
 
@@ -456,6 +473,9 @@ pub struct InFlight {
     /// When the mapped record is a generated case's ([`InFlight::record_case`]):
     /// which, and where its index's digits are.
     case_at: Option<CaseAt>,
+    /// Whether the regressions directory was missing, and made for this
+    /// file: it is removed with the file when nothing else was written there.
+    created_dir: bool,
 }
 
 /// The generated case the mapped record is of, and where its index's digits are.
@@ -477,17 +497,17 @@ impl InFlight {
     /// never sees an in-flight file that is not locked yet, which it would
     /// take for the file of a run that ended the process.
     pub fn create(dir: &Path, property: &str) -> io::Result<InFlight> {
-        fs::create_dir_all(dir)?;
+        let created_dir = !dir.exists();
         let suffix = unique_suffix();
         let path = dir.join(format!("{}.inflight-{suffix}", stem(property)));
         let starting = dir.join(format!("{}.starting-{suffix}", stem(property)));
-        let file = OpenOptions::new().create_new(true).read(true).write(true).open(&starting)?;
+        let file = in_dir(dir, || OpenOptions::new().create_new(true).read(true).write(true).open(&starting))?;
         let locked = file.lock().and_then(|()| fs::rename(&starting, &path));
         if let Err(e) = locked {
             let _ = fs::remove_file(&starting);
             return Err(e);
         }
-        Ok(InFlight { path, file, len: 0, size: 0, slot: None, buf: Vec::new(), case_at: None })
+        Ok(InFlight { path, file, len: 0, size: 0, slot: None, buf: Vec::new(), case_at: None, created_dir })
     }
 
     /// The file's path.
@@ -658,6 +678,12 @@ impl Drop for InFlight {
     fn drop(&mut self) {
         self.slot = None;
         let _ = fs::remove_file(&self.path);
+        if self.created_dir {
+            // Only an empty directory is removed: a failure remembered (or another run's file) keeps it.
+            if let Some(dir) = self.path.parent() {
+                let _ = fs::remove_dir(dir);
+            }
+        }
     }
 }
 

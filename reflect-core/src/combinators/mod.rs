@@ -18,8 +18,8 @@ mod scalars;
 pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
 pub use scalars::{
-    any_char, any_int, bool, char, char_class, float, int, integer, Bool, CharClass, ConstInt, FloatValue, Int,
-    IntValue,
+    any_char, any_int, bool, char, char_class, float, int, integer, nonzero_integer, Bool, CharClass, ConstInt,
+    FloatValue, Int, IntValue,
 };
 
 // ---------------------------------------------------------------- constants

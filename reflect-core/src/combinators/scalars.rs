@@ -484,11 +484,23 @@ fn int_except<T: IntValue>(site: Site, whole: Int<T>, from: u128, except: Vec<u1
 /// at `MAX` would stay there. What `Reflective` gives every primitive integer; use
 /// [`any_int`] for the plain uniform generator, [`int`] for a range.
 pub fn integer<T: IntValue>(site: Site) -> Pick<T> {
+    integer_of(site, false)
+}
+
+/// [`integer`] without 0: the same options, 0 in none of them (so `1`, and
+/// `-1` for a signed type, are the `"edge"` option). What `Reflective`
+/// gives the `NonZero` integers, with no case discarded for a zero.
+pub fn nonzero_integer<T: IntValue>(site: Site) -> Pick<T> {
+    integer_of(site, true)
+}
+
+/// [`integer`], or [`nonzero_integer`] when `nonzero`.
+fn integer_of<T: IntValue>(site: Site, nonzero: bool) -> Pick<T> {
     let signed = T::MIN.to_bits() != 0;
     let lo = if signed { T::from_bits(-SMALL_INT as u128) } else { T::from_bits(0) };
     let small = int(lo..=T::from_bits(SMALL_INT as u128));
     let whole = any_int::<T>();
-    let (zero, mut extremes) = edges::<T>();
+    let (mut zero, mut extremes) = edges::<T>();
     // A 128-bit integer's uniform option takes two choices; an option of
     // one choice after it would be shortlex-smaller than the values between,
     // so a failure found at `MAX` could not shrink below it: there the
@@ -496,9 +508,13 @@ pub fn integer<T: IntValue>(site: Site) -> Pick<T> {
     if whole.span > u64::MAX as u128 {
         extremes.clear();
     }
+    // The values the other options skip: those of `"edge"` and `"extreme"`, and 0 (in none when `nonzero`).
+    let skipped: Vec<T> = zero.iter().chain(&extremes).copied().collect();
+    if nonzero {
+        zero.retain(|v| v.to_bits() != 0);
+    }
     let choices_of = |g: &Int<T>, from: u128| {
-        let mut cs: Vec<u128> =
-            zero.iter().chain(&extremes).filter_map(|&e| g.choice_for(e)).filter(|&k| k >= from).collect();
+        let mut cs: Vec<u128> = skipped.iter().filter_map(|&e| g.choice_for(e)).filter(|&k| k >= from).collect();
         cs.sort_unstable();
         cs.dedup();
         cs
@@ -536,6 +552,32 @@ mod integer_tests {
     use crate::source::rng_from_seed;
 
     /// The edges of each width, and how often they come up.
+    #[test]
+    fn nonzero_integers_have_every_value_but_zero_one_way() {
+        let g = nonzero_integer::<i8>("i8");
+        for v in i8::MIN..=i8::MAX {
+            assert_eq!(g.back(&v).len(), usize::from(v != 0), "{v}");
+        }
+        let g = nonzero_integer::<u8>("u8");
+        for v in 0..=u8::MAX {
+            assert_eq!(g.back(&v).len(), usize::from(v != 0), "{v}");
+        }
+        let mut rng = rng_from_seed(3);
+        for g in
+            [nonzero_integer::<u128>("u128").boxed(), nonzero_integer::<u16>("u16").map(u128::from, |_| None).boxed()]
+        {
+            for _ in 0..2000 {
+                assert_ne!(g.run_rng(&mut rng).unwrap(), 0);
+            }
+        }
+        let g = nonzero_integer::<i64>("i64");
+        let values: Vec<i64> = (0..2000).map(|_| g.run_rng(&mut rng).unwrap()).collect();
+        for v in [1, -1, i64::MIN, i64::MAX] {
+            assert!(values.contains(&v), "{v}");
+        }
+        assert!(!values.contains(&0));
+    }
+
     #[test]
     fn edges_come_up_often() {
         assert_eq!(edges::<u8>(), (vec![0, 1], vec![255, 254]));

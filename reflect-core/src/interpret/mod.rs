@@ -149,6 +149,32 @@ pub fn reflect<G: Gen + ?Sized>(g: &G, value: &G::Value) -> Vec<ChoiceTree> {
 }
 
 /// Whether `value` is in the range of `g` (Goldstein's `Check`).
+///
+/// # Cost
+///
+/// It finds every way of making `value` ([`reflect`]), and keeps none: its
+/// time and memory grow with the number of ways, not only with the size of
+/// the value. Every combinator with one way per value (integers, chars,
+/// floats, collections of such, the derived generators of types whose
+/// variants do not overlap) costs about the value's size. A generator whose
+/// options overlap, so that a value has several ways, costs their number,
+/// which multiplies along the value: a list of `n` elements each made by
+/// either of two options has `2^n` ways (below, `n = 12` makes 4,096).
+/// [`crate::regex`] bounds its own ways (nested repetitions such as
+/// `(a*)*` would otherwise have exponentially many); other generators are
+/// not bounded, so give `check`, [`reflect`] and [`probability`] values of a
+/// modest size when options overlap.
+///
+/// ```
+/// use reflect_core::combinators::{pick, pure, vec};
+/// use reflect_core::gen::Gen;
+/// use reflect_core::interpret::{check, reflect};
+///
+/// let either = pick("zero", [("a", 1, pure(0u8).boxed()), ("b", 1, pure(0u8).boxed())]);
+/// let g = vec(either, 0..=12);
+/// assert!(check(&g, &vec![0; 12]));
+/// assert_eq!(reflect(&g, &vec![0; 12]).len(), 1 << 12, "two ways per element");
+/// ```
 pub fn check<G: Gen + ?Sized>(g: &G, value: &G::Value) -> bool {
     !g.back(value).is_empty()
 }
