@@ -40,7 +40,6 @@
 //!
 //! A value written by hand joins the file with [`Store::add_value`], which
 //! reflects it into the choices that make it.
-
 //!
 //! In files: `store` (the regressions file: lock, merge, corrupt files set
 //! aside), `flat` (a tree as a flat list), `inflight` (the case in flight,

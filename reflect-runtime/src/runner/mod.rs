@@ -58,10 +58,12 @@
 //! says so.
 
 mod exits;
+mod panics;
 mod progress;
 mod property;
 mod report;
 mod run;
+mod supervise;
 mod watch;
 mod worker;
 

@@ -1,8 +1,8 @@
 //! The property builder: a generator of inputs, a test over them, how to describe and key a value, and examples written by hand.
 
+use super::panics::panic_message;
 use super::report::{Failure, Report, RunError};
 use super::run::Run;
-use super::worker::panic_message;
 use crate::case::IntoOutcome;
 use crate::config::Config;
 use crate::hashing::value_key;
@@ -97,7 +97,7 @@ impl<V: 'static> Property<V> {
         }
         match config.case_timeout {
             None => Run::new(self.clone(), config, None).go(),
-            Some(limit) => super::watch::watched(self, config, limit, super::watch::Job::Search, 0),
+            Some(limit) => super::supervise::watched(self, config, limit, super::supervise::Job::Search, 0),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The worker that runs cases: it owns the generator, the guide and the case's trail, takes the fast path when the guide allows, and catches panics.
 
+use super::panics;
 use super::property::Property;
 use super::report::Report;
 use super::watch::Watch;
@@ -18,10 +19,8 @@ use reflect_core::source::{rng_from_seed, RngSource, Stop};
 use reflect_core::trail::{Recorder, Trail};
 use std::any::Any;
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
-use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Once};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the run asks the worker to do: one case.
@@ -105,62 +104,6 @@ struct Handle<'a, V> {
 impl<V> GenHandle for Handle<'_, V> {
     fn run_key(&self, src: &mut dyn reflect_core::Source) -> Result<u64, Stop> {
         self.gen.run(src).map(|v| (self.key)(&v))
-    }
-}
-
-thread_local! {
-    static QUIET: Cell<bool> = const { Cell::new(false) };
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// The panics of the current case, shown should the process abort.
-    static CASE_PANICS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The messages the standard library panics with when a panic cannot
-/// unwind (a panic in a destructor while unwinding): the process aborts next.
-const ABORTING: [&str; 2] = ["panic in a destructor during cleanup", "panic in a function that cannot unwind"];
-
-/// Installs (once) a panic hook that keeps the panics of cases quiet and
-/// notes where they happened; every other panic goes to the previous hook.
-/// A panic that will abort the process (it cannot unwind, or the crate is
-/// built with `panic = "abort"`) is not kept quiet, and the case's earlier
-/// panics are printed with it: nothing else will tell them.
-fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(Cell::get) || cfg!(panic = "abort") {
-                return previous(info);
-            }
-            let loc = info.location().map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()));
-            let message = panic_message(info.payload());
-            if ABORTING.iter().any(|m| message.starts_with(m)) {
-                let earlier = CASE_PANICS.with(|p| p.borrow().join("\n  "));
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "reflect: the case panicked while unwinding, so the process aborts:\n  {earlier}"
-                );
-                return previous(info);
-            }
-            CASE_PANICS.with(|p| {
-                let mut p = p.borrow_mut();
-                if p.len() < 8 {
-                    p.push(format!("{message}{}", loc.as_deref().unwrap_or("")));
-                }
-            });
-            LAST_PANIC.with(|p| *p.borrow_mut() = loc);
-        }));
-    });
-}
-
-/// The message of a panic's payload.
-pub(super) fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic with a non-string payload".to_owned()
     }
 }
 
@@ -264,8 +207,8 @@ impl<V: 'static> Worker<V> {
     /// result (nothing reads it: a shrink try that passes builds none),
     /// unless cases are observed, or made from a seed to be recorded.
     fn run(&mut self, cmd: Cmd<'_>, mut started: Option<Started<'_>>) -> CaseResult {
-        QUIET.with(|q| q.set(true));
-        CASE_PANICS.with(|p| p.borrow_mut().clear());
+        panics::quiet(true);
+        panics::case_begins();
         let generated = matches!(cmd, Cmd::Generate { .. });
         let keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
         // A shrink try or a replay is timed only when cases are observed:
@@ -363,7 +306,7 @@ impl<V: 'static> Worker<V> {
             let (utility, key, trail) = (result.utility, value_key, &self.trail);
             self.guide.feedback(&Feedback { outcome, valid, new, utility, key, trail });
         }
-        QUIET.with(|q| q.set(false));
+        panics::quiet(false);
         result
     }
 }
@@ -374,10 +317,10 @@ fn tested(outcome: std::thread::Result<Result<(), String>>) -> Status {
         Ok(Ok(())) => Status::Passed,
         Ok(Err(reason)) => Status::Failed(reason),
         Err(payload) => {
-            let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            let loc = panics::take_location();
             match payload.downcast_ref::<Discard>() {
                 Some(d) => Status::Discarded(format!("assume!({})", d.condition)),
-                None => Status::Failed(format!("panicked{loc}: {}", panic_message(&*payload))),
+                None => Status::Failed(format!("panicked{loc}: {}", panics::panic_message(&*payload))),
             }
         }
     }
@@ -424,7 +367,7 @@ pub(super) struct Ran {
 impl<V: 'static> Worker<V> {
     /// Runs `batch` (see [`Batch`]), counting its passed cases in `report`.
     fn run_batch(&mut self, batch: &Batch, watch: Option<&Watch>, report: &mut Report) -> Ran {
-        QUIET.with(|q| q.set(true));
+        panics::quiet(true);
         let t0 = self.last_end.take().unwrap_or_else(Instant::now);
         // When the first case's generation and test ended.
         let mut first = None;
@@ -437,7 +380,7 @@ impl<V: 'static> Worker<V> {
             if let Some(w) = watch {
                 w.begin_plain(seed, index, report.cases, report.discards);
             }
-            CASE_PANICS.with(|p| p.borrow_mut().clear());
+            panics::case_begins();
             // Recorded before it is made: should its generator end the process, it is the case reported.
             if let Some(f) = self.inflight.as_mut() {
                 // Best effort: a case that cannot be written still runs.
@@ -486,7 +429,7 @@ impl<V: 'static> Worker<V> {
         report.gen_time += gen;
         report.test_time += test;
         self.last_end = Some(end);
-        QUIET.with(|q| q.set(false));
+        panics::quiet(false);
         Ran { next: index, stopped, took }
     }
 }
@@ -519,8 +462,8 @@ pub(crate) const GENERATOR_PANICKED: &str = "the generator panicked";
 
 /// What a generator's panic says, with where it happened.
 fn generator_panic(payload: &(dyn Any + Send)) -> String {
-    let loc = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default();
-    format!("{GENERATOR_PANICKED}{loc}: {}", panic_message(payload))
+    let loc = panics::take_location();
+    format!("{GENERATOR_PANICKED}{loc}: {}", panics::panic_message(payload))
 }
 
 /// The value of a run of the generator that may have panicked, and the choices it made.
@@ -571,7 +514,7 @@ impl<V: 'static> Exec<V> {
         inflight: Option<InFlight>,
         watch: Option<Arc<Watch>>,
     ) -> Self {
-        install_panic_hook();
+        panics::install_hook();
         Exec { worker: Box::new(Worker::new(prop, &config.guide, inflight)), watch }
     }
 
