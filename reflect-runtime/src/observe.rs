@@ -124,6 +124,7 @@ impl Lines {
         Observation {
             status,
             reason,
+            generator_panicked: matches!(r.status, Status::GenPanicked(_)),
             representation,
             arguments,
             how: how_generated.to_owned(),
@@ -182,6 +183,9 @@ pub struct Observation {
     pub status: CaseStatus,
     /// Why it failed or was discarded (empty when it passed).
     pub reason: String,
+    /// Whether it failed because its generator panicked (a failure of
+    /// another kind than the property's: a shrinker keeps the two apart).
+    pub generator_panicked: bool,
     /// `name(arg=value, ...)`, with each value's `Debug`.
     pub representation: String,
     /// Each argument's name and `Debug`.
@@ -229,7 +233,7 @@ impl Observation {
             })
             .collect();
         let failed = self.status == CaseStatus::Failed;
-        json!({
+        let mut line = json!({
             "type": "test_case",
             "run_start": run_start,
             "property": property,
@@ -251,7 +255,11 @@ impl Observation {
                 "size": self.size,
                 "sites": sites,
             },
-        })
+        });
+        if self.generator_panicked {
+            line["metadata"]["generator_panicked"] = Value::Bool(true);
+        }
+        line
     }
 
     /// Reads one observation line: the property, the guide, the run's start and the case.
@@ -298,6 +306,10 @@ impl Observation {
         let case = Observation {
             status,
             reason: text("status_reason").unwrap_or_default(),
+            generator_panicked: meta
+                .and_then(|m| m.get("generator_panicked"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             representation: need("representation")?,
             arguments,
             how: text("how_generated").unwrap_or_default(),
@@ -327,6 +339,7 @@ mod tests {
         let o = Observation {
             status: CaseStatus::Failed,
             reason: "too big".to_owned(),
+            generator_panicked: true,
             representation: "p(x=3, ys=[1])".to_owned(),
             arguments: vec![("x".to_owned(), "3".to_owned()), ("ys".to_owned(), "[1]".to_owned())],
             how: SHRINKING.to_owned(),

@@ -183,7 +183,7 @@ impl RunLog {
         let Some(first) = self.searched().find(|c| c.status == CaseStatus::Failed) else {
             return Vec::new();
         };
-        let way = |c: &Observation| c.reason.starts_with(crate::runner::GENERATOR_PANICKED);
+        let way = |c: &Observation| c.generator_panicked;
         let choices = |c: &Observation| token::decode(&c.choices).map(|t| t.choices).unwrap_or_default();
         let mut trace = vec![first];
         let mut current = choices(first);

@@ -71,4 +71,3 @@ pub use crate::hashing::case_seed;
 pub use property::{argument, argument_is_debug, returns_outcome, Property};
 pub use report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
 pub(crate) use run::Run;
-pub(crate) use worker::GENERATOR_PANICKED;

@@ -458,7 +458,7 @@ enum Made<V> {
 }
 
 /// How the reason of a generator's panic begins.
-pub(crate) const GENERATOR_PANICKED: &str = "the generator panicked";
+const GENERATOR_PANICKED: &str = "the generator panicked";
 
 /// What a generator's panic says, with where it happened.
 fn generator_panic(payload: &(dyn Any + Send)) -> String {
