@@ -23,55 +23,59 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What the run asks the worker to do: one case.
-pub(crate) enum Cmd<'a> {
+/// What the run asks the worker to do: one case, made as `make` says,
+/// its arguments rendered for the report when `render`, its property run
+/// when `test` (a case that hung or ended the process is only made again).
+pub(crate) struct CaseRequest<'a> {
+    pub(crate) make: Make<'a>,
+    pub(crate) render: bool,
+    pub(crate) test: bool,
+}
+
+/// How a case's value is made.
+pub(crate) enum Make<'a> {
     /// A case the guide makes: the `index`-th generated case of a run that
     /// wants `budget` valid ones, its RNG seeded by `seed`.
-    Generate {
-        seed: u64,
-        index: u64,
-        budget: u64,
-        render: bool,
-    },
+    Generate { seed: u64, index: u64, budget: u64 },
     /// The case the seed makes under plain generation, made again under a
     /// recorder for its choice tree (a fast-path case that failed, or ended
     /// the process); heard by no guide. The result says whether the value
     /// differs from what the fast path makes from the same seed.
-    Seeded {
-        seed: u64,
-        render: bool,
-        test: bool,
-    },
+    Seeded { seed: u64 },
     /// A tree replayed leniently: a shrink candidate (lent by the shrinker),
     /// a remembered case, the minimal case replayed for the report.
-    Replay {
-        tree: Cow<'a, ChoiceTree>,
-        seed: u64,
-        render: bool,
-        test: bool,
-    },
+    Replay { tree: Cow<'a, ChoiceTree>, seed: u64 },
     /// A remembered case, replayed leniently and heard by the guide as a
     /// case (a mutational guide seeds its corpus with it).
-    Remembered {
-        tree: ChoiceTree,
-        seed: u64,
-        render: bool,
-    },
+    Remembered { tree: ChoiceTree, seed: u64 },
     /// A case replayed exactly from its choices (a replay token, a case
-    /// left in flight by a run that ended); tested unless `test` is false.
-    Sequence {
-        choices: Vec<Choice>,
-        render: bool,
-        test: bool,
-    },
+    /// left in flight by a run that ended).
+    Sequence { choices: Vec<Choice> },
     /// A case whose choices a fuzzer's bytes answer ([`reflect_core::bytes`]).
-    Bytes {
-        bytes: Vec<u8>,
-    },
-    Example {
-        index: usize,
-        render: bool,
-    },
+    Bytes { bytes: Vec<u8> },
+    /// The example written by hand at `index`, reflected into its choices.
+    Example { index: usize },
+}
+
+impl Make<'_> {
+    /// Whether the guide hears of the case (a generated case, a remembered
+    /// one, an example: a search may start from them).
+    fn heard_by_guide(&self) -> bool {
+        matches!(self, Make::Generate { .. } | Make::Remembered { .. } | Make::Example { .. })
+    }
+
+    /// Whether the case is timed when cases are not observed: all but a
+    /// shrink try or a replay (nothing else reads their times; a failure's
+    /// times are taken when it is found).
+    fn timed(&self) -> bool {
+        !matches!(self, Make::Replay { .. })
+    }
+
+    /// Whether the case's result keeps its tree even when it passes: a case
+    /// made again from a seed is made to be recorded.
+    fn keeps_tree(&self) -> bool {
+        matches!(self, Make::Seeded { .. })
+    }
 }
 
 pub(super) struct Worker<V> {
@@ -136,13 +140,13 @@ impl<V: 'static> Worker<V> {
     }
 
     /// Makes the value of one case (generated cases on the fast path are made by [`Worker::run_batch`]).
-    fn make(&mut self, cmd: &Cmd<'_>) -> Made<V> {
+    fn make(&mut self, make: &Make<'_>) -> Made<V> {
         let gen = &self.gen;
-        let made = match cmd {
-            Cmd::Seeded { seed, .. } => {
+        let made = match make {
+            Make::Seeded { seed } => {
                 return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail, &mut self.spare);
             }
-            Cmd::Generate { seed, index, budget, .. } => {
+            Make::Generate { seed, index, budget } => {
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
                 let handle = Handle { gen, key: &*self.prop.key };
                 let r = catch_unwind(AssertUnwindSafe(|| {
@@ -152,18 +156,18 @@ impl<V: 'static> Worker<V> {
                 // After a panic the trail still holds the choices made before it.
                 return made(r, None);
             }
-            Cmd::Replay { tree, seed, .. } => {
+            Make::Replay { tree, seed } => {
                 return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare)
             }
-            Cmd::Remembered { tree, seed, .. } => {
+            Make::Remembered { tree, seed } => {
                 // Recorded into the case's trail, for the guide's feedback.
                 return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare);
             }
-            Cmd::Sequence { choices, .. } => {
+            Make::Sequence { choices } => {
                 return recorded(gen, token::sequence_source(choices), &mut self.trail, &mut self.spare)
             }
-            Cmd::Bytes { bytes } => return recorded(gen, BytesSource::new(bytes), &mut self.trail, &mut self.spare),
-            Cmd::Example { index, .. } => {
+            Make::Bytes { bytes } => return recorded(gen, BytesSource::new(bytes), &mut self.trail, &mut self.spare),
+            Make::Example { index } => {
                 let make = self.prop.examples[*index].clone();
                 let describe = self.prop.describe.clone();
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
@@ -206,37 +210,25 @@ impl<V: 'static> Worker<V> {
     /// A case that the property passed or discarded has no tree in its
     /// result (nothing reads it: a shrink try that passes builds none),
     /// unless cases are observed, or made from a seed to be recorded.
-    fn run(&mut self, cmd: Cmd<'_>, mut started: Option<Started<'_>>) -> CaseResult {
+    fn run(&mut self, request: CaseRequest<'_>, mut started: Option<Started<'_>>) -> CaseResult {
         panics::quiet(true);
         panics::case_begins();
-        let generated = matches!(cmd, Cmd::Generate { .. });
-        let keep_tree = self.observed || matches!(cmd, Cmd::Seeded { .. });
-        // A shrink try or a replay is timed only when cases are observed:
-        // nothing else reads its times (a failure's times are taken when it is found).
-        let clocked = self.observed || !matches!(cmd, Cmd::Replay { .. });
-        let t0 = match self.last_end.take() {
-            Some(end) if generated => Some(end),
-            _ => clocked.then(Instant::now),
-        };
-        let (render, test, guided) = match cmd {
-            Cmd::Generate { render, .. } => (render, true, true),
-            Cmd::Seeded { render, test, .. } => (render, test, false),
-            Cmd::Replay { render, test, .. } => (render, test, false),
-            Cmd::Sequence { render, test, .. } => (render, test, false),
-            Cmd::Bytes { .. } => (false, true, false),
-            Cmd::Remembered { render, .. } => (render, true, true),
-            // An example is heard by the guide as a case, so a search may start from it.
-            Cmd::Example { render, .. } => (render, true, true),
-        };
+        let CaseRequest { make, render, test } = request;
+        let generated = matches!(make, Make::Generate { .. });
+        let guided = make.heard_by_guide();
         // A case whose arguments are shown keeps the tree that made them: a
         // token printed with them is made of its choices, so it makes them again.
-        let keep_tree = keep_tree || render;
-        if let (Cmd::Generate { seed, index, .. }, Some(f)) = (&cmd, self.inflight.as_mut()) {
+        let keep_tree = self.observed || make.keeps_tree() || render;
+        let t0 = match self.last_end.take() {
+            Some(end) if generated => Some(end),
+            _ => (self.observed || make.timed()).then(Instant::now),
+        };
+        if let (Make::Generate { seed, index, .. }, Some(f)) = (&make, self.inflight.as_mut()) {
             // Recorded before the guide makes it: should its generator end the process, it is the
             // case reported, not the one before. Best effort, as every record.
             let _ = f.record_guided(*index, *seed);
         }
-        let made = self.make(&cmd);
+        let made = self.make(&make);
         // One clock reading ends generation and starts the test.
         let t1 = t0.map(|_| Instant::now());
         let gen_time = t0.zip(t1).map_or(Duration::ZERO, |(t0, t1)| t1 - t0);
@@ -257,7 +249,7 @@ impl<V: 'static> Worker<V> {
                 result.status = no_value(stop);
             }
             Made::Value(value, tree) => {
-                if let Cmd::Seeded { seed, .. } = cmd {
+                if let Make::Seeded { seed } = make {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
                 if guided {
@@ -535,10 +527,10 @@ impl<V: 'static> Exec<V> {
         self.worker.observed = true;
     }
 
-    /// The seed `cmd` makes its case from, when it makes it again by plain generation.
-    pub(super) fn plain_seed(&self, cmd: &Cmd<'_>) -> Option<u64> {
-        match *cmd {
-            Cmd::Seeded { seed, .. } => Some(seed),
+    /// The seed `request` makes its case from, when it makes it again by plain generation.
+    pub(super) fn plain_seed(&self, request: &CaseRequest<'_>) -> Option<u64> {
+        match request.make {
+            Make::Seeded { seed } => Some(seed),
             _ => None,
         }
     }
@@ -560,10 +552,10 @@ impl<V: 'static> Exec<V> {
         (self.worker.guide.notes(), self.worker.guide.report_section())
     }
 
-    pub(super) fn run(&mut self, cmd: Cmd<'_>) -> CaseResult {
+    pub(super) fn run(&mut self, request: CaseRequest<'_>) -> CaseResult {
         match &self.watch {
-            Some(w) if w.wants_made() => self.worker.run(cmd, Some(&mut |choices| w.made(choices))),
-            _ => self.worker.run(cmd, None),
+            Some(w) if w.wants_made() => self.worker.run(request, Some(&mut |choices| w.made(choices))),
+            _ => self.worker.run(request, None),
         }
     }
 }

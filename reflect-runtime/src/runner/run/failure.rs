@@ -52,7 +52,8 @@ impl<V: 'static> Run<V> {
     /// property flaky rather than show an input that did not fail.
     pub(super) fn recorded_again(&mut self, first: CaseResult, seed: u64) -> CaseResult {
         let render = self.render;
-        let again = self.case(Cmd::Seeded { seed, render, test: true }, "made again under a recorder");
+        let again =
+            self.case(CaseRequest { make: Make::Seeded { seed }, render, test: true }, "made again under a recorder");
         if again.remade_differs {
             self.warn(
                 "the generator made another value from the same seed when run again: it reads more than its choices \
@@ -129,8 +130,8 @@ impl<V: 'static> Run<V> {
             return Err(self.raw_failure(found));
         }
         let remake = match (found.seed.take(), found.choices.take()) {
-            (Some(seed), _) => Some(Cmd::Seeded { seed, render: false, test: false }),
-            (None, Some(choices)) => Some(Cmd::Sequence { choices, render: false, test: false }),
+            (Some(seed), _) => Some(CaseRequest { make: Make::Seeded { seed }, render: false, test: false }),
+            (None, Some(choices)) => Some(CaseRequest { make: Make::Sequence { choices }, render: false, test: false }),
             (None, None) => None,
         };
         if let Some(cmd) = remake {
@@ -222,7 +223,11 @@ impl<V: 'static> Run<V> {
             // Each candidate is lent, not copied: the replay only reads it.
             let (t, s) = shrink::shrink_by_ref(tree, budget, |cand| {
                 let render = self.render;
-                let cmd = Cmd::Replay { tree: Cow::Borrowed(cand), seed: shrink_seed, render, test: true };
+                let cmd = CaseRequest {
+                    make: Make::Replay { tree: Cow::Borrowed(cand), seed: shrink_seed },
+                    render,
+                    test: true,
+                };
                 let r = self.case(cmd, SHRINKING);
                 let kept = std::mem::discriminant(&r.status) == way;
                 if let (true, Some(w)) = (kept, &self.watch) {
@@ -237,8 +242,11 @@ impl<V: 'static> Run<V> {
         // a hung case is only generated again, not run (it would hang again).
         // A case that passes in any replay is flaky: a property failing now
         // and then is called flaky (all replays failing by chance is unlikely).
-        let replay =
-            |tree: &ChoiceTree| Cmd::Replay { tree: Cow::Owned(tree.clone()), seed: shrink_seed, render: true, test };
+        let replay = |tree: &ChoiceTree| CaseRequest {
+            make: Make::Replay { tree: Cow::Owned(tree.clone()), seed: shrink_seed },
+            render: true,
+            test,
+        };
         let mut passed_once = None;
         if test {
             for _ in 0..FLAKY_REPLAYS {

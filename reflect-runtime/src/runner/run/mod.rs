@@ -7,7 +7,7 @@ use super::progress::Progress;
 use super::property::Property;
 use super::report::{Failure, FailureKind, Origin, Report, RunError};
 use super::watch::{Found, Watch};
-use super::worker::{Batch, Cmd, Exec};
+use super::worker::{Batch, CaseRequest, Exec, Make};
 use crate::config::Config;
 use crate::guide::ReportSection;
 use crate::hashing::case_seed;
@@ -196,11 +196,11 @@ impl<V: 'static> Run<V> {
         self.report.warnings.push(w);
     }
 
-    fn case(&mut self, cmd: Cmd<'_>, how: &str) -> CaseResult {
+    fn case(&mut self, request: CaseRequest<'_>, how: &str) -> CaseResult {
         if let Some(w) = &self.watch {
-            w.begin(self.exec.plain_seed(&cmd), &self.at, self.report.cases, self.report.discards);
+            w.begin(self.exec.plain_seed(&request), &self.at, self.report.cases, self.report.discards);
         }
-        let r = self.exec.run(cmd);
+        let r = self.exec.run(request);
         if let Some(w) = &self.watch {
             w.end();
         }
@@ -271,7 +271,8 @@ impl<V: 'static> Run<V> {
         if let Some(w) = self.stamp_mismatch(stamp) {
             self.warn(w);
         }
-        let r = self.case(Cmd::Sequence { choices, render: true, test: true }, "replayed from a token");
+        let r = self
+            .case(CaseRequest { make: Make::Sequence { choices }, render: true, test: true }, "replayed from a token");
         if r.status.fails() {
             // Not shrunk: the token names the input its report showed, and
             // that is the input shown again (a shrinker stopped early by
@@ -339,8 +340,10 @@ impl<V: 'static> Run<V> {
                 }
                 self.report.regressions_replayed += 1;
                 let render = self.render;
-                let r = self
-                    .case(Cmd::Remembered { tree: entry.tree, seed: self.seed, render }, "replayed from regressions");
+                let r = self.case(
+                    CaseRequest { make: Make::Remembered { tree: entry.tree, seed: self.seed }, render, test: true },
+                    "replayed from regressions",
+                );
                 if r.status.fails() {
                     let origin = Origin::Regression(s.path.clone());
                     return Err(self.fail_and_remember(r, origin, Some(s)));
@@ -357,7 +360,7 @@ impl<V: 'static> Run<V> {
         for index in 0..self.prop.examples.len() {
             let render = self.render;
             self.at = Origin::Example(index);
-            let r = self.case(Cmd::Example { index, render }, "an explicit example");
+            let r = self.case(CaseRequest { make: Make::Example { index }, render, test: true }, "an explicit example");
             self.report.examples_run += 1;
             if let Status::NotInRange(value) = r.status {
                 return Err(RunError::BadExample { name: self.config.name.clone(), index, value });
@@ -411,7 +414,14 @@ impl<V: 'static> Run<V> {
                 let render = self.render;
                 self.at = Origin::Generated(i);
                 let seed = case_seed(self.seed, i);
-                self.case(Cmd::Generate { seed, index: i, budget: self.config.cases, render }, "generated")
+                self.case(
+                    CaseRequest {
+                        make: Make::Generate { seed, index: i, budget: self.config.cases },
+                        render,
+                        test: true,
+                    },
+                    "generated",
+                )
             };
             self.report.reached(r.utility, i);
             if r.status.fails() {
@@ -470,13 +480,14 @@ impl<V: 'static> Run<V> {
 
     /// The command that makes a case left in flight again, without testing it
     /// (a guide's case, which cannot be made again, makes the empty sequence's).
-    fn remake(&self, case: InFlightCase, render: bool) -> Cmd<'static> {
-        match case {
-            InFlightCase::Tree(tree) => Cmd::Replay { tree: Cow::Owned(tree), seed: self.seed, render, test: false },
-            InFlightCase::Seed(seed) => Cmd::Seeded { seed, render, test: false },
-            InFlightCase::Choices(choices) => Cmd::Sequence { choices, render, test: false },
-            InFlightCase::Guided { .. } => Cmd::Sequence { choices: Vec::new(), render, test: false },
-        }
+    fn remake(&self, case: InFlightCase, render: bool) -> CaseRequest<'static> {
+        let make = match case {
+            InFlightCase::Tree(tree) => Make::Replay { tree: Cow::Owned(tree), seed: self.seed },
+            InFlightCase::Seed(seed) => Make::Seeded { seed },
+            InFlightCase::Choices(choices) => Make::Sequence { choices },
+            InFlightCase::Guided { .. } => Make::Sequence { choices: Vec::new() },
+        };
+        CaseRequest { make, render, test: false }
     }
 
     /// Runs one case whose choices `bytes` answer (a fuzzer's input). A
@@ -484,7 +495,10 @@ impl<V: 'static> Run<V> {
     /// regressions directory `regressions`, when given, so that the next run
     /// of the property replays it.
     pub(crate) fn fuzz_case(&mut self, bytes: &[u8], regressions: Option<&Path>) -> Result<(), RunError> {
-        let r = self.case(Cmd::Bytes { bytes: bytes.to_vec() }, "from a fuzzer");
+        let r = self.case(
+            CaseRequest { make: Make::Bytes { bytes: bytes.to_vec() }, render: false, test: true },
+            "from a fuzzer",
+        );
         if !r.status.fails() {
             self.count(&r);
             return Ok(());
