@@ -71,3 +71,45 @@ pub use crate::hashing::case_seed;
 pub use property::{argument, argument_is_debug, returns_outcome, Property};
 pub use report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
 pub(crate) use run::Run;
+
+use crate::config::Config;
+use panics::panic_message;
+
+impl<V: 'static> Property<V> {
+    /// Run the property under `config`.
+    pub fn check(&self, config: &Config) -> Result<Report, RunError> {
+        // A generator that cannot be built is a setup error, not a failing case.
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((self.gen)()))) {
+            let reason = format!("building its generator panicked: {}", panic_message(&*payload));
+            return Err(RunError::Setup { name: config.name.clone(), reason });
+        }
+        // So is a guide that cannot be built (examples it cannot be tuned by, say).
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((config.guide)()))) {
+            let reason = format!("building its guide panicked: {}", panic_message(&*payload));
+            return Err(RunError::Setup { name: config.name.clone(), reason });
+        }
+        match config.case_timeout {
+            None => Run::new(self.clone(), config, None).go(),
+            Some(limit) => supervise::watched(self, config, limit, supervise::Job::Search, 0),
+        }
+    }
+
+    /// Run the property under `config` and panic with the report if it does
+    /// not pass (what `#[property]` calls). The panic is located at the
+    /// caller (the `#[property]` function), not in the runner. Statistics
+    /// asked for ([`Config::statistics`]), with the run's timings, go straight to the standard error,
+    /// so `cargo test` shows them without `--nocapture`.
+    #[track_caller]
+    pub fn assert(&self, config: &Config) {
+        match self.check(config) {
+            Ok(report) => {
+                if config.statistics {
+                    use std::io::Write;
+                    // Not `eprintln!`: the test harness captures that, and hides it for a passing test.
+                    let _ = writeln!(std::io::stderr(), "{}  {}", report.statistics(), report.timings());
+                }
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

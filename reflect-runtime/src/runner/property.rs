@@ -1,10 +1,7 @@
-//! The property builder: a generator of inputs, a test over them, how to describe and key a value, and examples written by hand.
+//! The property builder (data only): a generator of inputs, a test over them, how to describe and key a value, and examples written by hand.
 
-use super::panics::panic_message;
-use super::report::{Failure, Report, RunError};
-use super::run::Run;
+use super::report::Failure;
 use crate::case::IntoOutcome;
-use crate::config::Config;
 use crate::hashing::value_key;
 use reflect_core::gen::{BoxGen, Gen};
 use reflect_core::parse_tree;
@@ -83,24 +80,6 @@ impl<V: 'static> Property<V> {
         self
     }
 
-    /// Run the property under `config`.
-    pub fn check(&self, config: &Config) -> Result<Report, RunError> {
-        // A generator that cannot be built is a setup error, not a failing case.
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((self.gen)()))) {
-            let reason = format!("building its generator panicked: {}", panic_message(&*payload));
-            return Err(RunError::Setup { name: config.name.clone(), reason });
-        }
-        // So is a guide that cannot be built (examples it cannot be tuned by, say).
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((config.guide)()))) {
-            let reason = format!("building its guide panicked: {}", panic_message(&*payload));
-            return Err(RunError::Setup { name: config.name.clone(), reason });
-        }
-        match config.case_timeout {
-            None => Run::new(self.clone(), config, None).go(),
-            Some(limit) => super::supervise::watched(self, config, limit, super::supervise::Job::Search, 0),
-        }
-    }
-
     /// The failing value of `failure` (a failure of this property), typed:
     /// the value its shrunk choices make, made again by parsing them with
     /// the property's generator. `None` when they make no value (the
@@ -118,25 +97,6 @@ impl<V: 'static> Property<V> {
     pub fn value_of(&self, failure: &Failure) -> Option<V> {
         let tree = &failure.tree;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_tree(&(self.gen)(), tree).ok())).ok().flatten()
-    }
-
-    /// Run the property under `config` and panic with the report if it does
-    /// not pass (what `#[property]` calls). The panic is located at the
-    /// caller (the `#[property]` function), not in the runner. Statistics
-    /// asked for ([`Config::statistics`]), with the run's timings, go straight to the standard error,
-    /// so `cargo test` shows them without `--nocapture`.
-    #[track_caller]
-    pub fn assert(&self, config: &Config) {
-        match self.check(config) {
-            Ok(report) => {
-                if config.statistics {
-                    use std::io::Write;
-                    // Not `eprintln!`: the test harness captures that, and hides it for a passing test.
-                    let _ = writeln!(std::io::stderr(), "{}  {}", report.statistics(), report.timings());
-                }
-            }
-            Err(e) => panic!("{e}"),
-        }
     }
 }
 
