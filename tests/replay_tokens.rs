@@ -33,8 +33,11 @@ fn buggy_keys(t: &Bst) -> Vec<u8> {
     out
 }
 
+/// Makes a guide.
+type MakeGuide = fn() -> Box<dyn Guide>;
+
 /// Every guide, by name.
-fn guides() -> Vec<(&'static str, fn() -> Box<dyn Guide>)> {
+fn guides() -> Vec<(&'static str, MakeGuide)> {
     vec![
         ("random", || Box::new(RandomGuide)),
         ("rl", || Box::new(RlGuide::default())),
