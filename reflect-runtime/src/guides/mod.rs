@@ -92,3 +92,54 @@ pub struct ForProperty<V> {
     /// The directory of the property's `Cargo.toml`, which relative file names start from.
     pub manifest_dir: &'static str,
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each option `#[property(guide = ...)]` writes gives the configuration the guide had
+    //! before the guides owned their options.
+    use super::*;
+    use reflect_core::combinators::int;
+    use reflect_core::edit::Mutation;
+
+    fn property() -> ForProperty<u8> {
+        ForProperty { gen: crate::runner::argument::<u8, _>(int(0u8..=9)), manifest_dir: env!("CARGO_MANIFEST_DIR") }
+    }
+
+    #[test]
+    fn rl_options_give_the_configurations_they_name() {
+        use rl::names::*;
+        let o = || rl::options::<u8>();
+        assert_eq!(o().config(), RlConfig::default());
+        assert_eq!(o().explore(diverse).window(3).config(), RlConfig::diverse().window(3));
+        // `diverse`'s ε is a default: an `epsilon` given before or after it wins.
+        assert_eq!(o().epsilon(0.1).explore(diverse).config(), RlConfig::diverse().epsilon(0.1));
+        assert_eq!(o().explore(diverse).epsilon(0.1).config(), RlConfig::diverse().epsilon(0.1));
+        assert_eq!(
+            o().explore(forget).epsilon(0.1).abstraction(Sequence).prior(uniform).config(),
+            RlConfig::default()
+                .explore(rl::Explore::FORGET)
+                .epsilon(0.1)
+                .abstraction(rl::Abstraction::Sequence)
+                .prior(rl::Prior::Uniform)
+        );
+    }
+
+    #[test]
+    fn cgs_sa_and_mutate_options_give_the_configurations_they_name() {
+        let cgs = |o: cgs::CgsOptions| o.into_guide(property()).config().clone();
+        assert_eq!(cgs(cgs::options::<u8>()), CgsConfig::default());
+        assert_eq!(cgs(cgs::options::<u8>().samples(10)), CgsConfig::default().samples(10));
+
+        let sa = |o: sa::SaOptions<u8>| *o.into_guide(property()).config();
+        assert_eq!(sa(sa::options()), SaConfig::default());
+        let set = sa::options().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0);
+        assert_eq!(sa(set), SaConfig::default().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0));
+
+        use mutate::names::*;
+        assert_eq!(mutate::options::<u8>().config(), MutateConfig::default());
+        assert_eq!(
+            mutate::options::<u8>().corpus(8).fresh(0.5).operators([shrink, reroll]).config(),
+            MutateConfig::default().corpus_size(8).fresh(0.5).operators([Mutation::Shrink, Mutation::Reroll])
+        );
+    }
+}

@@ -379,10 +379,17 @@ pub mod names {
     pub const shrink: Mutation = Mutation::Shrink;
 }
 
+impl MutateOptions {
+    /// The configuration the options give.
+    pub fn config(self) -> MutateConfig {
+        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh);
+        config.operators(self.operators[..self.len].iter().copied())
+    }
+}
+
 impl<V> super::GuideOptions<V> for MutateOptions {
     type Guide = MutateGuide;
     fn into_guide(self, _property: super::ForProperty<V>) -> MutateGuide {
-        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh);
-        MutateGuide::new(config.operators(self.operators[..self.len].iter().copied()))
+        MutateGuide::new(self.config())
     }
 }
