@@ -274,8 +274,11 @@ pub struct TunedWeights {
     path: &'static str,
 }
 
-/// The names `tuned`'s options may use: none.
-pub mod names {}
+/// The names `tuned`'s options may use: [`examples_from_dir`], so that
+/// `tuned(like = examples_from_dir("dir"))` needs no import.
+pub mod names {
+    pub use super::examples_from_dir;
+}
 
 /// Panics with a tuning's error: a property whose examples cannot tune its
 /// generator cannot run as written, and the test says why.

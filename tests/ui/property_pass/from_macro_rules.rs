@@ -25,6 +25,12 @@ macro_rules! pair {
 
 pair!(a_pair, flag, n);
 
+// A guide's names are in scope in its options' values: `examples_from_dir` needs no import.
+#[property(guide = tuned(like = examples_from_dir("tests/data/examples")), regressions = false)]
+fn tuned_by_files(x: u8) {
+    let _ = x;
+}
+
 fn main() {
     for (property, config) in [under_random::property(), under_rl::property()] {
         property.check(&config).expect("passes");
