@@ -1,13 +1,13 @@
 //! `guide = name(k = v, ...)` written, spans kept, as calls on the guide's own typed options.
 //!
 //! The macro knows no guide (their table is in `reflect_runtime::guides`):
-//! `guide = name` is `guides::name::options::<V>()` (`V` the arguments' value), and `guide = name(k = v)`
-//! adds `.k({ use guides::name::names::*; v })`, so a bare name in a value
-//! is first the guide's own (`explore = diverse`), else the user's
-//! (`neighbour = my_function`). A wrong key or value is then rustc's error
-//! at the key or the value. When every value is a literal, a name, or an
-//! array of them, the options are built in a `const` block, so that a
-//! setter's `assert!` rejects a bad value at compile time.
+//! `guide = name` is `guides::name::options::<V>()`, `V` the arguments'
+//! value, and `guide = name(k = v)` adds `.k({ use guides::name::names::*; v })`,
+//! so a bare name in a value is first the guide's own (`explore = diverse`),
+//! else the user's (`neighbour = my_function`). A wrong key or value is then
+//! rustc's error at the key or the value. When every value is a literal, a
+//! name, or an array of them, the options are built in a `const` block, so
+//! that a setter's `assert!` rejects a bad value at compile time.
 
 use crate::errors::Ctxt;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};

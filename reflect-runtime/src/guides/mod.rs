@@ -28,7 +28,8 @@
 //! `rl::names::diverse`, and a name the guide does not have is the user's own
 //! (`neighbour = my_function`). When every value is a literal, a name or an
 //! array of them, the options are built in a `const` block, so a setter's
-//! `assert!` rejects a bad value at compile time. A guide therefore owns and
+//! `assert!` rejects a bad value at compile time (a `static` given by name is
+//! then written `{ MY_STATIC }`). A guide therefore owns and
 //! checks its options, and a new option is a method in the guide's own file:
 //! - `pub const fn options<V>()`, the defaults for arguments of type `V`,
 //!   whose methods (one per key, `const fn` when their values can be
