@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn cgs_sa_and_mutate_options_give_the_configurations_they_name() {
-        let cgs = |o: cgs::CgsOptions| o.into_guide(property()).config().clone();
+        let cgs = |o: cgs::CgsOptions| *o.into_guide(property()).config();
         assert_eq!(cgs(cgs::options::<u8>()), CgsConfig::default());
         assert_eq!(cgs(cgs::options::<u8>().samples(10)), CgsConfig::default().samples(10));
 
