@@ -219,6 +219,14 @@ impl Config {
         self
     }
 
+    /// As [`Config::guide`], for a `make` that boxes its guide itself (as
+    /// `#[property(guide = ...)]`'s does, so that its errors are at the options).
+    #[doc(hidden)]
+    pub fn boxed_guide(mut self, make: impl Fn() -> Box<dyn Guide> + Send + Sync + 'static) -> Self {
+        self.guide = Arc::new(make);
+        self
+    }
+
     /// The seed this run uses: the configured one, or one derived from the name.
     pub fn effective_seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| fnv1a(self.name.as_bytes()))

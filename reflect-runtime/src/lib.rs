@@ -1,7 +1,7 @@
 //! Runs properties over reflective generators: the guide interface and its strategies, the runner, shrinking, persistence and reports.
 //!
 //! - [`guide`]: the interface through which every strategy steers choices;
-//! - [`guides`]: the strategies, one module each (random, RLCheck, Choice Gradient Sampling, simulated annealing);
+//! - [`guides`]: the strategies, one module each, and the table of them and their `#[property]` options;
 //! - [`explore`]: running a generator under a guide outside a property;
 //! - [`fuzz`]: a property as a fuzz target, on a fuzzer's bytes (libFuzzer with the feature `libfuzzer`, AFL++ with `afl`);
 //! - [`runner`]: [`runner::Property`] and its run: cases, discards, panics, hangs, feedback to the guide;

@@ -149,6 +149,25 @@ impl Guide for AutoGuide {
     }
 }
 
+/// `#[property(guide = auto)]`'s options: none, the default guide (see [`super`]'s table).
+pub const fn options<V>() -> AutoOptions {
+    AutoOptions
+}
+
+/// The options of `guide = auto`: none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AutoOptions;
+
+/// The names `auto`'s options may use: none.
+pub mod names {}
+
+impl<V> super::GuideOptions<V> for AutoOptions {
+    type Guide = AutoGuide;
+    fn into_guide(self, _property: super::ForProperty<V>) -> AutoGuide {
+        AutoGuide::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,7 +81,7 @@ pub struct CgsConfig {
 
 impl Default for CgsConfig {
     fn default() -> Self {
-        CgsConfig { samples: 50 }
+        options::<()>().config
     }
 }
 
@@ -381,5 +381,35 @@ impl Guide for CgsGuide {
             "choice gradient sampling (N = {}): {} samples, {} valid; {} choice points decided ({} with every fitness 0), {} walks finished",
             self.config.samples, s.samples, s.valid_samples, s.steps, s.blind_steps, s.walks
         )]
+    }
+}
+
+/// `#[property(guide = cgs(...))]`'s options, their defaults (see [`super`]'s table).
+pub const fn options<V>() -> CgsOptions {
+    CgsOptions { config: CgsConfig { samples: 50 } }
+}
+
+/// The options of `guide = cgs(samples = N)`.
+#[derive(Debug, Clone, Copy)]
+pub struct CgsOptions {
+    config: CgsConfig,
+}
+
+impl CgsOptions {
+    /// `samples = N`: the samples drawn from each option's derivative ([`CgsConfig::samples`]), at least 1.
+    pub const fn samples(mut self, n: u32) -> Self {
+        assert!(n >= 1, "`samples` must be at least 1: the samples drawn from each option's derivative");
+        self.config.samples = n;
+        self
+    }
+}
+
+/// The names `cgs`'s options may use: none.
+pub mod names {}
+
+impl<V> super::GuideOptions<V> for CgsOptions {
+    type Guide = CgsGuide;
+    fn into_guide(self, _property: super::ForProperty<V>) -> CgsGuide {
+        CgsGuide::new(self.config)
     }
 }

@@ -1,15 +1,48 @@
 //! The strategies that answer a generator's choices, one module each, all behind [`crate::guide::Guide`].
 //!
-//! | guide | `#[property(guide = ...)]` | module |
-//! |---|---|---|
-//! | random, switching to RLCheck when most cases are discarded (the default) | `auto` | [`auto`] |
-//! | plain random generation | `random` | [`random`] |
-//! | RLCheck: Monte Carlo Control per choice point | `rl`, `rl(explore = diverse, epsilon = .., window = .., abstraction = .., prior = uniform)` | [`rl`] |
-//! | Choice Gradient Sampling: derivatives sampled to steer toward valid values | `cgs`, `cgs(samples = N)` | [`cgs`] |
-//! | targeted: simulated annealing on `maximize!` / `minimize!` | `sa`, `sa(steps = .., initial_temp = .., restart_after = ..)` | [`sa`] |
-//! | tuned by examples: weights by site and label from values like (or unlike) yours | `tuned(like = .., unlike = .., smoothing = ..)`, `tuned(weights = "file.json")` | [`tuned`] |
-//! | validity-preserving mutation of a corpus of interesting cases | `mutate`, `mutate(corpus = N, fresh = P, operators = [reroll, swap, shrink])` | [`mutate`] |
-//! | a set of pairwise different inputs first (one per pick pattern, or all different values), then random | `DistinctGuide::cover()`, `DistinctGuide::cover_regex()`, `DistinctGuide::all_different()` | [`distinct`] |
+//! # The guide table
+//!
+//! This is the one table of the guides and of what `#[property(guide = ...)]` accepts; the
+//! other docs link here. `guide = name` is the guide with its defaults, `guide = name(k = v, ...)`
+//! sets options, and any other expression whose value implements `Guide` is used as it is
+//! (`guide = MyGuide::default()`, `guide = DistinctGuide::cover()`).
+//!
+//! | `guide =` | what it does | options, `key = value` (default) | module |
+//! |---|---|---|---|
+//! | `auto` (the default) | random generation; once at least 20 cases ran and more than half of them were discarded, every later case goes to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
+//! | `random` | plain random generation, honouring the generator's weights | none | [`random`] |
+//! | `rl` | RLCheck: Monte Carlo Control per choice point, rewarded for valid new values | `explore = paper` \| `forget` \| `bonus` \| `softmax` \| `diverse` (`paper`; `diverse` also sets ε = 0.05), `epsilon = E` (0.25), `window = N` (4), `abstraction = Sequence` \| `Tree` \| `TreeLR` (`TreeLR`), `prior = weights` \| `uniform` (`weights`: the policy starts as the generator's distribution; `uniform` is RLCheck's start) | [`rl`] |
+//! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1) | [`cgs`] |
+//! | `sa` | targeted: simulated annealing on `maximize!` / `minimize!` | `steps = N` (the run's cases, at most 10 000), `initial_temp = T` (1), `restart_after = N` (never), `max_retries = N` (50), `neighbour = f` (from the choice trees; `f: fn(&V, f64, &mut DetRng) -> V` over the arguments' value) | [`sa`] |
+//! | `tuned(...)` | generation tuned by examples: weights by site and label from values like (or unlike) yours | `like = EXPR`, `unlike = EXPR` (at least one; each gives values of the arguments' type: an array, a `Vec`, `examples_from_dir("dir")`), `smoothing = S` (0.1); or `weights = "file.json"` alone (a saved tuning, beside `Cargo.toml`) | [`tuned`] |
+//! | `mutate` | validity-preserving mutation of a corpus of interesting cases | `corpus = N` (256), `fresh = P` (0.1), `operators = [reroll, swap, shrink]` (all three) | [`mutate`] |
+//! | `DistinctGuide::...` (or `#[property(distinct = N)]`) | a set of pairwise different inputs first (one per pick pattern, or all different values), then random | constructors: `cover()`, `cover_regex()`, `all_different()`, `new(gen, difference)` | [`distinct`] |
+//!
+//! # How `#[property]` reads a guide's options
+//!
+//! The macro knows no guide: it writes `guide = name(k1 = v1, k2 = v2)` as
+//! `name::options::<V>().k1(v1).k2(v2)` (with `name` a module of this one and
+//! `V` the arguments' value, a tuple with several), and makes the guide with
+//! [`GuideOptions::into_guide`]. Each value is read with
+//! the guide's `name::names::*` in scope, so `explore = diverse` is
+//! `rl::names::diverse`, and a name the guide does not have is the user's own
+//! (`neighbour = my_function`). When every value is a literal, a name or an
+//! array of them, the options are built in a `const` block, so a setter's
+//! `assert!` rejects a bad value at compile time (a `static` given by name is
+//! then written `{ MY_STATIC }`). A guide therefore owns and
+//! checks its options, and a new option is a method in the guide's own file:
+//! - `pub const fn options<V>()`, the defaults for arguments of type `V`,
+//!   whose methods (one per key, `const fn` when their values can be
+//!   constants) set the options;
+//! - `pub mod names`, the names its options' values may use (possibly none);
+//! - an impl of [`GuideOptions`] for the options' type.
+//!
+//! A wrong key is a compile error at the key (no method of that name), a
+//! wrong value one at the value (a type mismatch, a name not found, or the
+//! setter's own message).
+
+use crate::guide::Guide;
+use reflect_core::gen::BoxGen;
 
 pub mod auto;
 pub mod cgs;
@@ -28,3 +61,86 @@ pub use random::RandomGuide;
 pub use rl::{RlConfig, RlGuide};
 pub use sa::{SaConfig, SaGuide};
 pub use tuned::TunedGuide;
+
+/// A guide's options, as `#[property(guide = name(k = v, ...))]` writes
+/// them: they make the guide for a property whose arguments have type `V`
+/// (see the module docs).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot make a guide for arguments of type `{V}`",
+    label = "these options are not complete, or not for this type",
+    note = "the guide's `options()` docs, linked from `reflect::guides`, say which options it needs"
+)]
+pub trait GuideOptions<V> {
+    /// The guide the options make.
+    type Guide: Guide + 'static;
+
+    /// The guide, for the property `property` says.
+    fn into_guide(self, property: ForProperty<V>) -> Self::Guide;
+}
+
+/// [`GuideOptions::into_guide`], boxed, as `#[property]` calls it (with
+/// `Config::boxed_guide`): options that make no guide are then one error,
+/// at the options, not a second one where the guide is used.
+#[doc(hidden)]
+pub fn guide_from<V, O: GuideOptions<V>>(options: O, property: ForProperty<V>) -> Box<dyn Guide> {
+    Box::new(options.into_guide(property))
+}
+
+/// What a guide's options may need to know of the property they guide.
+pub struct ForProperty<V> {
+    /// The generator of the property's arguments (a tuple's, with several).
+    pub gen: BoxGen<V>,
+    /// The directory of the property's `Cargo.toml`, which relative file names start from.
+    pub manifest_dir: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each option `#[property(guide = ...)]` writes gives the configuration the guide had
+    //! before the guides owned their options.
+    use super::*;
+    use reflect_core::combinators::int;
+    use reflect_core::edit::Mutation;
+
+    fn property() -> ForProperty<u8> {
+        ForProperty { gen: crate::runner::argument::<u8, _>(int(0u8..=9)), manifest_dir: env!("CARGO_MANIFEST_DIR") }
+    }
+
+    #[test]
+    fn rl_options_give_the_configurations_they_name() {
+        use rl::names::*;
+        let o = || rl::options::<u8>();
+        assert_eq!(o().config(), RlConfig::default());
+        assert_eq!(o().explore(diverse).window(3).config(), RlConfig::diverse().window(3));
+        // `diverse`'s ε is a default: an `epsilon` given before or after it wins.
+        assert_eq!(o().epsilon(0.1).explore(diverse).config(), RlConfig::diverse().epsilon(0.1));
+        assert_eq!(o().explore(diverse).epsilon(0.1).config(), RlConfig::diverse().epsilon(0.1));
+        assert_eq!(
+            o().explore(forget).epsilon(0.1).abstraction(Sequence).prior(uniform).config(),
+            RlConfig::default()
+                .explore(rl::Explore::FORGET)
+                .epsilon(0.1)
+                .abstraction(rl::Abstraction::Sequence)
+                .prior(rl::Prior::Uniform)
+        );
+    }
+
+    #[test]
+    fn cgs_sa_and_mutate_options_give_the_configurations_they_name() {
+        let cgs = |o: cgs::CgsOptions| *o.into_guide(property()).config();
+        assert_eq!(cgs(cgs::options::<u8>()), CgsConfig::default());
+        assert_eq!(cgs(cgs::options::<u8>().samples(10)), CgsConfig::default().samples(10));
+
+        let sa = |o: sa::SaOptions<u8>| *o.into_guide(property()).config();
+        assert_eq!(sa(sa::options()), SaConfig::default());
+        let set = sa::options().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0);
+        assert_eq!(sa(set), SaConfig::default().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0));
+
+        use mutate::names::*;
+        assert_eq!(mutate::options::<u8>().config(), MutateConfig::default());
+        assert_eq!(
+            mutate::options::<u8>().corpus(8).fresh(0.5).operators([shrink, reroll]).config(),
+            MutateConfig::default().corpus_size(8).fresh(0.5).operators([Mutation::Shrink, Mutation::Reroll])
+        );
+    }
+}

@@ -317,3 +317,79 @@ where
     let r = gen.run(&mut GuidedSource::new(&mut Fill, &mut trail, &plan, case, rng));
     Some((r, trail.to_tree()))
 }
+
+/// The most operators `operators = [...]` lists (repeats weigh an operator more).
+const MAX_OPERATORS: usize = 8;
+
+/// `#[property(guide = mutate(...))]`'s options, their defaults (see [`super`]'s table).
+pub const fn options<V>() -> MutateOptions {
+    MutateOptions { corpus_size: 256, fresh: 0.1, operators: [Mutation::Reroll; MAX_OPERATORS], len: 0 }
+}
+
+/// The options of `guide = mutate(corpus = N, fresh = P, operators = [...])`.
+#[derive(Debug, Clone, Copy)]
+pub struct MutateOptions {
+    corpus_size: usize,
+    fresh: f64,
+    /// The first `len` are the operators given; none given is all three.
+    operators: [Mutation; MAX_OPERATORS],
+    len: usize,
+}
+
+impl MutateOptions {
+    /// `corpus = N`: the most entries the corpus keeps, at least 1 ([`MutateConfig::corpus_size`]).
+    pub const fn corpus(mut self, n: usize) -> Self {
+        self.corpus_size = if n > 0 { n } else { 1 };
+        self
+    }
+
+    /// `fresh = P`: the probability of a fresh case, clamped to `0..=1` ([`MutateConfig::fresh`]).
+    pub const fn fresh(mut self, p: f64) -> Self {
+        self.fresh = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// `operators = [reroll, swap, shrink]`: the operators mutants are made by, in this order
+    /// ([`MutateConfig::operators`]).
+    pub const fn operators<const N: usize>(mut self, ops: [Mutation; N]) -> Self {
+        assert!(
+            N > 0 && N <= MAX_OPERATORS,
+            "`operators` is a list of `reroll`, `swap` and `shrink`, such as `operators = [reroll, shrink]`"
+        );
+        let mut i = 0;
+        while i < N {
+            self.operators[i] = ops[i];
+            i += 1;
+        }
+        self.len = N;
+        self
+    }
+}
+
+/// The names `mutate`'s options use: the operators of `operators = [...]`.
+#[allow(non_upper_case_globals)]
+pub mod names {
+    use reflect_core::edit::Mutation;
+
+    /// `rerollMut`: [`Mutation::Reroll`].
+    pub const reroll: Mutation = Mutation::Reroll;
+    /// `swapMut`: [`Mutation::Swap`].
+    pub const swap: Mutation = Mutation::Swap;
+    /// `shrinkMut`: [`Mutation::Shrink`].
+    pub const shrink: Mutation = Mutation::Shrink;
+}
+
+impl MutateOptions {
+    /// The configuration the options give.
+    pub fn config(self) -> MutateConfig {
+        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh);
+        config.operators(self.operators[..self.len].iter().copied())
+    }
+}
+
+impl<V> super::GuideOptions<V> for MutateOptions {
+    type Guide = MutateGuide;
+    fn into_guide(self, _property: super::ForProperty<V>) -> MutateGuide {
+        MutateGuide::new(self.config())
+    }
+}

@@ -20,3 +20,22 @@ impl Guide for RandomGuide {
         true
     }
 }
+
+/// `#[property(guide = random)]`'s options: none (see [`super`]'s table).
+pub const fn options<V>() -> RandomOptions {
+    RandomOptions
+}
+
+/// The options of `guide = random`: none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RandomOptions;
+
+/// The names `random`'s options may use: none.
+pub mod names {}
+
+impl<V> super::GuideOptions<V> for RandomOptions {
+    type Guide = RandomGuide;
+    fn into_guide(self, _property: super::ForProperty<V>) -> RandomGuide {
+        RandomGuide
+    }
+}

@@ -76,7 +76,7 @@ pub struct SaConfig {
 
 impl Default for SaConfig {
     fn default() -> Self {
-        SaConfig { steps: None, initial_temp: 1.0, restart_after: None, max_retries: 50 }
+        options::<()>().config
     }
 }
 
@@ -380,6 +380,67 @@ impl Guide for SaGuide {
                 ("temperature, per step".to_owned(), self.trace.iter().map(|p| p.1).collect()),
             ],
         })
+    }
+}
+
+/// `#[property(guide = sa(...))]`'s options, their defaults (see [`super`]'s table); `T` is the
+/// arguments' value, which `neighbour` takes.
+pub const fn options<T>() -> SaOptions<T> {
+    SaOptions {
+        config: SaConfig { steps: None, initial_temp: 1.0, restart_after: None, max_retries: 50 },
+        neighbour: None,
+    }
+}
+
+/// The options of `guide = sa(...)`: an [`SaConfig`] and perhaps a neighbourhood function.
+#[derive(Debug, Clone, Copy)]
+pub struct SaOptions<T> {
+    config: SaConfig,
+    neighbour: Option<fn(&T, f64, &mut DetRng) -> T>,
+}
+
+impl<T> SaOptions<T> {
+    /// `steps = N`: `k_max` ([`SaConfig::steps`]).
+    pub const fn steps(mut self, steps: u64) -> Self {
+        self.config.steps = Some(steps);
+        self
+    }
+
+    /// `initial_temp = T`: the temperature at the start, clamped to `0..=1` ([`SaConfig::initial_temp`]).
+    pub const fn initial_temp(mut self, t: f64) -> Self {
+        self.config.initial_temp = t.clamp(0.0, 1.0);
+        self
+    }
+
+    /// `restart_after = N`: restart after `N` rejections in a row, `0` never ([`SaConfig::restart_after`]).
+    pub const fn restart_after(mut self, n: u64) -> Self {
+        self.config.restart_after = if n > 0 { Some(n) } else { None };
+        self
+    }
+
+    /// `max_retries = N`: at most `N` invalid neighbours in a row, at least 1 ([`SaConfig::max_retries`]).
+    pub const fn max_retries(mut self, n: u64) -> Self {
+        self.config.max_retries = if n > 0 { n } else { 1 };
+        self
+    }
+
+    /// `neighbour = f`: neighbours from `f(current value, temperature, rng)` (see [`SaGuide::with_neighbour`]).
+    pub const fn neighbour(mut self, f: fn(&T, f64, &mut DetRng) -> T) -> Self {
+        self.neighbour = Some(f);
+        self
+    }
+}
+
+/// The names `sa`'s options may use: none (`neighbour = f` names the user's function).
+pub mod names {}
+
+impl<T: 'static> super::GuideOptions<T> for SaOptions<T> {
+    type Guide = SaGuide;
+    fn into_guide(self, property: super::ForProperty<T>) -> SaGuide {
+        match self.neighbour {
+            None => SaGuide::new(self.config),
+            Some(f) => SaGuide::with_neighbour(self.config, property.gen, f),
+        }
     }
 }
 

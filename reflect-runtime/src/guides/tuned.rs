@@ -29,6 +29,8 @@ use reflect_core::interpret::Weights;
 use reflect_core::source::{DetRng, Stop};
 use serde::de::DeserializeOwned;
 use std::fmt::{self, Debug, Display};
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::path::Path;
 
 /// The smoothing `guide = tuned(...)` adds to every option of a choice
@@ -186,5 +188,136 @@ impl Guide for TunedGuide {
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(self.weights.choose(rng, ctx.site, ctx.request))
+    }
+}
+
+/// `#[property(guide = tuned(...))]`'s options, none set (see [`super`]'s table): `like` or
+/// `unlike` (or both) must follow, or `weights` alone.
+pub const fn options<V>() -> TunedOptions<V, NoExamples, NoExamples> {
+    TunedOptions {
+        like: ManuallyDrop::new(NoExamples),
+        unlike: ManuallyDrop::new(NoExamples),
+        smoothing: None,
+        value: PhantomData,
+    }
+}
+
+/// The options of `guide = tuned(...)`: the examples like and unlike the
+/// arguments' values `V` to tune by, each [`NoExamples`] or [`Given`].
+/// Only options with examples make a guide.
+#[derive(Debug, Clone)]
+pub struct TunedOptions<V, L, U> {
+    // Held without drop glue, so that the setters are `const fn` whatever
+    // the examples' type (options dropped without making a guide leak them).
+    like: ManuallyDrop<L>,
+    unlike: ManuallyDrop<U>,
+    smoothing: Option<f64>,
+    value: PhantomData<fn() -> V>,
+}
+
+/// No examples given (yet) for `like` or `unlike`.
+#[derive(Debug, Clone, Copy)]
+pub struct NoExamples;
+
+/// Examples given for `like` or `unlike`.
+#[derive(Debug, Clone, Copy)]
+pub struct Given<E>(E);
+
+impl<V> IntoExamples<V> for NoExamples {
+    fn into_examples(self) -> Result<Vec<V>, TuningError> {
+        Ok(Vec::new())
+    }
+}
+
+impl<V, E: IntoExamples<V>> IntoExamples<V> for Given<E> {
+    fn into_examples(self) -> Result<Vec<V>, TuningError> {
+        self.0.into_examples()
+    }
+}
+
+impl<V, U> TunedOptions<V, NoExamples, U> {
+    /// `like = EXPR`: values like the ones to generate (anything [`IntoExamples`]).
+    pub const fn like<E: IntoExamples<V>>(self, examples: E) -> TunedOptions<V, Given<E>, U> {
+        let TunedOptions { like: _, unlike, smoothing, value } = self;
+        TunedOptions { like: ManuallyDrop::new(Given(examples)), unlike, smoothing, value }
+    }
+}
+
+impl<V, L> TunedOptions<V, L, NoExamples> {
+    /// `unlike = EXPR`: values unlike the ones to generate (anything [`IntoExamples`]).
+    pub const fn unlike<E: IntoExamples<V>>(self, examples: E) -> TunedOptions<V, L, Given<E>> {
+        let TunedOptions { like, unlike: _, smoothing, value } = self;
+        TunedOptions { like, unlike: ManuallyDrop::new(Given(examples)), smoothing, value }
+    }
+}
+
+impl<V, L, U> TunedOptions<V, L, U> {
+    /// `smoothing = S`: added to every option's count ([`DEFAULT_SMOOTHING`] when not given).
+    pub const fn smoothing(mut self, s: f64) -> Self {
+        self.smoothing = Some(s);
+        self
+    }
+}
+
+impl<V> TunedOptions<V, NoExamples, NoExamples> {
+    /// `weights = "file.json"`: a tuning already made ([`save_weights`]), read from this file
+    /// beside `Cargo.toml` when the guide is made.
+    pub const fn weights(self, path: &'static str) -> TunedWeights {
+        assert!(self.smoothing.is_none(), "`weights` is a tuning already made: give it alone, without `smoothing`");
+        TunedWeights { path }
+    }
+}
+
+/// The options of `guide = tuned(weights = "file.json")`.
+#[derive(Debug, Clone, Copy)]
+pub struct TunedWeights {
+    path: &'static str,
+}
+
+/// The names `tuned`'s options may use: [`examples_from_dir`], so that
+/// `tuned(like = examples_from_dir("dir"))` needs no import.
+pub mod names {
+    pub use super::examples_from_dir;
+}
+
+/// Panics with a tuning's error: a property whose examples cannot tune its
+/// generator cannot run as written, and the test says why.
+fn tuned_or_panic(weights: Result<Weights, TuningError>) -> TunedGuide {
+    match weights {
+        Ok(w) => TunedGuide::new(w),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+impl<V: Debug + 'static, E: IntoExamples<V>, U: IntoExamples<V>> super::GuideOptions<V>
+    for TunedOptions<V, Given<E>, U>
+{
+    type Guide = TunedGuide;
+    fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
+        tuned_or_panic(tune(
+            &property.gen,
+            ManuallyDrop::into_inner(self.like),
+            ManuallyDrop::into_inner(self.unlike),
+            self.smoothing.unwrap_or(DEFAULT_SMOOTHING),
+        ))
+    }
+}
+
+impl<V: Debug + 'static, E: IntoExamples<V>> super::GuideOptions<V> for TunedOptions<V, NoExamples, Given<E>> {
+    type Guide = TunedGuide;
+    fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
+        tuned_or_panic(tune(
+            &property.gen,
+            ManuallyDrop::into_inner(self.like),
+            ManuallyDrop::into_inner(self.unlike),
+            self.smoothing.unwrap_or(DEFAULT_SMOOTHING),
+        ))
+    }
+}
+
+impl<V> super::GuideOptions<V> for TunedWeights {
+    type Guide = TunedGuide;
+    fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
+        tuned_or_panic(load_weights(format!("{}/{}", property.manifest_dir, self.path)))
     }
 }

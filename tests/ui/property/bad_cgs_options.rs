@@ -11,8 +11,8 @@ fn zero_samples(x: u8) {
     let _ = x;
 }
 
-#[property(guide = cgs(samples = 5, samples = 6, depth = 3, 7))]
-fn twice_unknown_and_positional(x: u8) {
+#[property(guide = cgs(depth = 3))]
+fn unknown_key(x: u8) {
     let _ = x;
 }
 

@@ -21,13 +21,18 @@ fn weights_and_examples(x: u8) {
     let _ = x;
 }
 
-#[property(guide = tuned(like = [1u8], like = [2u8], near = [3u8]))]
-fn twice_and_unknown(x: u8) {
+#[property(guide = tuned(smoothing = 0.5, weights = "w.json"))]
+fn weights_and_smoothing(x: u8) {
     let _ = x;
 }
 
-#[property(guide = mutate(corpus = 8, speed = 2, 3))]
-fn mutate_unknown_and_positional(x: u8) {
+#[property(guide = tuned(like = [1u8], near = [3u8]))]
+fn unknown_key(x: u8) {
+    let _ = x;
+}
+
+#[property(guide = mutate(speed = 2))]
+fn mutate_unknown_key(x: u8) {
     let _ = x;
 }
 
@@ -38,6 +43,11 @@ fn unknown_operator(x: u8) {
 
 #[property(guide = mutate(operators = reroll))]
 fn operators_not_a_list(x: u8) {
+    let _ = x;
+}
+
+#[property(guide = mutate(operators = []))]
+fn no_operators(x: u8) {
     let _ = x;
 }
 

@@ -30,9 +30,11 @@
 //! whatever the weights (`rl(prior = uniform)`).
 
 pub mod learner;
+mod options;
 pub mod state;
 
 pub use learner::{Explore, Learner};
+pub use options::{names, options, RlOptions};
 
 pub use state::{describe_states, Abstraction, DescribedState};
 
