@@ -52,7 +52,7 @@ pub use reflect_derive;
 pub use reflect_runtime;
 
 pub use reflect_core::{bytes, choice, combinators, edit, interpret, laws, regex};
-pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner};
+pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner, statem};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]
