@@ -183,12 +183,12 @@ impl StateMachine for BankMachine {
 /// A command on a counter.
 #[derive(Debug, Clone, PartialEq, Reflective)]
 pub enum Count {
-    /// Add one.
-    Inc,
+    /// Back to zero (first: the option lenient replay takes where a case runs out).
+    Reset,
     /// Take one away (only above zero: a precondition).
     Dec,
-    /// Back to zero.
-    Reset,
+    /// Add one.
+    Inc,
 }
 
 /// A counter with a planted bug past 20: the 21st step up wraps to zero.

@@ -50,9 +50,10 @@ pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Ou
         0..=4
     }
 
-    /// How many times a case runs (each on a new system) before it passes (default 16).
+    /// How many times a case runs (each on a new system) before it passes
+    /// (default 32; more for short branches, see [`ParallelCommands::check`]).
     fn repetitions() -> usize {
-        16
+        32
     }
 }
 
@@ -122,11 +123,16 @@ fn advance<M: StateMachine>(state: &mut M::State, commands: &[M::Command]) {
 }
 
 impl<M: ParallelStateMachine> ParallelCommands<M> {
-    /// Run the case [`ParallelStateMachine::repetitions`] times, each on a
-    /// new system: the prefix in order (its postconditions checked), then
+    /// Run the case [`ParallelStateMachine::repetitions`] times (4 / k
+    /// times as often when its longest branch has k < 4 commands), each on
+    /// a new system: the prefix in order (its postconditions checked), then
     /// the branches on threads; the results must be [`linearizable`].
     pub fn check(&self) -> Result<(), Violation> {
-        for _ in 0..M::repetitions().max(1) {
+        // Short branches overlap in a narrower window: a case whose longest
+        // branch has k < 4 commands runs 4 / k times as often.
+        let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);
+        let runs = M::repetitions().max(1) * (4 / longest);
+        for _ in 0..runs {
             let mut sut = M::new_sut();
             let mut state = M::initial_state();
             for (i, c) in self.prefix.iter().enumerate() {
