@@ -5,7 +5,9 @@
 //! run passed). `rl` (RLCheck's configuration) and `rl diverse` (its
 //! softmax policy with forgetting, `RlConfig::diverse()`) are rewarded for sequences reaching a new model state
 //! (the state machine property keys its values by the state they reach);
-//! `sa` maximizes the counter's model value (`maximize!`); `mutate` keeps a
+//! `sa` maximizes the counter's model value (`maximize!`) over neighbours
+//! made by editing choice trees, `sa seq` over neighbours made by
+//! `statem::neighbour` (commands replaced, inserted, deleted over the model); `mutate` keeps a
 //! corpus of sequences that reached new states and mutates them.
 
 #[path = "../tests/statem_models/mod.rs"]
@@ -14,7 +16,7 @@ mod statem_models;
 use reflect::guides::{MutateGuide, RandomGuide, RlConfig, RlGuide, SaConfig, SaGuide};
 use reflect::prelude::*;
 use reflect::runner::RunError;
-use reflect::statem::{state_machine_property, Commands};
+use reflect::statem::{neighbour, state_machine_property, Commands};
 use statem_models::CounterMachine;
 
 const CASES: u64 = 10_000;
@@ -28,10 +30,13 @@ fn run(guide: &str, seed: u64) -> Option<u64> {
         "rl" => config.guide(RlGuide::default),
         "rl diverse" => config.guide(|| RlGuide::new(RlConfig::diverse())),
         "sa" => config.guide(|| SaGuide::new(SaConfig::default())),
+        "sa seq" => config.guide(|| {
+            SaGuide::with_neighbour(SaConfig::default(), Commands::<CounterMachine>::generator(), neighbour::<CounterMachine>)
+        }),
         _ => config.guide(MutateGuide::default),
     };
     // The state machine's own property, and for sa one that also reports the model's counter.
-    let result = if guide == "sa" {
+    let result = if guide.starts_with("sa") {
         Property::new(Commands::<CounterMachine>::generator, |c: Commands<CounterMachine>| {
             maximize!(c.final_state());
             c.check()
@@ -54,7 +59,7 @@ fn main() {
         print!("{:>7}", format!("s{s}"));
     }
     println!("{:>8}", "found");
-    for guide in ["random", "rl", "rl diverse", "sa", "mutate"] {
+    for guide in ["random", "rl", "rl diverse", "sa", "sa seq", "mutate"] {
         print!("{guide:<12}");
         let mut found = 0;
         for s in 1..=SEEDS {

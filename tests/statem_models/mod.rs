@@ -20,10 +20,11 @@ pub enum Kv {
     Remove(#[choice(range = 0..=7)] u8),
 }
 
-/// A key-value store kept as a list of pairs, with a planted bug: `put` of a
-/// key already present adds a second pair (reads see the newest), and
-/// `remove` takes out only the oldest pair, so a key put twice and removed
-/// once comes back.
+/// A key-value store kept as a list of pairs, with a planted bug: once it
+/// holds four pairs, `put` of a key already present adds a second pair
+/// (reads see the newest) instead of replacing it, and `remove` takes out
+/// the oldest pair, giving back the old value. The shortest failing
+/// sequence has six commands: four keys put, one put again, removed.
 #[derive(Debug, Default)]
 pub struct BuggyStore {
     pairs: Vec<(u8, u32)>,
@@ -31,7 +32,11 @@ pub struct BuggyStore {
 
 impl BuggyStore {
     pub fn put(&mut self, k: u8, v: u32) {
-        self.pairs.push((k, v));
+        let full = self.pairs.len() >= 4;
+        match self.pairs.iter_mut().find(|p| p.0 == k) {
+            Some(p) if !full => p.1 = v,
+            _ => self.pairs.push((k, v)),
+        }
     }
     pub fn get(&self, k: u8) -> Option<u32> {
         self.pairs.iter().rev().find(|p| p.0 == k).map(|p| p.1)

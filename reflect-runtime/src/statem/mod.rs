@@ -71,9 +71,11 @@
 //! Svensson, Arts and Wiger).
 
 mod commands;
+mod neighbour;
 mod parallel;
 
 pub use commands::{Commands, CommandsGen, Violation, COMMAND, LEN, STEP};
+pub use neighbour::neighbour;
 pub use parallel::{linearizable, ParallelCommands, ParallelGen, ParallelStateMachine, BRANCH};
 
 use crate::config::Config;
