@@ -128,8 +128,8 @@ pub enum Bank {
     Balance,
 }
 
-/// An account with a planted bug: a withdrawal that empties an account
-/// holding more than 100 leaves 1 behind.
+/// An account with a planted bug: a withdrawal from an account holding more
+/// than 100 that leaves less than 20 (but not nothing) takes one more.
 #[derive(Debug, Default)]
 pub struct Account {
     balance: u32,
@@ -170,7 +170,8 @@ impl StateMachine for BankMachine {
         match *c {
             Bank::Deposit(a) => acc.balance += a,
             Bank::Withdraw(a) => {
-                acc.balance = if a == acc.balance && acc.balance > 100 { 1 } else { acc.balance - a };
+                let left = acc.balance - a;
+                acc.balance = if acc.balance > 100 && (1..20).contains(&left) { left - 1 } else { left };
             }
             Bank::Balance => {}
         }
