@@ -31,7 +31,11 @@ fn run(guide: &str, seed: u64) -> Option<u64> {
         "rl diverse" => config.guide(|| RlGuide::new(RlConfig::diverse())),
         "sa" => config.guide(|| SaGuide::new(SaConfig::default())),
         "sa seq" => config.guide(|| {
-            SaGuide::with_neighbour(SaConfig::default(), Commands::<CounterMachine>::generator(), neighbour::<CounterMachine>)
+            SaGuide::with_neighbour(
+                SaConfig::default(),
+                Commands::<CounterMachine>::generator(),
+                neighbour::<CounterMachine>,
+            )
         }),
         _ => config.guide(MutateGuide::default),
     };

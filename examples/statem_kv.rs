@@ -20,6 +20,13 @@ fn main() {
     }
 
     // The printed steps, pasted into a regression test:
-    let pasted = Commands::<KvMachine>::new(vec![Kv::Put(0, 0), Kv::Put(1, 0), Kv::Put(2, 0), Kv::Put(3, 0), Kv::Put(0, 1), Kv::Remove(0)]);
+    let pasted = Commands::<KvMachine>::new(vec![
+        Kv::Put(0, 0),
+        Kv::Put(1, 0),
+        Kv::Put(2, 0),
+        Kv::Put(3, 0),
+        Kv::Put(0, 1),
+        Kv::Remove(0),
+    ]);
     println!("\nthe pasted sequence fails as reported: {}", pasted.check().unwrap_err());
 }

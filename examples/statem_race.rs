@@ -17,7 +17,10 @@ const CASES: u64 = 10_000;
 
 fn main() {
     let sequential = check_state_machine::<RacyMachine>(&Config::new("statem_race::sequential").seed(1).cases(CASES));
-    println!("sequential mode, {CASES} cases: {}", if sequential.is_ok() { "passed (the race is invisible)" } else { "failed" });
+    println!(
+        "sequential mode, {CASES} cases: {}",
+        if sequential.is_ok() { "passed (the race is invisible)" } else { "failed" }
+    );
     println!();
     println!("parallel mode, {CASES} cases per seed:");
     println!("{:<6}{:>8}{:>10}{:>22}{:>12}{:>8}", "seed", "found", "tests", "commands per thread", "shrink", "flaky");

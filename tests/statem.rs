@@ -170,7 +170,14 @@ fn the_kv_bug_shrinks_to_the_shortest_failing_sequence() {
 
 #[test]
 fn the_printed_steps_paste_back_into_a_regression_test() {
-    let c = Commands::<KvMachine>::new(vec![Kv::Put(0, 0), Kv::Put(1, 0), Kv::Put(2, 0), Kv::Put(3, 0), Kv::Put(0, 1), Kv::Remove(0)]);
+    let c = Commands::<KvMachine>::new(vec![
+        Kv::Put(0, 0),
+        Kv::Put(1, 0),
+        Kv::Put(2, 0),
+        Kv::Put(3, 0),
+        Kv::Put(0, 1),
+        Kv::Remove(0),
+    ]);
     let printed = format!("{c:?}");
     assert!(printed.starts_with("vec![\n        Put(0, 0), // 1. model: {0: 0}\n"), "{printed}");
     assert!(printed.ends_with("Remove(0), // 6. model: {1: 0, 2: 0, 3: 0}\n    ]"), "{printed}");

@@ -217,6 +217,11 @@ impl<M: StateMachine> Default for CommandsGen<M> {
     }
 }
 
+/// An extra condition on a step's command, beyond its precondition: given
+/// the model state, the commands made so far in this run of steps, and the command.
+pub(crate) type Allowed<'a, M> =
+    dyn Fn(&<M as StateMachine>::State, &[<M as StateMachine>::Command], &<M as StateMachine>::Command) -> bool + 'a;
+
 /// One step's command over `state`: tries until one's precondition holds
 /// (each try a [`COMMAND`] part). `Ok(None)` when none does in [`TRIES`]
 /// tries or the generator has nothing to give.
@@ -246,7 +251,7 @@ pub(crate) fn make_steps<M: StateMachine>(
     src: &mut dyn Source,
     state: &mut M::State,
     n: usize,
-    allowed: &dyn Fn(&M::State, &[M::Command], &M::Command) -> bool,
+    allowed: &Allowed<'_, M>,
 ) -> Result<Vec<M::Command>, Stop> {
     let mut out: Vec<M::Command> = Vec::with_capacity(n.min(1024));
     for _ in 0..n {
@@ -275,7 +280,7 @@ pub(crate) fn steps_back<M: StateMachine>(
     state: &mut M::State,
     commands: &[M::Command],
     mut ways: Vec<Way>,
-    allowed: &dyn Fn(&M::State, &[M::Command], &M::Command) -> bool,
+    allowed: &Allowed<'_, M>,
 ) -> Vec<Way> {
     for (i, c) in commands.iter().enumerate() {
         if ways.is_empty() || !M::precondition(state, c) || !allowed(state, &commands[..i], c) {

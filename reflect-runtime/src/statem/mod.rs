@@ -196,4 +196,3 @@ pub fn check_parallel<M: ParallelStateMachine>(config: &Config) -> Result<Report
 pub fn assert_parallel<M: ParallelStateMachine>(config: &Config) {
     parallel_property::<M>().assert(config)
 }
-

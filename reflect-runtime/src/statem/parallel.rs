@@ -192,10 +192,7 @@ fn run_branches<M: ParallelStateMachine>(sut: &M::Sut, branches: &[Vec<M::Comman
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     })
 }
 
@@ -268,12 +265,7 @@ fn every_interleaving_allowed<M: StateMachine>(start: &M::State, branches: &[&[M
 
 /// Whether `c`, after `so_far` in branch `b`, keeps every interleaving of
 /// the branches allowed.
-fn fits<M: StateMachine>(
-    start: &M::State,
-    done: &[Vec<M::Command>],
-    so_far: &[M::Command],
-    c: &M::Command,
-) -> bool {
+fn fits<M: StateMachine>(start: &M::State, done: &[Vec<M::Command>], so_far: &[M::Command], c: &M::Command) -> bool {
     let mut own = so_far.to_vec();
     own.push(c.clone());
     let mut all: Vec<&[M::Command]> = done.iter().map(|b| b.as_slice()).collect();
@@ -351,7 +343,8 @@ impl<M: ParallelStateMachine> Gen for ParallelGen<M> {
             return Vec::new();
         }
         let mut state = M::initial_state();
-        let mut ways = steps_back::<M>(&mut state, &target.prefix, self.prefix_len.back(&target.prefix.len()), &any_command::<M>);
+        let mut ways =
+            steps_back::<M>(&mut state, &target.prefix, self.prefix_len.back(&target.prefix.len()), &any_command::<M>);
         let start = state;
         for (b, branch) in target.branches.iter().enumerate() {
             if ways.is_empty() {
