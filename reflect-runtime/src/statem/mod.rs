@@ -92,6 +92,11 @@ use std::ops::RangeInclusive;
 /// [`StateMachine::State`], a plain value; the real system is
 /// [`StateMachine::Sut`], made fresh for each case by
 /// [`StateMachine::new_sut`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a state machine",
+    label = "`Commands<...>` and the `statem` entry points take a type that implements `StateMachine`",
+    note = "implement `reflect::statem::StateMachine` for `{Self}`: its model state, `commands`, `next_state`, `new_sut` and `run`"
+)]
 pub trait StateMachine: 'static {
     /// The model's state.
     type State: Clone + Debug;

@@ -31,6 +31,11 @@ pub const BRANCH: Site = "statem.branch";
 const INTERLEAVING_BUDGET: usize = 200_000;
 
 /// A state machine whose system can be shared by threads: the parallel mode.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no parallel mode",
+    label = "the parallel mode needs `ParallelStateMachine`",
+    note = "implement `reflect::statem::ParallelStateMachine` for `{Self}` (`run_shared` on a `Sync` system under test)"
+)]
 pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Output: Send> {
     /// Run `command` on the shared system under test (from any thread).
     fn run_shared(sut: &Self::Sut, command: &Self::Command) -> Self::Output;
