@@ -52,7 +52,7 @@ pub use reflect_derive;
 pub use reflect_runtime;
 
 pub use reflect_core::{bytes, choice, combinators, edit, interpret, laws, regex};
-pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner};
+pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner, statem};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]
@@ -62,7 +62,9 @@ pub use reflect_runtime::fuzz_property;
 /// `#[property]`, `assume!`, `target!`, `label!`, `classify!`), the
 /// generator types ([`Reflective`](reflect_core::Reflective), [`Gen`](reflect_core::Gen),
 /// [`BoxGen`](reflect_core::BoxGen)) and the runner ([`Property`](reflect_runtime::runner::Property),
-/// [`Config`](reflect_runtime::config::Config)). Combinators live in [`combinators`],
+/// [`Config`](reflect_runtime::config::Config)), and for stateful tests
+/// [`StateMachine`](reflect_runtime::statem::StateMachine) and
+/// [`Commands`](reflect_runtime::statem::Commands). Combinators live in [`combinators`],
 /// interpretations (generate, parse, reflect, check, ...) in [`interpret`],
 /// guides in [`guides`].
 pub mod prelude {
@@ -70,5 +72,6 @@ pub mod prelude {
     pub use reflect_derive::{property, Reflective};
     pub use reflect_runtime::config::Config;
     pub use reflect_runtime::runner::Property;
+    pub use reflect_runtime::statem::{Commands, StateMachine};
     pub use reflect_runtime::{assume, classify, label, maximize, minimize, target};
 }

@@ -7,6 +7,7 @@
 //! - [`runner`]: [`runner::Property`] and its run: cases, discards, panics, hangs, feedback to the guide;
 //! - [`outcome`]: what one case produced;
 //! - [`shrink`]: shrinking by reflection, on choice trees replayed leniently;
+//! - [`statem`]: stateful (model-based) testing: command sequences over a model, run sequentially or in parallel;
 //! - [`persist`]: remembered failures;
 //! - [`token`]: one-line replay tokens;
 //! - [`observe`]: one JSON line per case, for the Tyche viewer;
@@ -29,6 +30,7 @@ pub mod outcome;
 pub mod persist;
 pub mod runner;
 pub mod shrink;
+pub mod statem;
 pub mod token;
 
 /// Everything a test needs from the runtime, in one `use`.

@@ -72,6 +72,16 @@ impl<V: 'static> Property<V> {
         self
     }
 
+    /// Say when two values count as the same for novelty (what a guide is
+    /// told is new, such as RLCheck's reward for a new value): values with the
+    /// same key are the same. The default keys a value by its `Debug` text
+    /// ([`crate::hashing::value_key`]); a state machine keys a command
+    /// sequence by the model state it reaches.
+    pub fn key(mut self, key: impl Fn(&V) -> u64 + Send + Sync + 'static) -> Self {
+        self.key = Arc::new(key);
+        self
+    }
+
     /// Run the value `make` returns before any generated case. It is
     /// reflected into its choices, so if it fails it is shrunk like any case;
     /// a value the generator cannot make is reported as an error.

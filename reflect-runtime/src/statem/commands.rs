@@ -1,0 +1,327 @@
+//! A sequence of commands as a reflective value: its generator over the model, its run, and its printing as steps.
+
+use super::StateMachine;
+use reflect_core::choice::{ChoiceTree, Site};
+use reflect_core::combinators::{int, Int};
+use reflect_core::gen::{product, BoxGen, Gen, Way};
+use reflect_core::{Reflective, Source, Stop};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// The choice point of a sequence's length.
+pub const LEN: Site = "statem.len";
+/// The part of the choice tree that makes one step (its tries, each a [`COMMAND`]).
+pub const STEP: Site = "statem.step";
+/// The part of the choice tree that makes one try at a step's command.
+pub const COMMAND: Site = "statem.command";
+
+/// How many times a step's command is made again when its precondition
+/// fails, before the sequence ends at that step.
+pub(crate) const TRIES: usize = 16;
+
+/// A sequence of commands of the state machine `M`, each allowed by the
+/// model state the ones before it reach.
+///
+/// Its generator ([`Reflective::generator`]) makes the commands over the
+/// model; `Debug` prints the steps, numbered, with the model state after
+/// each, as a `vec![...]` to give [`Commands::new`] in a regression test.
+pub struct Commands<M: StateMachine> {
+    commands: Vec<M::Command>,
+    _machine: PhantomData<fn() -> M>,
+}
+
+impl<M: StateMachine> Clone for Commands<M> {
+    fn clone(&self) -> Self {
+        Commands::new(self.commands.clone())
+    }
+}
+
+impl<M: StateMachine> PartialEq for Commands<M>
+where
+    M::Command: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.commands == other.commands
+    }
+}
+
+/// Why a run of a sequence disagreed with its model: the step and what happened.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Violation(pub String);
+
+impl fmt::Debug for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+impl<M: StateMachine> Commands<M> {
+    /// The sequence `commands` (a regression test's, pasted from a report).
+    /// [`Commands::check`] says where a precondition fails, if one does.
+    pub fn new(commands: Vec<M::Command>) -> Self {
+        Commands { commands, _machine: PhantomData }
+    }
+
+    /// The commands, in order.
+    pub fn commands(&self) -> &[M::Command] {
+        &self.commands
+    }
+
+    /// The number of commands.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether there is no command.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// The model states after each step, the initial state first, up to the
+    /// first command whose precondition fails (which a generated sequence
+    /// never has).
+    pub fn states(&self) -> Vec<M::State> {
+        let mut state = M::initial_state();
+        let mut out = vec![state.clone()];
+        for c in &self.commands {
+            if !M::precondition(&state, c) {
+                break;
+            }
+            M::next_state(&mut state, c);
+            out.push(state.clone());
+        }
+        out
+    }
+
+    /// The model state the sequence reaches (where its first failing
+    /// precondition is, if it has one).
+    pub fn final_state(&self) -> M::State {
+        let mut state = M::initial_state();
+        for c in &self.commands {
+            if !M::precondition(&state, c) {
+                break;
+            }
+            M::next_state(&mut state, c);
+        }
+        state
+    }
+
+    /// Whether every command's precondition holds.
+    pub fn valid(&self) -> bool {
+        self.states().len() == self.commands.len() + 1
+    }
+
+    /// Run the sequence on a new system under test, checking each step's
+    /// precondition, postcondition and the invariant after it; the first
+    /// that fails is the error, naming the step.
+    pub fn check(&self) -> Result<(), Violation> {
+        let mut sut = M::new_sut();
+        let mut state = M::initial_state();
+        for (i, c) in self.commands.iter().enumerate() {
+            let step = i + 1;
+            if !M::precondition(&state, c) {
+                return Err(Violation(format!(
+                    "the precondition of step {step} ({c:?}) fails in the model state {state:?}"
+                )));
+            }
+            let out = M::run(&mut sut, c);
+            if !M::postcondition(&state, c, &out) {
+                return Err(Violation(format!(
+                    "step {step} ({c:?}) returned {out:?}, which the model does not allow in the state {state:?}"
+                )));
+            }
+            M::next_state(&mut state, c);
+            if !M::invariant(&state, &sut) {
+                return Err(Violation(format!(
+                    "after step {step} ({c:?}) the system under test breaks the invariant of the model state {state:?}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Commands::check`], panicking with its error: what a `#[property]`
+    /// over `Commands<M>` (or a regression test) calls.
+    #[track_caller]
+    pub fn run(&self) {
+        if let Err(v) = self.check() {
+            panic!("{v}");
+        }
+    }
+}
+
+/// Writes `commands` as a `vec![...]` whose lines are the numbered steps,
+/// each with the model state after it; `indent` is the closing bracket's.
+pub(crate) fn write_steps<M: StateMachine>(
+    f: &mut fmt::Formatter<'_>,
+    start: &M::State,
+    commands: &[M::Command],
+    indent: &str,
+    first: usize,
+) -> fmt::Result {
+    if commands.is_empty() {
+        return f.write_str("vec![]");
+    }
+    let texts: Vec<String> = commands.iter().map(|c| format!("{c:?},")).collect();
+    let width = texts.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    writeln!(f, "vec![")?;
+    let mut state = start.clone();
+    let mut valid = true;
+    for (i, (c, text)) in commands.iter().zip(&texts).enumerate() {
+        let comment = if valid && M::precondition(&state, c) {
+            M::next_state(&mut state, c);
+            format!("{}. model: {state:?}", first + i)
+        } else {
+            valid = false;
+            format!("{}. (its precondition fails)", first + i)
+        };
+        writeln!(f, "{indent}    {text:<width$} // {comment}")?;
+    }
+    write!(f, "{indent}]")
+}
+
+impl<M: StateMachine> fmt::Debug for Commands<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_steps::<M>(f, &M::initial_state(), &self.commands, "    ", 1)
+    }
+}
+
+/// The generator of [`Commands<M>`]: a length, then each step's command from
+/// [`StateMachine::commands`] over the model state so far, made again (up
+/// to 16 tries, each recorded as a [`COMMAND`] part of the step's
+/// [`STEP`] part) while its precondition fails. A step that finds no
+/// allowed command in 16 tries ends the sequence there.
+pub struct CommandsGen<M> {
+    len: Int<usize>,
+    _machine: PhantomData<fn() -> M>,
+}
+
+impl<M: StateMachine> CommandsGen<M> {
+    /// The generator of sequences whose length is uniform in [`StateMachine::len`].
+    pub fn new() -> Self {
+        CommandsGen { len: int(M::len()).site(LEN), _machine: PhantomData }
+    }
+}
+
+impl<M: StateMachine> Default for CommandsGen<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// An extra condition on a step's command, beyond its precondition: given
+/// the model state, the commands made so far in this run of steps, and the command.
+pub(crate) type Allowed<'a, M> =
+    dyn Fn(&<M as StateMachine>::State, &[<M as StateMachine>::Command], &<M as StateMachine>::Command) -> bool + 'a;
+
+/// One step's command over `state`: tries until one's precondition holds
+/// (each try a [`COMMAND`] part). `Ok(None)` when none does in [`TRIES`]
+/// tries or the generator has nothing to give.
+pub(crate) fn make_step<M: StateMachine>(
+    src: &mut dyn Source,
+    state: &M::State,
+    allowed: &dyn Fn(&M::Command) -> bool,
+) -> Result<Option<M::Command>, Stop> {
+    let g = M::commands(state);
+    for _ in 0..TRIES {
+        src.enter(COMMAND);
+        let made = g.run(src);
+        src.leave();
+        match made {
+            Ok(c) if allowed(&c) => return Ok(Some(c)),
+            Ok(_) | Err(Stop::Invalid) => continue,
+            Err(Stop::Void) => return Ok(None),
+            Err(stop) => return Err(stop),
+        }
+    }
+    Ok(None)
+}
+
+/// Runs `n` steps from `state` (advancing it), each a [`STEP`] part, with
+/// `allowed` the extra condition on a command (beyond its precondition).
+pub(crate) fn make_steps<M: StateMachine>(
+    src: &mut dyn Source,
+    state: &mut M::State,
+    n: usize,
+    allowed: &Allowed<'_, M>,
+) -> Result<Vec<M::Command>, Stop> {
+    let mut out: Vec<M::Command> = Vec::with_capacity(n.min(1024));
+    for _ in 0..n {
+        src.enter(STEP);
+        let made = {
+            let s: &M::State = state;
+            let so_far: &[M::Command] = &out;
+            make_step::<M>(src, s, &|c| M::precondition(s, c) && allowed(s, so_far, c))
+        };
+        src.leave();
+        match made? {
+            Some(c) => {
+                M::next_state(state, &c);
+                out.push(c);
+            }
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// Every way of making `commands` from `state` as [`make_steps`] makes them
+/// (each command made at its first try), advancing `state`; no way when a
+/// precondition (or `allowed`) fails.
+pub(crate) fn steps_back<M: StateMachine>(
+    state: &mut M::State,
+    commands: &[M::Command],
+    mut ways: Vec<Way>,
+    allowed: &Allowed<'_, M>,
+) -> Vec<Way> {
+    for (i, c) in commands.iter().enumerate() {
+        if ways.is_empty() || !M::precondition(state, c) || !allowed(state, &commands[..i], c) {
+            return Vec::new();
+        }
+        let parts: Vec<Way> = M::commands(state)
+            .back(c)
+            .into_iter()
+            .map(|w| Way {
+                forest: vec![ChoiceTree::group(STEP, vec![ChoiceTree::group(COMMAND, w.forest)])],
+                prob: w.prob,
+            })
+            .collect();
+        ways = product(ways, &parts);
+        M::next_state(state, c);
+    }
+    ways
+}
+
+/// No extra condition on a command beyond its precondition.
+pub(crate) fn any_command<M: StateMachine>(_: &M::State, _: &[M::Command], _: &M::Command) -> bool {
+    true
+}
+
+impl<M: StateMachine> Gen for CommandsGen<M> {
+    type Value = Commands<M>;
+
+    fn run(&self, src: &mut dyn Source) -> Result<Commands<M>, Stop> {
+        let n = self.len.run(src)?;
+        let mut state = M::initial_state();
+        Ok(Commands::new(make_steps::<M>(src, &mut state, n, &any_command::<M>)?))
+    }
+
+    fn back(&self, target: &Commands<M>) -> Vec<Way> {
+        let ways = self.len.back(&target.commands.len());
+        steps_back::<M>(&mut M::initial_state(), &target.commands, ways, &any_command::<M>)
+    }
+}
+
+impl<M: StateMachine> Reflective for Commands<M> {
+    fn generator() -> BoxGen<Self> {
+        CommandsGen::<M>::new().boxed()
+    }
+}

@@ -1,0 +1,203 @@
+//! Stateful (model-based) testing: a model of a system, command sequences generated against it, run sequentially or in parallel.
+//!
+//! A [`StateMachine`] pairs a *model* (a plain value, its state) with the
+//! *system under test*. It says, for a model state, which commands may come
+//! next ([`StateMachine::commands`], a generator built from the library's
+//! combinators or `#[derive(Reflective)]`, so its arguments may depend on the
+//! state: "remove a key that is present"), when a command is allowed
+//! ([`StateMachine::precondition`]), how the model moves
+//! ([`StateMachine::next_state`]), how to run the command on the real system
+//! ([`StateMachine::run`]) and what the real system may answer
+//! ([`StateMachine::postcondition`], [`StateMachine::invariant`]).
+//!
+//! A command sequence is a value: [`Commands<M>`] is [`Reflective`], its
+//! generator makes the commands one by one over the model, so every
+//! precondition holds (a command whose precondition fails is made again, in
+//! place; the case is never discarded). The runner, its configuration and
+//! environment variables, persistence, replay tokens, shrinking and every
+//! guide work on it as on any value. Shrinking deletes commands and
+//! simplifies their arguments by editing the choice tree; lenient replay
+//! makes each candidate over the model again, so a candidate's preconditions
+//! hold too. A failing sequence is printed as numbered steps with the model
+//! state after each, as a `vec![...]` to paste into
+//! [`Commands::new`] for a regression test.
+//!
+//! The smallest complete example, a counter whose model is a number:
+//!
+//! ```
+//! use reflect_runtime::statem::{check_state_machine, StateMachine};
+//! use reflect_runtime::config::Config;
+//! use reflect_core::{BoxGen, Gen, Reflective};
+//! use reflect_core::combinators::{int, pick};
+//!
+//! #[derive(Debug, Clone, PartialEq)]
+//! enum Cmd { Add(u8), Get }
+//!
+//! struct Counter;
+//! impl StateMachine for Counter {
+//!     type State = u64;                 // the model
+//!     type Command = Cmd;
+//!     type Sut = Vec<u8>;               // the system under test: adds kept in a list
+//!     type Output = u64;
+//!
+//!     fn initial_state() -> u64 { 0 }
+//!     fn commands(_: &u64) -> BoxGen<Cmd> {
+//!         pick("cmd", [
+//!             ("add", 3, int(0u8..=9).map(Cmd::Add, |c: &Cmd| match c { Cmd::Add(n) => Some(*n), _ => None }).boxed()),
+//!             ("get", 1, reflect_core::combinators::just(Cmd::Get).boxed()),
+//!         ]).boxed()
+//!     }
+//!     fn next_state(n: &mut u64, c: &Cmd) { if let Cmd::Add(k) = c { *n += *k as u64 } }
+//!     fn new_sut() -> Vec<u8> { Vec::new() }
+//!     fn run(sut: &mut Vec<u8>, c: &Cmd) -> u64 {
+//!         if let Cmd::Add(k) = c { sut.push(*k) }
+//!         sut.iter().map(|&k| k as u64).sum()
+//!     }
+//!     fn postcondition(before: &u64, c: &Cmd, out: &u64) -> bool {
+//!         let mut after = *before;
+//!         Self::next_state(&mut after, c);
+//!         *out == after
+//!     }
+//! }
+//!
+//! check_state_machine::<Counter>(&Config::new("counter").cases(200)).unwrap();
+//! ```
+//!
+//! [`ParallelStateMachine`] adds a parallel mode: a shared prefix run
+//! first, then two or more branches run on threads against one system, and
+//! the results checked for linearizability (some sequential interleaving of
+//! the branches must be allowed by the model, as in *Finding Race Conditions
+//! in Erlang with QuickCheck and PULSE* by Claessen, Pałka, Smallbone, Hughes,
+//! Svensson, Arts and Wiger).
+
+mod commands;
+mod neighbour;
+mod parallel;
+
+pub use commands::{Commands, CommandsGen, Violation, COMMAND, LEN, STEP};
+pub use neighbour::neighbour;
+pub use parallel::{linearizable, ParallelCommands, ParallelGen, ParallelStateMachine, BRANCH};
+
+use crate::config::Config;
+use crate::hashing::value_key;
+use crate::runner::{Property, Report, RunError};
+use reflect_core::{BoxGen, Reflective};
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+/// A model of a stateful system and how to run commands on the real one.
+///
+/// Every function is an associated function (no `self`): the implementing
+/// type is only a name for the machine, usually a unit struct. The model is
+/// [`StateMachine::State`], a plain value; the real system is
+/// [`StateMachine::Sut`], made fresh for each case by
+/// [`StateMachine::new_sut`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a state machine",
+    label = "`Commands<...>` and the `statem` entry points take a type that implements `StateMachine`",
+    note = "implement `reflect::statem::StateMachine` for `{Self}`: its model state, `commands`, `next_state`, `new_sut` and `run`"
+)]
+pub trait StateMachine: 'static {
+    /// The model's state.
+    type State: Clone + Debug;
+    /// A command: what a step does, with its arguments.
+    type Command: Clone + Debug + 'static;
+    /// The system under test.
+    type Sut;
+    /// What running a command on the system under test gives back.
+    type Output: Debug;
+
+    /// The model's state before any command.
+    fn initial_state() -> Self::State;
+
+    /// The generator of the next command, given the model's state: a
+    /// command's arguments may depend on it (a key that is present). Build it
+    /// from the combinators or `#[derive(Reflective)]`; a command it makes
+    /// whose [`StateMachine::precondition`] fails is made again.
+    fn commands(state: &Self::State) -> BoxGen<Self::Command>;
+
+    /// Whether `command` may run in the model state `state` (default: always).
+    fn precondition(state: &Self::State, command: &Self::Command) -> bool {
+        let _ = (state, command);
+        true
+    }
+
+    /// The model's next state after `command` (its precondition holds).
+    fn next_state(state: &mut Self::State, command: &Self::Command);
+
+    /// A new system under test, for one run of a sequence.
+    fn new_sut() -> Self::Sut;
+
+    /// Run `command` on the system under test.
+    fn run(sut: &mut Self::Sut, command: &Self::Command) -> Self::Output;
+
+    /// Whether `output` is an answer the model allows to `command` in the
+    /// model state `before` (the state before the command; default: any).
+    fn postcondition(before: &Self::State, command: &Self::Command, output: &Self::Output) -> bool {
+        let _ = (before, command, output);
+        true
+    }
+
+    /// Whether the system under test agrees with the model state `state`
+    /// after a step (default: always). Checked after every step of a
+    /// sequential run.
+    fn invariant(state: &Self::State, sut: &Self::Sut) -> bool {
+        let _ = (state, sut);
+        true
+    }
+
+    /// How many commands a sequence has (drawn uniformly; default `0..=32`).
+    fn len() -> RangeInclusive<usize> {
+        0..=32
+    }
+}
+
+/// The novelty key of a command sequence: the model state it reaches, so a
+/// guide rewarded for new values (RLCheck's) is rewarded for new model states.
+fn state_key<M: StateMachine>(c: &Commands<M>) -> u64 {
+    value_key(&c.final_state())
+}
+
+/// The property that every command sequence of `M` runs on the real system
+/// as the model says: a [`Property`] to run with any [`Config`] (its guide,
+/// cases, seed, persistence, replay token). Its values are keyed by the
+/// model state they reach, so a guide rewarded for new values is rewarded
+/// for new model states; the report names its argument `commands`.
+pub fn state_machine_property<M: StateMachine>() -> Property<Commands<M>> {
+    Property::new(Commands::<M>::generator, |c: Commands<M>| c.check())
+        .key(state_key::<M>)
+        .describe(|c: &Commands<M>| vec![("commands".to_owned(), format!("{c:?}"))])
+}
+
+/// Run [`state_machine_property`] under `config`.
+pub fn check_state_machine<M: StateMachine>(config: &Config) -> Result<Report, RunError> {
+    state_machine_property::<M>().check(config)
+}
+
+/// Run [`state_machine_property`] under `config` and panic with the report
+/// if it fails: what a `#[test]` calls (with `Config::new(..).from_env()`
+/// for the usual environment variables).
+#[track_caller]
+pub fn assert_state_machine<M: StateMachine>(config: &Config) {
+    state_machine_property::<M>().assert(config)
+}
+
+/// The parallel property of `M`: a prefix, then branches on threads, the
+/// results linearizable (see [`ParallelCommands::check`]). Keyed by the
+/// model state after the prefix and the branches run one after another.
+pub fn parallel_property<M: ParallelStateMachine>() -> Property<ParallelCommands<M>> {
+    Property::new(ParallelCommands::<M>::generator, |c: ParallelCommands<M>| c.check())
+        .key(|c: &ParallelCommands<M>| value_key(&c.sequential_state()))
+        .describe(|c: &ParallelCommands<M>| vec![("commands".to_owned(), format!("{c:?}"))])
+}
+
+/// Run [`parallel_property`] under `config`.
+pub fn check_parallel<M: ParallelStateMachine>(config: &Config) -> Result<Report, RunError> {
+    parallel_property::<M>().check(config)
+}
+
+/// Run [`parallel_property`] under `config` and panic with the report if it fails.
+#[track_caller]
+pub fn assert_parallel<M: ParallelStateMachine>(config: &Config) {
+    parallel_property::<M>().assert(config)
+}

@@ -1,0 +1,375 @@
+//! Parallel state-machine tests: a prefix, then branches run on threads, the results checked for linearizability.
+//!
+//! A [`ParallelCommands<M>`] is a sequential prefix and two or more branches.
+//! Its check runs the prefix on a new system, then each branch on a thread
+//! of its own (the threads released together), and asks whether some
+//! interleaving of the branches, run one command at a time on the model,
+//! allows every result the threads saw: linearizability, as PropEr's and
+//! QuickCheck's parallel state machines check it (Claessen et al., *Finding
+//! Race Conditions in Erlang with QuickCheck and PULSE*). A race shows up
+//! only on some runs, so each case runs [`ParallelStateMachine::repetitions`]
+//! times. Branch commands are generated so that their preconditions hold in
+//! every interleaving (the model cannot say which one the threads took).
+
+use super::commands::{any_command, make_steps, steps_back, write_steps, Violation, LEN};
+use super::StateMachine;
+use reflect_core::choice::{ChoiceTree, Site};
+use reflect_core::combinators::{int, Int};
+use reflect_core::gen::{product, BoxGen, Gen, Way};
+use reflect_core::{Reflective, Source, Stop};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The part of the choice tree that makes one branch (its length, then its steps).
+pub const BRANCH: Site = "statem.branch";
+
+/// The most interleavings' nodes the generator visits to check that a
+/// branch command's precondition holds in every interleaving; past it, the
+/// command is taken (keep branches short: 2 threads of up to 4 to 6 commands).
+const INTERLEAVING_BUDGET: usize = 200_000;
+
+/// A state machine whose system can be shared by threads: the parallel mode.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no parallel mode",
+    label = "the parallel mode needs `ParallelStateMachine`",
+    note = "implement `reflect::statem::ParallelStateMachine` for `{Self}` (`run_shared` on a `Sync` system under test)"
+)]
+pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Output: Send> {
+    /// Run `command` on the shared system under test (from any thread).
+    fn run_shared(sut: &Self::Sut, command: &Self::Command) -> Self::Output;
+
+    /// How many branches (threads) a case has (default 2).
+    fn threads() -> usize {
+        2
+    }
+
+    /// How many commands the sequential prefix has (default `0..=4`).
+    fn prefix_len() -> RangeInclusive<usize> {
+        0..=4
+    }
+
+    /// How many commands each branch has (default `0..=4`).
+    fn branch_len() -> RangeInclusive<usize> {
+        0..=4
+    }
+
+    /// How many times a case runs (each on a new system) before it passes
+    /// (default 32; more for short branches, see [`ParallelCommands::check`]).
+    fn repetitions() -> usize {
+        32
+    }
+}
+
+/// A parallel case of `M`: a sequential prefix, then one branch per thread.
+pub struct ParallelCommands<M: StateMachine> {
+    prefix: Vec<M::Command>,
+    branches: Vec<Vec<M::Command>>,
+    _machine: PhantomData<fn() -> M>,
+}
+
+impl<M: StateMachine> Clone for ParallelCommands<M> {
+    fn clone(&self) -> Self {
+        ParallelCommands::new(self.prefix.clone(), self.branches.clone())
+    }
+}
+
+impl<M: StateMachine> PartialEq for ParallelCommands<M>
+where
+    M::Command: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.prefix == other.prefix && self.branches == other.branches
+    }
+}
+
+impl<M: StateMachine> ParallelCommands<M> {
+    /// The case `prefix`, then `branches` (one per thread).
+    pub fn new(prefix: Vec<M::Command>, branches: Vec<Vec<M::Command>>) -> Self {
+        ParallelCommands { prefix, branches, _machine: PhantomData }
+    }
+
+    /// The sequential prefix.
+    pub fn prefix(&self) -> &[M::Command] {
+        &self.prefix
+    }
+
+    /// The branches, one per thread.
+    pub fn branches(&self) -> &[Vec<M::Command>] {
+        &self.branches
+    }
+
+    /// The model state after the prefix (up to its first failing precondition).
+    pub fn prefix_state(&self) -> M::State {
+        let mut state = M::initial_state();
+        advance::<M>(&mut state, &self.prefix);
+        state
+    }
+
+    /// The model state after the prefix and then every branch, one after another.
+    pub fn sequential_state(&self) -> M::State {
+        let mut state = self.prefix_state();
+        for b in &self.branches {
+            advance::<M>(&mut state, b);
+        }
+        state
+    }
+}
+
+/// Moves `state` over `commands` while their preconditions hold.
+fn advance<M: StateMachine>(state: &mut M::State, commands: &[M::Command]) {
+    for c in commands {
+        if !M::precondition(state, c) {
+            return;
+        }
+        M::next_state(state, c);
+    }
+}
+
+impl<M: ParallelStateMachine> ParallelCommands<M> {
+    /// Run the case [`ParallelStateMachine::repetitions`] times (4 / k
+    /// times as often when its longest branch has k < 4 commands), each on
+    /// a new system: the prefix in order (its postconditions checked), then
+    /// the branches on threads; the results must be [`linearizable`].
+    pub fn check(&self) -> Result<(), Violation> {
+        // Short branches overlap in a narrower window: a case whose longest
+        // branch has k < 4 commands runs 4 / k times as often.
+        let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);
+        let runs = M::repetitions().max(1) * (4 / longest);
+        for _ in 0..runs {
+            let mut sut = M::new_sut();
+            let mut state = M::initial_state();
+            for (i, c) in self.prefix.iter().enumerate() {
+                if !M::precondition(&state, c) {
+                    return Err(Violation(format!(
+                        "the precondition of prefix step {} ({c:?}) fails in the model state {state:?}",
+                        i + 1
+                    )));
+                }
+                let out = M::run(&mut sut, c);
+                if !M::postcondition(&state, c, &out) {
+                    return Err(Violation(format!(
+                        "prefix step {} ({c:?}) returned {out:?}, which the model does not allow in the state {state:?}",
+                        i + 1
+                    )));
+                }
+                M::next_state(&mut state, c);
+            }
+            let outputs = run_branches::<M>(&sut, &self.branches);
+            if !linearizable::<M>(&state, &self.branches, &outputs) {
+                let mut seen = String::new();
+                for (t, (b, o)) in self.branches.iter().zip(&outputs).enumerate() {
+                    let steps: Vec<String> = b.iter().zip(o).map(|(c, o)| format!("{c:?} -> {o:?}")).collect();
+                    seen.push_str(&format!("\n    thread {}: {}", t + 1, steps.join(", ")));
+                }
+                return Err(Violation(format!(
+                    "no interleaving of the threads' results is allowed by the model (after the prefix, in the state {state:?}); the threads saw:{seen}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs each branch on a thread of its own against `sut`, the threads
+/// released together (each waits, spinning, until all have started).
+fn run_branches<M: ParallelStateMachine>(sut: &M::Sut, branches: &[Vec<M::Command>]) -> Vec<Vec<M::Output>> {
+    let ready = AtomicUsize::new(0);
+    let n = branches.len();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = branches
+            .iter()
+            .map(|b| {
+                let ready = &ready;
+                s.spawn(move || {
+                    ready.fetch_add(1, Ordering::SeqCst);
+                    let mut spins = 0u32;
+                    while ready.load(Ordering::SeqCst) < n {
+                        spins += 1;
+                        if spins < 20_000 {
+                            std::hint::spin_loop();
+                        } else {
+                            std::thread::yield_now();
+                        }
+                    }
+                    b.iter().map(|c| M::run_shared(sut, c)).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    })
+}
+
+/// Whether some interleaving of `branches` from the model state `start`
+/// allows every output: at each step of it the command's precondition and
+/// its postcondition on the output the thread saw hold.
+pub fn linearizable<M: StateMachine>(
+    start: &M::State,
+    branches: &[Vec<M::Command>],
+    outputs: &[Vec<M::Output>],
+) -> bool {
+    fn go<M: StateMachine>(
+        state: &M::State,
+        at: &mut Vec<usize>,
+        branches: &[Vec<M::Command>],
+        outputs: &[Vec<M::Output>],
+    ) -> bool {
+        let mut done = true;
+        for b in 0..branches.len() {
+            let i = at[b];
+            let (Some(c), Some(o)) = (branches[b].get(i), outputs[b].get(i)) else { continue };
+            done = false;
+            if M::precondition(state, c) && M::postcondition(state, c, o) {
+                let mut next = state.clone();
+                M::next_state(&mut next, c);
+                at[b] += 1;
+                let ok = go::<M>(&next, at, branches, outputs);
+                at[b] -= 1;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        done
+    }
+    go::<M>(start, &mut vec![0; branches.len()], branches, outputs)
+}
+
+/// Whether every precondition holds in every interleaving of `branches`
+/// from `start` (or the budget of nodes ran out first).
+fn every_interleaving_allowed<M: StateMachine>(start: &M::State, branches: &[&[M::Command]]) -> bool {
+    fn go<M: StateMachine>(
+        state: &M::State,
+        at: &mut Vec<usize>,
+        branches: &[&[M::Command]],
+        budget: &mut usize,
+    ) -> bool {
+        for b in 0..branches.len() {
+            let Some(c) = branches[b].get(at[b]) else { continue };
+            if *budget == 0 {
+                return true;
+            }
+            *budget -= 1;
+            if !M::precondition(state, c) {
+                return false;
+            }
+            let mut next = state.clone();
+            M::next_state(&mut next, c);
+            at[b] += 1;
+            let ok = go::<M>(&next, at, branches, budget);
+            at[b] -= 1;
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+    go::<M>(start, &mut vec![0; branches.len()], branches, &mut INTERLEAVING_BUDGET.clone())
+}
+
+/// Whether `c`, after `so_far` in branch `b`, keeps every interleaving of
+/// the branches allowed.
+fn fits<M: StateMachine>(start: &M::State, done: &[Vec<M::Command>], so_far: &[M::Command], c: &M::Command) -> bool {
+    let mut own = so_far.to_vec();
+    own.push(c.clone());
+    let mut all: Vec<&[M::Command]> = done.iter().map(|b| b.as_slice()).collect();
+    all.push(&own);
+    every_interleaving_allowed::<M>(start, &all)
+}
+
+impl<M: StateMachine> fmt::Debug for ParallelCommands<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ParallelCommands::new(\n        ")?;
+        write_steps::<M>(f, &M::initial_state(), &self.prefix, "        ", 1)?;
+        writeln!(f, ",\n        vec![")?;
+        for (t, b) in self.branches.iter().enumerate() {
+            let cmds: Vec<String> = b.iter().map(|c| format!("{c:?}")).collect();
+            writeln!(f, "            vec![{}], // thread {}", cmds.join(", "), t + 1)?;
+        }
+        write!(f, "        ],\n    )")
+    }
+}
+
+/// The generator of [`ParallelCommands<M>`]: the prefix as a sequence is
+/// made, then each branch (a [`BRANCH`] part: a length, then its steps)
+/// from the model state after the prefix, each command kept only when its
+/// precondition holds in every interleaving with the branches before it.
+pub struct ParallelGen<M> {
+    prefix_len: Int<usize>,
+    branch_len: Int<usize>,
+    threads: usize,
+    _machine: PhantomData<fn() -> M>,
+}
+
+impl<M: ParallelStateMachine> ParallelGen<M> {
+    /// The generator with the lengths and thread count `M` gives.
+    pub fn new() -> Self {
+        ParallelGen {
+            prefix_len: int(M::prefix_len()).site(LEN),
+            branch_len: int(M::branch_len()).site(LEN),
+            threads: M::threads().max(1),
+            _machine: PhantomData,
+        }
+    }
+}
+
+impl<M: ParallelStateMachine> Default for ParallelGen<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: ParallelStateMachine> Gen for ParallelGen<M> {
+    type Value = ParallelCommands<M>;
+
+    fn run(&self, src: &mut dyn Source) -> Result<ParallelCommands<M>, Stop> {
+        let n = self.prefix_len.run(src)?;
+        let mut state = M::initial_state();
+        let prefix = make_steps::<M>(src, &mut state, n, &any_command::<M>)?;
+        let start = state;
+        let mut branches: Vec<Vec<M::Command>> = Vec::with_capacity(self.threads);
+        for _ in 0..self.threads {
+            src.enter(BRANCH);
+            let made = self.branch_len.run(src).and_then(|n| {
+                let mut own_state = start.clone();
+                let done: &[Vec<M::Command>] = &branches;
+                let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits::<M>(&start, done, so_far, c);
+                make_steps::<M>(src, &mut own_state, n, &allowed)
+            });
+            src.leave();
+            branches.push(made?);
+        }
+        Ok(ParallelCommands::new(prefix, branches))
+    }
+
+    fn back(&self, target: &ParallelCommands<M>) -> Vec<Way> {
+        if target.branches.len() != self.threads {
+            return Vec::new();
+        }
+        let mut state = M::initial_state();
+        let mut ways =
+            steps_back::<M>(&mut state, &target.prefix, self.prefix_len.back(&target.prefix.len()), &any_command::<M>);
+        let start = state;
+        for (b, branch) in target.branches.iter().enumerate() {
+            if ways.is_empty() {
+                break;
+            }
+            let done = &target.branches[..b];
+            let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits::<M>(&start, done, so_far, c);
+            let inner = steps_back::<M>(&mut start.clone(), branch, self.branch_len.back(&branch.len()), &allowed);
+            let parts: Vec<Way> = inner
+                .into_iter()
+                .map(|w| Way { forest: vec![ChoiceTree::group(BRANCH, w.forest)], prob: w.prob })
+                .collect();
+            ways = product(ways, &parts);
+        }
+        ways
+    }
+}
+
+impl<M: ParallelStateMachine> Reflective for ParallelCommands<M> {
+    fn generator() -> BoxGen<Self> {
+        ParallelGen::<M>::new().boxed()
+    }
+}

@@ -1,0 +1,31 @@
+use reflect::prelude::*;
+use reflect::statem::check_parallel;
+
+struct Counter;
+
+impl StateMachine for Counter {
+    type State = u8;
+    type Command = bool;
+    type Sut = u8;
+    type Output = u8;
+    fn initial_state() -> u8 {
+        0
+    }
+    fn commands(_: &u8) -> BoxGen<bool> {
+        bool::generator()
+    }
+    fn next_state(n: &mut u8, up: &bool) {
+        *n += *up as u8;
+    }
+    fn new_sut() -> u8 {
+        0
+    }
+    fn run(n: &mut u8, up: &bool) -> u8 {
+        *n += *up as u8;
+        *n
+    }
+}
+
+fn main() {
+    let _ = check_parallel::<Counter>(&Config::new("counter"));
+}

@@ -1,0 +1,8 @@
+use reflect::prelude::*;
+use reflect::statem::check_state_machine;
+
+struct Store;
+
+fn main() {
+    let _ = check_state_machine::<Store>(&Config::new("store"));
+}
