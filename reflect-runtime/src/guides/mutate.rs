@@ -203,7 +203,7 @@ impl MutateGuide {
 
 impl Guide for MutateGuide {
     fn name(&self) -> &str {
-        "Mutate"
+        "mutate"
     }
 
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
@@ -288,7 +288,7 @@ struct Fill;
 
 impl Guide for Fill {
     fn name(&self) -> &str {
-        "Mutate"
+        "mutate"
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(fill(ctx.cue, ctx.request, rng))
