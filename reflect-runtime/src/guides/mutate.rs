@@ -257,6 +257,11 @@ impl Guide for MutateGuide {
         }
     }
 
+    /// A case that raises the best utility joins the corpus, so later mutants start from it.
+    fn uses_utility(&self) -> bool {
+        true
+    }
+
     fn notes(&self) -> Vec<String> {
         let s = &self.stats;
         let count = |j: Joined| self.corpus.iter().filter(|e| e.joined == j).count();

@@ -604,6 +604,11 @@ impl<V: 'static> Exec<V> {
         self.worker.run_batch(batch, self.watch.as_deref(), report)
     }
 
+    /// Whether the guide searches on a utility ([`Guide::uses_utility`]).
+    pub(super) fn uses_utility(&self) -> bool {
+        self.worker.guide.uses_utility()
+    }
+
     /// What the guide says about the run so far ([`Guide::notes`]), and its section of the HTML report.
     pub(super) fn notes(&mut self) -> (Vec<String>, Option<ReportSection>) {
         (self.worker.guide.notes(), self.worker.guide.report_section())
