@@ -376,6 +376,7 @@ impl<V: 'static> Run<V> {
             return Err(self.vacuous(reasons));
         }
         self.report.guide_notes = self.guide_notes();
+        self.report.distinct = self.exec.distinct();
         self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
     }

@@ -94,6 +94,9 @@ pub(super) struct Worker<V> {
     /// Whether cases are observed (observation lines, an HTML report), which
     /// read each case's option labels; no other case pays for them.
     observed: bool,
+    /// The keys of the values of the generated cases that passed, when the
+    /// run counts distinct values ([`Config::count_distinct`]).
+    distinct: Option<Seen>,
 }
 
 /// The property's generator as a guide sees it: values keyed by the property's key.
@@ -153,6 +156,18 @@ fn install_panic_hook() {
     });
 }
 
+/// Runs `f`, catching its panic without a word on standard error (the
+/// panic hook keeps it quiet, as a case's): for what the runner reports as a
+/// clean error of its own, such as a guide that cannot be built.
+pub(super) fn quietly<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    install_panic_hook();
+    let was = QUIET.with(|q| q.replace(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    r
+}
+
 /// The message of a panic's payload.
 pub(super) fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -177,7 +192,8 @@ impl<V: 'static> Worker<V> {
         }
     }
 
-    fn new(prop: Property<V>, guide: &GuideFactory, inflight: Option<InFlight>) -> Self {
+    fn new(prop: Property<V>, config: &Config, inflight: Option<InFlight>) -> Self {
+        let guide: &GuideFactory = &config.guide;
         let gen = (prop.gen)();
         Worker {
             prop,
@@ -189,6 +205,7 @@ impl<V: 'static> Worker<V> {
             inflight,
             last_end: None,
             observed: false,
+            distinct: config.count_distinct.then(Seen::new),
         }
     }
 
@@ -309,7 +326,7 @@ impl<V: 'static> Worker<V> {
                 if let Cmd::Seeded { seed, .. } = cmd {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
-                if guided {
+                if guided || (generated && self.distinct.is_some()) {
                     value_key = Some((self.prop.key)(&value));
                 }
                 if render {
@@ -346,6 +363,9 @@ impl<V: 'static> Worker<V> {
                 }
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
             }
+        }
+        if let (true, Some(seen), Some(k), Status::Passed) = (generated, &mut self.distinct, value_key, &result.status) {
+            seen.insert_key(k);
         }
         if guided {
             // A case with no value is invalid, and never new.
@@ -440,12 +460,16 @@ impl<V: 'static> Worker<V> {
             let generated = (index == batch.from).then(Instant::now);
             let (status, state) = match made {
                 Ok(Ok(value)) => {
+                    let key = self.distinct.is_some().then(|| (self.prop.key)(&value));
                     let test = &self.prop.test;
                     case::begin();
                     let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
                         Ok(Ok(())) => Status::Passed,
                         other => tested(other),
                     };
+                    if let (Some(seen), Some(k), Status::Passed) = (&mut self.distinct, key, &status) {
+                        seen.insert_key(k);
+                    }
                     (status, case::end())
                 }
                 Ok(Err(stop)) => (no_value(stop), CaseState::default()),
@@ -564,7 +588,7 @@ impl<V: 'static> Exec<V> {
         watch: Option<Arc<Watch>>,
     ) -> Self {
         install_panic_hook();
-        Exec { worker: Box::new(Worker::new(prop, &config.guide, inflight)), watch }
+        Exec { worker: Box::new(Worker::new(prop, config, inflight)), watch }
     }
 
     pub(super) fn guide_name(&self) -> String {
@@ -577,6 +601,11 @@ impl<V: 'static> Exec<V> {
         if let Some(f) = self.worker.inflight.as_mut() {
             let _ = f.record_again(case);
         }
+    }
+
+    /// How many distinct values the generated cases that passed had, when the run counts them.
+    pub(super) fn distinct(&self) -> Option<u64> {
+        self.worker.distinct.as_ref().map(|s| s.len() as u64)
     }
 
     /// Cases are observed from now on: each result carries its option labels.
