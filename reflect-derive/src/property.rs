@@ -1,10 +1,17 @@
 //! `#[property]`: a function over generated arguments becomes a `#[test]` run by the runtime.
 //!
-//! ```ignore
+//! ```
+//! use reflect::prelude::*;
+//!
 //! #[property(cases = 1000, seed = 7, guide = rl)]
-//! fn insert_keeps_bst(t: Tree, #[gen(int(0..=10))] x: i64) -> bool {
-//!     is_bst(&t.insert(x))
+//! fn sum_commutes(xs: Vec<u8>, #[gen(int(0..=10))] x: u32) -> bool {
+//!     let sum: u32 = xs.iter().map(|&v| u32::from(v)).sum();
+//!     sum + x == x + sum
 //! }
+//! # fn main() {
+//! #     let (property, config) = sum_commutes::property();
+//! #     property.assert(&config.no_regressions());
+//! # }
 //! ```
 //!
 //! Beside the test, a hidden type of the same name carries `name::property()`
@@ -717,8 +724,16 @@ fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStream {
         }),
         Some(Tuned::Examples { like, unlike, smoothing }) => {
             let none = quote!(::std::vec::Vec::<#value_ty>::new());
-            let like = like.as_ref().map_or(none.clone(), |e| quote_spanned!(e.span()=> #e));
-            let unlike = unlike.as_ref().map_or(none, |e| quote_spanned!(e.span()=> #e));
+            // `examples_from_dir` is in scope in the examples' expressions, as the docs write it.
+            let scoped = |e: &syn::Expr| {
+                quote_spanned!(e.span()=> {
+                    #[allow(unused_imports)]
+                    use #rt::guides::tuned::examples_from_dir;
+                    #e
+                })
+            };
+            let like = like.as_deref().map_or(none.clone(), scoped);
+            let unlike = unlike.as_deref().map_or(none, scoped);
             let smoothing = smoothing
                 .as_ref()
                 .map_or(quote!(#rt::guides::tuned::DEFAULT_SMOOTHING), |e| quote_spanned!(e.span()=> #e));
