@@ -83,7 +83,8 @@ pub struct Config {
     /// [`crate::runner::Report::distinct`]; on with [`Config::statistics`].
     pub count_distinct: bool,
     /// Makes the guide that answers the choices of generated cases; by
-    /// default [`AutoGuide`] (random, switching to a learning guide when
+    /// default [`AutoGuide`] (random, switching to simulated annealing at
+    /// the first utility, or to a learning guide when
     /// most cases are discarded).
     pub guide: GuideFactory,
 }

@@ -2,7 +2,7 @@
 //!
 //! | guide | `#[property(guide = ...)]` | module |
 //! |---|---|---|
-//! | random, switching to RLCheck when most cases are discarded (the default) | `auto` | [`auto`] |
+//! | random, switching to simulated annealing at the first `maximize!` / `minimize!`, or to RLCheck when most cases are discarded (the default) | `auto` | [`auto`] |
 //! | plain random generation | `random` | [`random`] |
 //! | RLCheck: Monte Carlo Control per choice point | `rl`, `rl(explore = diverse, epsilon = .., window = .., abstraction = .., prior = uniform)` | [`rl`] |
 //! | Choice Gradient Sampling: derivatives sampled to steer toward valid values | `cgs`, `cgs(samples = N)` | [`cgs`] |
