@@ -54,7 +54,10 @@ fn rows<V: Clone + Debug + 'static>(workload: &str, gen: fn() -> BoxGen<V>, case
     row("rl", per_case(gen, RlGuide::default, cases, repeats));
     row("sa", per_case(gen, SaGuide::default, cases, repeats));
     row("cgs", per_case(gen, CgsGuide::default, cases / 10, repeats));
-    row("mutate(corpus = 64)", per_case(gen, || MutateGuide::new(MutateConfig::default().corpus_size(64)), cases, repeats));
+    row(
+        "mutate(corpus = 64)",
+        per_case(gen, || MutateGuide::new(MutateConfig::default().corpus_size(64)), cases, repeats),
+    );
     row("mutate", per_case(gen, MutateGuide::default, cases, repeats));
 }
 

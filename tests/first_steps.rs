@@ -43,7 +43,9 @@ fn the_guide_advice_of_the_cgs_docs_holds() {
     use reflect::guides::{CgsGuide, MutateGuide, RandomGuide, RlGuide};
     use reflect::reflect_runtime::explore::generate_distinct;
     let g = vec(int(0u8..=9), 0..=12).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1]));
-    let found = |guide: &mut dyn reflect::reflect_runtime::guide::Guide| generate_distinct(&g, guide, 20_000, 1).unique_valid.len();
+    let found = |guide: &mut dyn reflect::reflect_runtime::guide::Guide| {
+        generate_distinct(&g, guide, 20_000, 1).unique_valid.len()
+    };
     let random = found(&mut RandomGuide);
     let cgs = found(&mut CgsGuide::default());
     let diverse = found(&mut RlGuide::new(RlConfig::diverse()));

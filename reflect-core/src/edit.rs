@@ -460,7 +460,11 @@ impl<'t> PreOrder<'t> {
         (&t.site, by_kind && t.choice.is_some())
     }
 
-    fn group_of<'g>(&self, groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>, i: usize) -> &'g [usize] {
+    fn group_of<'g>(
+        &self,
+        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
+        i: usize,
+    ) -> &'g [usize] {
         groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
     }
 
@@ -551,7 +555,8 @@ impl Mutation {
                     0 => None,
                     n => {
                         let x = xs[rng.random_range(0..n)];
-                        let ys: Vec<usize> = index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
+                        let ys: Vec<usize> =
+                            index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
                         let y = ys[rng.random_range(0..ys.len())];
                         Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
                     }
@@ -560,7 +565,8 @@ impl Mutation {
             Mutation::Shrink => {
                 let index = PreOrder::new(tree);
                 let groups = index.groups(true);
-                let ats: Vec<usize> = (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
+                let ats: Vec<usize> =
+                    (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
                 match ats.len() {
                     0 => None,
                     n => {

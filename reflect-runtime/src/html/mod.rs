@@ -117,8 +117,9 @@ pub fn compare_page(runs: &[RunLog]) -> String {
 /// assert_eq!(report_file_name("sorted", "rl(explore = diverse)"), "sorted.rl(explore = diverse).html");
 /// ```
 pub fn report_file_name(property: &str, guide: &str) -> String {
-    let portable =
-        |s: &str| -> String { s.chars().map(|c| if c.is_control() || "<>:\"/\\|?*".contains(c) { '_' } else { c }).collect() };
+    let portable = |s: &str| -> String {
+        s.chars().map(|c| if c.is_control() || "<>:\"/\\|?*".contains(c) { '_' } else { c }).collect()
+    };
     format!("{}.{}.html", portable(&property.replace("::", ".")), portable(guide))
 }
 

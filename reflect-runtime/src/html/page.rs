@@ -34,7 +34,12 @@ fn page(title: &str, body: &str) -> String {
 enum Bins {
     Each(Vec<Taken>),
     /// `count` ranges of `width` choices from `lo`, the last ending at `hi`.
-    Ranges { lo: u64, hi: u64, width: u64, count: u64 },
+    Ranges {
+        lo: u64,
+        hi: u64,
+        width: u64,
+        count: u64,
+    },
 }
 
 impl Bins {

@@ -364,7 +364,8 @@ impl<V: 'static> Worker<V> {
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
             }
         }
-        if let (true, Some(seen), Some(k), Status::Passed) = (generated, &mut self.distinct, value_key, &result.status) {
+        if let (true, Some(seen), Some(k), Status::Passed) = (generated, &mut self.distinct, value_key, &result.status)
+        {
             seen.insert_key(k);
         }
         if guided {

@@ -223,7 +223,8 @@ fn attribute_name(config: &RlConfig) -> String {
         (Explore::DIVERSE, "diverse"),
     ];
     if config.explore != Explore::PAPER {
-        let explore = named.iter().find(|(e, _)| *e == config.explore).map_or(config.explore.name(), |n| n.1.to_owned());
+        let explore =
+            named.iter().find(|(e, _)| *e == config.explore).map_or(config.explore.name(), |n| n.1.to_owned());
         options.push(format!("explore = {explore}"));
     }
     // `explore = diverse` brings its own ε.
