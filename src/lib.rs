@@ -8,8 +8,10 @@
 //! - [`reflect_derive`]: `#[derive(Reflective)]` and `#[property]`;
 //! - [`reflect_runtime`]: the property runner, guides, shrinking and persistence.
 //!
-//! `use reflect::prelude::*;` brings what a test needs into scope; the
-//! combinators, the interpretations and the guides have a module each.
+//! `use reflect::prelude::*;` brings what a test needs into scope, the
+//! functions that make generators included; the combinators (every
+//! generator, [`regex`](combinators::regex) too), the interpretations and
+//! the guides have a module each: [`combinators`], [`interpret`], [`guides`].
 //!
 //! ```
 //! use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
@@ -59,15 +61,39 @@ pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, 
 pub use reflect_runtime::fuzz_property;
 
 /// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
-/// `#[property]`, `assume!`, `target!`, `label!`, `classify!`), the
-/// generator types ([`Reflective`](reflect_core::Reflective), [`Gen`](reflect_core::Gen),
-/// [`BoxGen`](reflect_core::BoxGen)) and the runner ([`Property`](reflect_runtime::runner::Property),
+/// `#[property]`, `assume!`, `maximize!`, `minimize!`, `target!`, `label!`,
+/// `classify!`), the generator types ([`Reflective`](reflect_core::Reflective),
+/// [`Gen`](reflect_core::Gen), [`BoxGen`](reflect_core::BoxGen)), the functions
+/// that make generators (`int`, `vec`, `regex`, `pick`, ..., everything of
+/// [`combinators`], so a `#[gen(...)]` or `#[choice(with = ...)]` expression
+/// needs no other `use`), and the runner ([`Property`](reflect_runtime::runner::Property),
 /// [`Config`](reflect_runtime::config::Config)), and for stateful tests
 /// [`StateMachine`](reflect_runtime::statem::StateMachine) and
-/// [`Commands`](reflect_runtime::statem::Commands). Combinators live in [`combinators`],
-/// interpretations (generate, parse, reflect, check, ...) in [`interpret`],
-/// guides in [`guides`].
+/// [`Commands`](reflect_runtime::statem::Commands). The combinators' types and
+/// the rest live in [`combinators`]; interpretations (generate, parse,
+/// reflect, check, ...) in [`interpret`], guides in [`guides`].
+///
+/// ```
+/// use reflect::prelude::*;
+///
+/// #[derive(Debug, Clone, Reflective)]
+/// struct Login {
+///     #[choice(with = regex("[a-z]{3,8}"))]
+///     user: String,
+///     #[choice(with = int(0u8..=120))]
+///     age: u8,
+/// }
+///
+/// let report = Property::new(Login::generator, |l: Login| l.age <= 120)
+///     .check(&Config::new("login").cases(50))
+///     .unwrap();
+/// assert_eq!(report.cases, 50);
+/// ```
 pub mod prelude {
+    pub use reflect_core::combinators::{
+        any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,
+        recursive, regex, string, vec, void,
+    };
     pub use reflect_core::{BoxGen, Gen, Reflective};
     pub use reflect_derive::{property, Reflective};
     pub use reflect_runtime::config::Config;

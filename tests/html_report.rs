@@ -61,7 +61,7 @@ fn the_report_of_a_known_run_has_its_counts() {
     assert!(*t.distinct_valid.last().unwrap() <= report.cases);
 
     // The page shows them.
-    let page = std::fs::read_to_string(dir.join("html__counts.auto.html")).unwrap();
+    let page = std::fs::read_to_string(dir.join("html.counts.auto.html")).unwrap();
     let row = format!("<td>auto</td><td>{}</td><td>{}</td>", report.cases + report.discards, report.cases);
     assert!(page.contains(&row), "the counts row {row:?} in the page");
     for id in ["outcome", "timeline", "sites", "sizes", "labels", "guide"] {
@@ -77,10 +77,10 @@ fn a_report_is_written_without_observations_and_holds_the_same_counts() {
     let dir = temp_dir("html-alone");
     let seeded = |c: Config| c.cases(60).seed(9).no_timeout();
     labelled_lists().check(&seeded(Config::new("html::alone")).report(&dir)).unwrap();
-    let alone = std::fs::read_to_string(dir.join("html__alone.auto.html")).unwrap();
+    let alone = std::fs::read_to_string(dir.join("html.alone.auto.html")).unwrap();
     let both = temp_dir("html-both");
     labelled_lists().check(&seeded(Config::new("html::alone")).report(&both).observability(&both)).unwrap();
-    let with_lines = std::fs::read_to_string(both.join("html__alone.auto.html")).unwrap();
+    let with_lines = std::fs::read_to_string(both.join("html.alone.auto.html")).unwrap();
     assert_eq!(alone, with_lines, "the report does not depend on observations being written");
 }
 
@@ -100,7 +100,7 @@ fn a_failure_report_has_the_shrink_trace_down_to_the_minimal_case() {
     let choices: Vec<_> = trace.iter().map(|c| token::decode(&c.choices).unwrap().choices).collect();
     assert!(choices.windows(2).all(|w| shortlex_less(&w[1], &w[0])), "each step is smaller");
     assert!(trace.iter().all(|c| c.status == CaseStatus::Failed));
-    let page = std::fs::read_to_string(dir.join("html__shrink.auto.html")).unwrap();
+    let page = std::fs::read_to_string(dir.join("html.shrink.auto.html")).unwrap();
     assert!(page.contains("<section id=\"shrink\">") && page.contains("shrink(value=[500])"));
     assert!(page.contains("verdict failed") && page.contains("REFLECT_REPLAY="));
 }
@@ -244,7 +244,7 @@ fn a_pick_is_shown_by_its_options_labels() {
     let labels: Vec<_> = shapes.keys().cloned().collect();
     assert_eq!(labels, vec![Taken::Option("Dot".to_owned()), Taken::Option("Line".to_owned())]);
     assert_eq!(shapes.values().sum::<u64>(), 50, "one pick per case");
-    let page = std::fs::read_to_string(dir.join("html__picks.auto.html")).unwrap();
+    let page = std::fs::read_to_string(dir.join("html.picks.auto.html")).unwrap();
     assert!(page.contains(">Dot</text>") && page.contains(">Line</text>"));
 }
 
@@ -258,6 +258,65 @@ fn reported_by_the_macro(xs: Vec<u8>) {
 fn the_property_attribute_writes_a_report() {
     reported_by_the_macro();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reflect-test-report");
-    let page = std::fs::read_to_string(dir.join("html_report__reported_by_the_macro.auto.html")).unwrap();
+    let page = std::fs::read_to_string(dir.join("html_report.reported_by_the_macro.auto.html")).unwrap();
     assert!(page.contains("<td>auto</td><td>30</td><td>30</td>"), "30 cases, all valid");
+}
+
+#[property(cases = 20, seed = 1, report = "target/reflect-test-names", guide = random)]
+fn named_random(x: u8) {
+    let _ = x;
+}
+
+#[property(cases = 20, seed = 1, report = "target/reflect-test-names", guide = mutate)]
+fn named_mutate(x: u8) {
+    let _ = x;
+}
+
+#[property(cases = 20, seed = 1, report = "target/reflect-test-names", guide = rl(explore = diverse))]
+fn named_rl(x: u8) {
+    let _ = x;
+}
+
+#[property(cases = 20, seed = 1, report = "target/reflect-test-names", guide = tuned(like = [1u8, 2, 3]))]
+fn named_tuned(x: u8) {
+    let _ = x;
+}
+
+/// A guide is spelled one way, the way `guide = ...` takes it, in the report's
+/// text and in its file's name: `<module>.<function>.<guide>.html`.
+#[test]
+fn a_report_file_is_named_by_the_property_path_and_the_guide_as_written() {
+    named_random();
+    named_mutate();
+    named_rl();
+    named_tuned();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reflect-test-names");
+    for (function, guide) in [
+        ("named_random", "random"),
+        ("named_mutate", "mutate"),
+        ("named_rl", "rl(explore = diverse)"),
+        ("named_tuned", "tuned"),
+    ] {
+        let file = dir.join(format!("html_report.{function}.{guide}.html"));
+        let page = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(page.contains(&format!("<td>{}</td>", html::escape(guide))), "{}", file.display());
+    }
+}
+
+/// The histogram of a `0..=20` choice has ranges within `0..=20`, on the run's page and the comparison.
+#[test]
+fn integer_ranges_end_at_the_largest_choice() {
+    let dir = temp_dir("html-ranges");
+    let file = dir.join("ranges.jsonl");
+    let p = Property::new(|| int(0u8..=20), |_: u8| ());
+    p.check(&Config::new("html::ranges").cases(400).observability(&file).report(&dir)).unwrap();
+    let out = dir.join("compare.html");
+    html::write_compare(&[file], &out).unwrap();
+    for page in [dir.join("html.ranges.auto.html"), out] {
+        let page = std::fs::read_to_string(page).unwrap();
+        assert!(page.contains("choice 18–20"), "the last range ends at 20");
+        for past in 21..=30 {
+            assert!(!page.contains(&format!("choice {past}–")), "a range starts at {past}");
+        }
+    }
 }

@@ -341,3 +341,36 @@ fn observations_are_written_one_json_object_per_case() {
     assert_eq!(last["how_generated"], "minimal failing case");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `Report::distinct` counts the distinct values of the cases that passed, on the fast path and
+/// guided alike, when asked (or with statistics on); it is `None` otherwise.
+#[test]
+fn the_report_counts_distinct_values_when_asked() {
+    // Pairs of 0..=3 with a discard: 12 valid values.
+    let p = Property::new(
+        || (int(0u8..=3), int(0u8..=3)),
+        |(a, b): (u8, u8)| {
+            assume!(a != b);
+        },
+    );
+    let base = || Config::new("distinct_count").cases(400).seed(2);
+    assert_eq!(p.check(&base()).unwrap().distinct, None);
+    let fast = p.check(&base().count_distinct(true)).unwrap();
+    assert_eq!(fast.distinct, Some(12));
+    assert!(fast.statistics().contains("12 distinct values"), "{}", fast.statistics());
+    let guided = p.check(&base().count_distinct(true).guide(reflect::guides::RlGuide::default)).unwrap();
+    assert_eq!(guided.distinct, Some(12));
+    assert_eq!(p.check(&base().statistics(true)).unwrap().distinct, Some(12));
+}
+
+/// `Config::no_regressions` neither writes a failure down nor replays one.
+#[test]
+fn no_regressions_turns_remembering_off() {
+    let dir = temp_dir("no-regressions");
+    let with = Config::new("remembered").regressions(&dir);
+    assert!(with.clone().no_regressions().regressions.is_none());
+    failure(small_lists().check(&with.clone().no_regressions()));
+    assert!(std::fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none()), "nothing written");
+    failure(small_lists().check(&with));
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_some(), "written when on");
+}

@@ -232,9 +232,13 @@ fn the_novelty_bonus_tries_what_was_tried_least() {
 #[test]
 fn exploration_names_the_guide_and_the_paper_mode_is_the_default() {
     assert_eq!(RlConfig::default().explore, Explore::PAPER);
-    assert_eq!(RlGuide::default().name(), "rl(TreeLR)");
+    assert_eq!(RlGuide::default().name(), "rl");
     let diverse = RlGuide::new(RlConfig::diverse());
-    assert_eq!(diverse.name(), "rl(TreeLR+forget+softmax)");
+    assert_eq!(diverse.name(), "rl(explore = diverse)");
+    // The name is the one `#[property(guide = ...)]` writes: only the options that depart from the defaults.
+    let tuned = RlConfig::diverse().epsilon(0.1).window(2).abstraction(reflect::guides::rl::Abstraction::Sequence);
+    assert_eq!(RlGuide::new(tuned).name(), "rl(explore = diverse, epsilon = 0.1, window = 2, abstraction = Sequence)");
+    assert_eq!(RlGuide::new(RlConfig::default().explore(Explore::FORGET)).name(), "rl(explore = forget)");
     assert_eq!(diverse.config().epsilon, 0.05);
 }
 
@@ -279,7 +283,7 @@ fn the_first_policy_is_the_generators_distribution() {
     let uniform = heavy_share(Prior::Uniform);
     assert!((0.45..=0.55).contains(&uniform), "{uniform}");
     assert_eq!(RlConfig::default().prior, Prior::Weights);
-    assert_eq!(RlGuide::new(RlConfig::default().prior(Prior::Uniform)).name(), "rl(TreeLR+uniform)");
+    assert_eq!(RlGuide::new(RlConfig::default().prior(Prior::Uniform)).name(), "rl(prior = uniform)");
 }
 
 /// The weights only start the policy: when the heavy option is invalid, the rewards take over.

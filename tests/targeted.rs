@@ -28,7 +28,7 @@ fn big_sum() -> Property<Vec<u32>> {
 fn simulated_annealing_finds_what_random_generation_does_not() {
     for seed in 1..=5 {
         let cfg = Config::new("big_sum").cases(10_000).seed(seed).max_shrink_steps(0);
-        let random = big_sum().check(&cfg).expect("random generation should not find it");
+        let random = big_sum().check(&cfg.clone().guide(|| RandomGuide)).expect("random generation should not find it");
         let best = random.best_utility.expect("the property reports a utility");
         assert!(best.utility < 3_000.0, "seed {seed}: random reached {}", best.utility);
         match big_sum().check(&cfg.guide(SaGuide::default)) {
@@ -149,4 +149,53 @@ fn annealing_starts_from_an_example() {
     assert!((999_000.0..=999_050.0).contains(&best), "{best}");
     let from_generator = p().check(&cfg.guide(cold)).unwrap().best_utility.unwrap().utility;
     assert!(from_generator < 999_000.0, "{from_generator}");
+}
+
+/// The default guide moves to simulated annealing at the first utility, and finds what random generation
+/// does not (the property of `simulated_annealing_finds_what_random_generation_does_not`).
+#[test]
+fn the_default_guide_searches_on_a_reported_utility() {
+    let cfg = Config::new("big_sum_auto").cases(10_000).seed(1).max_shrink_steps(0);
+    match big_sum().check(&cfg) {
+        Err(RunError::Failed(f)) => {
+            assert_eq!(f.guide, "auto");
+            assert!(f.guide_notes[0].starts_with("auto: switched from random generation to sa after case #0"), "{f}");
+            assert!(f.guide_notes[1].starts_with("simulated annealing: "), "{f}");
+            assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+        }
+        other => panic!("the default guide should search on the utility: {other:?}"),
+    }
+}
+
+/// A utility under a guide that does not search on it is said once, in the report's warnings and notes.
+#[test]
+fn a_utility_with_nowhere_to_go_is_said() {
+    let p = Property::new(|| int(0u8..=9), |x: u8| maximize!(x));
+    let report = p.check(&Config::new("nowhere").cases(50).guide(|| RandomGuide)).unwrap();
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(report.warnings[0].contains("the guide `random` does not search on it"), "{:?}", report.warnings);
+    assert!(report.guide_notes.iter().any(|n| n.contains("guide = sa")), "{:?}", report.guide_notes);
+    // A property without a utility, or a guide that searches on it, is not warned.
+    let quiet = Property::new(|| int(0u8..=9), |x: u8| x < 10);
+    assert!(quiet.check(&Config::new("quiet").cases(50).guide(|| RandomGuide)).unwrap().warnings.is_empty());
+    let sa = p.check(&Config::new("sa").cases(50).guide(SaGuide::default)).unwrap();
+    assert!(sa.warnings.is_empty(), "{:?}", sa.warnings);
+}
+
+/// `maximize!` takes any primitive number, or a reference to one.
+#[test]
+fn maximize_takes_every_primitive_number() {
+    let p = Property::new(
+        || int(0u8..=9),
+        |x: u8| {
+            maximize!(x);
+            maximize!(&x);
+            maximize!(x as i128 - 100);
+            maximize!(f32::from(x) / 2.0);
+            minimize!(usize::from(x));
+            target!(3);
+        },
+    );
+    let report = p.check(&Config::new("numbers").cases(50).guide(SaGuide::default)).unwrap();
+    assert_eq!(report.best_utility.unwrap().utility, 9.0);
 }

@@ -266,7 +266,7 @@ fn the_mutate_guide_seeds_its_corpus_from_examples_and_remembered_cases() {
     let p = Property::new(Tree::generator, |t: Tree| insert_is_fine(&t, 0))
         .example(|| node(node(Tree::Leaf, 0, Tree::Leaf), 4, Tree::Leaf));
     let report = p.check(&Config::new(name).cases(50).regressions(&dir).guide(MutateGuide::default)).unwrap();
-    assert_eq!(report.guide, "Mutate");
+    assert_eq!(report.guide, "mutate");
     assert!(report.guide_notes[0].contains("(3 seeds,"), "{:?}", report.guide_notes);
     assert!(report.guide_notes[1].starts_with("mutate: mutants by operator: reroll "), "{:?}", report.guide_notes);
 }

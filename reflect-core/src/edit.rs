@@ -402,6 +402,104 @@ fn shrink_at(tree: &ChoiceTree, at: &[usize], rng: &mut DetRng) -> Option<Edit> 
     }
 }
 
+/// A tree's nodes in pre-order, each with the end of its subtree (the
+/// subtree of node `i` is `i..end`), its parent and its place among its
+/// parent's children: paths are read back from it only for the nodes drawn.
+struct PreOrder<'t> {
+    nodes: Vec<Indexed<'t>>,
+}
+
+struct Indexed<'t> {
+    tree: &'t ChoiceTree,
+    end: usize,
+    parent: usize,
+    child: usize,
+}
+
+impl<'t> PreOrder<'t> {
+    fn new(tree: &'t ChoiceTree) -> Self {
+        fn go<'t>(t: &'t ChoiceTree, parent: usize, child: usize, nodes: &mut Vec<Indexed<'t>>) {
+            let i = nodes.len();
+            nodes.push(Indexed { tree: t, end: 0, parent, child });
+            for (k, c) in t.children.iter().enumerate() {
+                go(c, i, k, nodes);
+            }
+            nodes[i].end = nodes.len();
+        }
+        let mut nodes = Vec::new();
+        go(tree, usize::MAX, 0, &mut nodes);
+        PreOrder { nodes }
+    }
+
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The path of node `i`.
+    fn path(&self, mut i: usize) -> Path {
+        let mut path = Vec::new();
+        while i != 0 {
+            path.push(self.nodes[i].child);
+            i = self.nodes[i].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The nodes but the root, grouped by site (and, `by_kind`, by whether
+    /// they are choice points), each group in pre-order.
+    fn groups(&self, by_kind: bool) -> std::collections::HashMap<(&'t str, bool), Vec<usize>> {
+        let mut groups: std::collections::HashMap<(&'t str, bool), Vec<usize>> = std::collections::HashMap::new();
+        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+            groups.entry(self.key(n.tree, by_kind)).or_default().push(i);
+        }
+        groups
+    }
+
+    fn key(&self, t: &'t ChoiceTree, by_kind: bool) -> (&'t str, bool) {
+        (&t.site, by_kind && t.choice.is_some())
+    }
+
+    fn group_of<'g>(
+        &self,
+        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
+        i: usize,
+    ) -> &'g [usize] {
+        groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `x` and `y` may be swapped: neither inside the other (nor the same node).
+    fn partners(&self, x: usize, y: usize) -> bool {
+        y >= self.nodes[x].end || x >= self.nodes[y].end
+    }
+
+    /// Whether `x` has a partner of its site: a node of its group that is
+    /// neither `x`, nor inside it, nor one of its ancestors.
+    fn has_partner(&self, groups: &std::collections::HashMap<(&'t str, bool), Vec<usize>>, x: usize) -> bool {
+        let group = self.group_of(groups, x);
+        let (lo, hi) = (group.partition_point(|&g| g < x), group.partition_point(|&g| g < self.nodes[x].end));
+        let site = &self.nodes[x].tree.site;
+        let mut ancestors = 0;
+        let mut a = self.nodes[x].parent;
+        while a != 0 && a != usize::MAX {
+            ancestors += usize::from(self.nodes[a].tree.site == *site);
+            a = self.nodes[a].parent;
+        }
+        group.len() - (hi - lo) - ancestors > 0
+    }
+
+    /// The nodes strictly inside `at` of its site and kind (what [`promotions`] lists), in pre-order.
+    fn inside<'g>(
+        &self,
+        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
+        at: usize,
+    ) -> impl Iterator<Item = usize> + 'g {
+        let group = groups.get(&self.key(self.nodes[at].tree, true)).map_or(&[][..], Vec::as_slice);
+        let (lo, hi) = (group.partition_point(|&g| g <= at), group.partition_point(|&g| g < self.nodes[at].end));
+        group[lo..hi].iter().copied()
+    }
+}
+
 /// The three mutation operators of Goldstein's thesis (Sec. 3.4.2), each
 /// drawing one [`Edit`] of a choice tree: the edits shrinking uses too, so
 /// a mutant is replayed leniently like any edited tree.
@@ -437,30 +535,49 @@ impl Mutation {
     /// state gives the same edit.
     pub fn draw(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
         match self {
+            // Each draws what the plain definitions (`choice_paths`, `partners`,
+            // `promotions` over every path) would, in the same order, from one
+            // pre-order index of the tree: linear in its size, where those are
+            // quadratic (they were most of a mutant's cost on trees of hundreds of nodes).
             Mutation::Reroll => {
-                let choices = choice_paths(tree);
+                let index = PreOrder::new(tree);
+                let choices: Vec<usize> = (0..index.len()).filter(|&i| index.nodes[i].tree.choice.is_some()).collect();
                 match choices.len() {
                     0 => None,
-                    n => Some(Edit::Reroll { at: choices[rng.random_range(0..n)].clone() }),
+                    n => Some(Edit::Reroll { at: index.path(choices[rng.random_range(0..n)]) }),
                 }
             }
             Mutation::Swap => {
-                let paths = tree.paths();
-                let xs: Vec<&Path> =
-                    paths.iter().filter(|x| !x.is_empty() && !partners(tree, &paths, x).is_empty()).collect();
+                let index = PreOrder::new(tree);
+                let groups = index.groups(false);
+                let xs: Vec<usize> = (1..index.len()).filter(|&x| index.has_partner(&groups, x)).collect();
                 match xs.len() {
                     0 => None,
                     n => {
-                        let x = xs[rng.random_range(0..n)].clone();
-                        swap_with(tree, &paths, &x, rng)
+                        let x = xs[rng.random_range(0..n)];
+                        let ys: Vec<usize> =
+                            index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
+                        let y = ys[rng.random_range(0..ys.len())];
+                        Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
                     }
                 }
             }
             Mutation::Shrink => {
-                let ats: Vec<Path> = tree.paths().into_iter().filter(|at| !promotions(tree, at).is_empty()).collect();
+                let index = PreOrder::new(tree);
+                let groups = index.groups(true);
+                let ats: Vec<usize> =
+                    (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
                 match ats.len() {
                     0 => None,
-                    n => shrink_at(tree, &ats[rng.random_range(0..n)], rng),
+                    n => {
+                        let at = ats[rng.random_range(0..n)];
+                        // `promotions`: smallest first, ties in pre-order.
+                        let mut inner: Vec<usize> = index.inside(&groups, at).collect();
+                        inner.sort_by_key(|&d| index.nodes[d].end - d);
+                        let from = inner.swap_remove(rng.random_range(0..inner.len()));
+                        let (at_path, from_path) = (index.path(at), index.path(from));
+                        Some(Edit::Promote { from: from_path[at_path.len()..].to_vec(), at: at_path })
+                    }
                 }
             }
         }
@@ -492,6 +609,65 @@ mod tests {
 
     fn apply(e: Edit, t: &ChoiceTree) -> String {
         e.apply(t).map_or("none".to_owned(), |t| t.to_string())
+    }
+
+    /// The operators as first defined, over every path ([`choice_paths`],
+    /// [`partners`], [`promotions`]): the reference the indexed draws follow.
+    fn plain_draw(op: Mutation, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+        match op {
+            Mutation::Reroll => {
+                let choices = choice_paths(tree);
+                match choices.len() {
+                    0 => None,
+                    n => Some(Edit::Reroll { at: choices[rng.random_range(0..n)].clone() }),
+                }
+            }
+            Mutation::Swap => {
+                let paths = tree.paths();
+                let xs: Vec<&Path> =
+                    paths.iter().filter(|x| !x.is_empty() && !partners(tree, &paths, x).is_empty()).collect();
+                match xs.len() {
+                    0 => None,
+                    n => {
+                        let x = xs[rng.random_range(0..n)].clone();
+                        swap_with(tree, &paths, &x, rng)
+                    }
+                }
+            }
+            Mutation::Shrink => {
+                let ats: Vec<Path> = tree.paths().into_iter().filter(|at| !promotions(tree, at).is_empty()).collect();
+                match ats.len() {
+                    0 => None,
+                    n => shrink_at(tree, &ats[rng.random_range(0..n)], rng),
+                }
+            }
+        }
+    }
+
+    /// A random tree of three sites, choice points and groups mixed, up to `depth` deep.
+    fn random_tree(rng: &mut DetRng, depth: u32) -> ChoiceTree {
+        let site = ["a", "b", "c"][rng.random_range(0..3)];
+        let n = if depth == 0 { 0 } else { rng.random_range(0..4) };
+        let children = (0..n).map(|_| random_tree(rng, depth - 1)).collect();
+        if rng.random_bool(0.6) {
+            ChoiceTree::choice(site, rng.random_range(0..5), children)
+        } else {
+            ChoiceTree::group(site, children)
+        }
+    }
+
+    /// The indexed draws are the plain definitions' draws: the same edit from the same RNG state.
+    #[test]
+    fn indexed_draws_are_the_plain_draws() {
+        let mut trees = rng_from_seed(11);
+        for case in 0..400 {
+            let tree = ChoiceTree::root(vec![random_tree(&mut trees, 5), random_tree(&mut trees, 3)]);
+            for op in Mutation::ALL {
+                let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
+                assert_eq!(op.draw(&tree, &mut a), plain_draw(op, &tree, &mut b), "{op:?} on {tree}");
+                assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! accepts, forward (generate, parse, replay, guides, language, derivatives)
 //! and backward (reflect, check, probability). Nothing is written twice.
 //!
-//! ```ignore
+//! ```
+//! use reflect::interpret::{generate_recorded, parse_tree};
 //! use reflect::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -19,12 +20,28 @@
 //!     Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
 //! }
 //!
+//! fn is_bst(t: &Tree) -> bool {
+//!     fn within(t: &Tree, lo: u8, hi: u8) -> bool {
+//!         match t {
+//!             Tree::Leaf => true,
+//!             Tree::Node(l, k, r) => lo <= *k && *k <= hi && within(l, lo, k.saturating_sub(1)) && within(r, *k + 1, hi),
+//!         }
+//!     }
+//!     within(t, 0, 10)
+//! }
+//!
 //! let g = Tree::generator();
-//! let (t, tree) = generate_recorded(&g, 7);
+//! let (t, choices) = generate_recorded(&g, 7);
+//! if let Ok(t) = t {
+//!     assert!(is_bst(&t));
+//!     assert_eq!(parse_tree(&g, &choices).unwrap(), t);
+//! }
 //! ```
 //!
-//! (The examples on this page are compiled and run by the `reflect`
-//! crate's `tests/derive_laws.rs`; this crate cannot depend on `reflect`.)
+//! Every example on this page is a doctest, run against the `reflect` crate
+//! (this crate's dev-dependency): they start with `use reflect::prelude::*;`,
+//! which brings the derive, the trait and the functions that make generators
+//! (`int`, `vec`, `regex`, ...) into scope.
 //!
 //! ## What the generator does
 //!
@@ -87,10 +104,13 @@
 //!   value for which it is false; `check`, `reflect` and `parse` reject it;
 //!   every guide is rewarded by it.
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[assume(self.lo <= self.hi)]
 //!   struct Interval { lo: u8, hi: u8 }
+//!
+//!   assert!(!reflect::interpret::check(&Interval::generator(), &Interval { lo: 2, hi: 1 }));
 //!   ```
 //!
 //! - **`#[reflect(depth = N)]`**: the recursion depth budget, from 1 to 128
@@ -98,19 +118,23 @@
 //!   stops, so that a case's recursion stays within the 2 MiB stack of the
 //!   thread that runs it; more is a compile error).
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[reflect(depth = 3)]
 //!   enum Expr { Num(u8), Add(Box<Expr>, Box<Expr>) }
+//!   # let _ = reflect::interpret::generate(&Expr::generator(), 1);
 //!   ```
 //!
 //! - **`#[reflect(bound = "...")]`**: where-clause predicates that replace
 //!   the inferred `T: Reflective + Clone` bounds (`T: 'static` is kept).
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[reflect(bound = "T: Reflective + Clone + Default")]
 //!   struct Pair<T> { a: T, b: T }
+//!   # let _ = reflect::interpret::generate(&Pair::<u8>::generator(), 1);
 //!   ```
 //!
 //! ## Variant attributes
@@ -122,13 +146,15 @@
 //! - **`#[choice(skip)]`**: never generate this variant; a value of it is
 //!   outside the generator's range. At least one variant must remain.
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   enum Op {
 //!       #[choice(weight = 5, label = "plus")] Add,
 //!       Sub,
 //!       #[choice(skip)] Reserved,
 //!   }
+//!   # assert!(!reflect::interpret::check(&Op::generator(), &Op::Reserved));
 //!   ```
 //!
 //! ## Field attributes
@@ -158,7 +184,10 @@
 //!   takes the keys above (`range`, `len`, `regex`) and the parts again, to
 //!   any depth; they combine with the field's own `len`.
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
+//!   use std::collections::BTreeMap;
+//!
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   struct Service {
 //!       #[choice(some(range = 1024..=65535))]
@@ -170,6 +199,7 @@
 //!       #[choice(each(some(range = -1..=1)))]
 //!       trits: Vec<Option<i8>>,
 //!   }
+//!   # let _ = reflect::interpret::generate(&Service::generator(), 1);
 //!   ```
 //!
 //! - **`#[choice(default)]`** / **`#[choice(default = expr)]`**: the field
@@ -177,7 +207,8 @@
 //!   earlier fields, as `with` does). It makes no choice; backward, the
 //!   field's value is not looked at.
 //!
-//!   ```ignore
+//!   ```
+//!   # use reflect::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   struct Account {
 //!       #[choice(range = 1..=5)]
@@ -189,13 +220,17 @@
 //!       #[choice(default = *level as u32 * 100)]
 //!       limit: u32,
 //!   }
+//!   # if let Ok(a) = reflect::interpret::generate(&Account::generator(), 1) { assert!(a.used <= a.level) }
 //!   ```
 //!
 //! - **`#[choice(with = expr)]`**: a custom reflective generator, any
 //!   `Gen<Value = FieldType>`. The fields declared *before* this one are in
 //!   scope by name (as references; positional fields as `_0`, `_1`, ...),
 //!   so a generator may depend on them. The expression is evaluated each time
-//!   a value is generated or reflected.
+//!   a value is generated or reflected. The functions that make generators
+//!   (`int`, `vec`, `regex`, `pick`, ...) are all in `reflect::combinators`,
+//!   and in `reflect::prelude`: `use reflect::prelude::*;` is the one `use`
+//!   line a `with` expression needs.
 //! - **`#[at(project)]`**, with `with`: for a generator whose values are not
 //!   the field's own (a generator of `U` for a field of type `F`): forward,
 //!   the value becomes the field with `F: From<U>`; backward, `project`,
@@ -211,7 +246,8 @@
 //! sorted list is a list, sorted; backward, a sorted list is its own
 //! pre-image:
 //!
-//! ```ignore
+//! ```
+//! # use reflect::prelude::*;
 //! fn sorted(mut v: Vec<u8>) -> Vec<u8> { v.sort(); v }
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -220,6 +256,7 @@
 //!     #[choice(with = vec(u8::generator(), 0..=12).map(sorted, |v: &Vec<u8>| Some(v.clone())))]
 //!     Vec<u8>,
 //! );
+//! # assert!(reflect::interpret::generate(&Sorted::generator(), 3).unwrap().0.is_sorted());
 //! ```
 //!
 //! (Without `with`, the default guide, `auto`, notices that most cases are
@@ -227,7 +264,9 @@
 //! the easy valid values, such as short lists; construction keeps the
 //! whole distribution.)
 //!
-//! ```ignore
+//! ```
+//! use reflect::prelude::*;
+//!
 //! #[derive(Debug, Clone, PartialEq)]
 //! struct Celsius(i16);
 //! impl From<i16> for Celsius { fn from(c: i16) -> Self { Celsius(c) } }
@@ -247,6 +286,7 @@
 //!     #[assume(*self % 2 == 0)]
 //!     until: u8,
 //! }
+//! # if let Ok(r) = reflect::interpret::generate(&Reading::generator(), 5) { assert!(r.month <= r.until) }
 //! ```
 //!
 //! ## Errors
@@ -282,14 +322,46 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// on many cases, shrinks a failure by reflection, prints it with a one-line
 /// replay token, and remembers it in `regressions/` beside `Cargo.toml`.
 ///
-/// ```ignore
+/// ```
 /// use reflect::prelude::*;
 ///
-/// #[property(cases = 1000, guide = rl)]
+/// #[derive(Debug, Clone, PartialEq, Reflective)]
+/// #[assume(is_bst(self))]
+/// #[reflect(depth = 4)]
+/// enum Tree { Leaf, Node(Box<Tree>, #[choice(range = 0..=10)] i64, Box<Tree>) }
+///
+/// # fn keys(t: &Tree, out: &mut Vec<i64>) {
+/// #     if let Tree::Node(l, k, r) = t { keys(l, out); out.push(*k); keys(r, out) }
+/// # }
+/// # fn is_bst(t: &Tree) -> bool {
+/// #     let mut ks = Vec::new();
+/// #     keys(t, &mut ks);
+/// #     ks.windows(2).all(|w| w[0] < w[1])
+/// # }
+/// impl Tree {
+/// #   fn contains(&self, x: i64) -> bool {
+/// #       match self { Tree::Leaf => false, Tree::Node(l, k, r) => *k == x || l.contains(x) || r.contains(x) }
+/// #   }
+///     fn insert(&self, x: i64) -> Tree {
+///         match self {
+///             Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), x, Box::new(Tree::Leaf)),
+///             Tree::Node(l, k, r) if x < *k => Tree::Node(Box::new(l.insert(x)), *k, r.clone()),
+///             Tree::Node(l, k, r) if x > *k => Tree::Node(l.clone(), *k, Box::new(r.insert(x))),
+///             t => t.clone(),
+///         }
+///     }
+/// }
+///
+/// #[property(cases = 200, guide = rl)]
 /// fn insert_keeps_bst(t: Tree, #[gen(int(0..=10))] x: i64) -> bool {
 ///     assume!(!t.contains(x));
 ///     is_bst(&t.insert(x))
 /// }
+/// # // Outside `cargo test`, the test runs through the hidden `insert_keeps_bst::property()`.
+/// # fn main() {
+/// #     let (property, config) = insert_keeps_bst::property();
+/// #     property.assert(&config.no_regressions());
+/// # }
 /// ```
 ///
 /// Each argument comes from its type's `Reflective` generator, or from the
@@ -299,13 +371,23 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// `maximize!(x)` / `minimize!(x)` (or `target!(x)`) report a utility to the guide (`guide = sa` searches on it), and `label!` / `classify!`
 /// label cases for the statistics table.
 ///
-/// ```ignore
+/// ```
+/// # use reflect::prelude::*;
+/// # fn encode(x: i64) -> String { x.to_string() }
 /// // Checked on 12 integers of 0..=1000, each at least 10 from every other.
 /// #[property(distinct = 12, difference = numeric_distance(10, |x: &i64| i128::from(*x)))]
 /// fn far_apart(#[gen(int(0i64..=1000))] x: i64) {
 ///     assert!(encode(x).len() <= 8);
 /// }
+/// # fn main() {
+/// #     let (property, config) = far_apart::property();
+/// #     assert_eq!(property.check(&config.no_regressions()).unwrap().cases, 12);
+/// # }
 /// ```
+///
+/// `#[gen(...)]` takes any expression whose value is a `Gen` of the
+/// argument's type; `use reflect::prelude::*;` brings every function that
+/// makes one (`int`, `vec`, `regex`, `pick`, ...: all of `reflect::combinators`).
 ///
 /// | option | meaning |
 /// |---|---|

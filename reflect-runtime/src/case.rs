@@ -7,6 +7,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
+use std::io::Write;
 
 /// The panic payload of a failed [`crate::assume!`]: the runner discards the case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,15 +74,64 @@ pub(crate) fn end() -> CaseState {
 /// [`crate::minimize!`] reports the negated value). When a case reports
 /// several, the largest counts: the case is as good as its best measure. A
 /// NaN is ignored.
+///
+/// Outside a property's case there is no guide to tell: the utility is
+/// ignored, and the first such call of the process says so on standard error.
 pub fn report_utility(utility: f64) {
     if utility.is_nan() {
         return;
     }
-    STATE.with(|s| {
+    let on = STATE.with(|s| {
         if s.on.get() {
             s.utility.set(Some(s.utility.get().map_or(utility, |u| u.max(utility))));
         }
+        s.on.get()
     });
+    if !on && !UTILITY_OUTSIDE_SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "reflect: warning: `maximize!` / `minimize!` / `target!` called outside a property: the utility ({utility}) \
+             is ignored; it steers a search only inside a `#[property]` (or `Property::check`), under a guide that \
+             searches on it (`auto`, `sa`, `mutate`). Said once per process."
+        );
+    }
+}
+
+/// Whether a utility reported outside a property has been said to be ignored.
+static UTILITY_OUTSIDE_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A number a property can report as its utility (what [`crate::maximize!`],
+/// [`crate::minimize!`] and [`crate::target!`] take): any primitive integer or
+/// float, or a reference to one. Anything else is a compile error saying so:
+/// measure it first (`maximize!(s.len())`).
+#[diagnostic::on_unimplemented(
+    message = "`maximize!`, `minimize!` and `target!` take a number, not `{Self}`",
+    label = "not a number",
+    note = "a utility is an integer or a float (`u8`..`u128`, `i8`..`i128`, `usize`, `isize`, `f32`, `f64`); \
+            measure the value as one first, such as `maximize!(s.len())`"
+)]
+pub trait Utility {
+    /// The utility as an `f64` (a 64- or 128-bit integer past 2^53 is rounded).
+    fn utility(self) -> f64;
+}
+
+macro_rules! utility_as_f64 {
+    ($($t:ty),*) => {$(
+        impl Utility for $t {
+            #[inline]
+            fn utility(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+}
+utility_as_f64!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+
+impl<T: Utility + Copy> Utility for &T {
+    #[inline]
+    fn utility(self) -> f64 {
+        (*self).utility()
+    }
 }
 
 /// Label the current case, for the distribution table (what [`crate::label!`] calls).
@@ -117,12 +167,16 @@ macro_rules! assume {
     };
 }
 
-/// Ask the guide to maximize `utility` (a number) for the current case:
+/// Ask the guide to maximize `utility` (a number: any primitive integer or
+/// float, see [`case::Utility`](crate::case::Utility)) for the current case:
 /// targeted property-based testing (Löscher and Sagonas, "Automating
 /// Targeted Property-Based Testing", ICST 2018). A search guide such as
 /// simulated annealing (`#[property(guide = sa)]`) moves toward inputs of
 /// higher utility; the report shows the best utility reached. Several calls
-/// in one case: the largest value counts.
+/// in one case: the largest value counts. The default guide, `auto`, switches
+/// to simulated annealing at the first case that reports a utility; under a
+/// guide that does not search on it (`random`, `rl`, `cgs`, `tuned`), the run
+/// says so once. Outside a property it does nothing (said once per process).
 ///
 /// ```
 /// # use reflect_runtime::maximize;
@@ -135,7 +189,7 @@ macro_rules! assume {
 #[macro_export]
 macro_rules! maximize {
     ($utility:expr $(,)?) => {
-        $crate::case::report_utility(($utility) as f64)
+        $crate::case::report_utility($crate::case::Utility::utility($utility))
     };
 }
 
@@ -153,7 +207,7 @@ macro_rules! maximize {
 #[macro_export]
 macro_rules! minimize {
     ($utility:expr $(,)?) => {
-        $crate::case::report_utility(-(($utility) as f64))
+        $crate::case::report_utility(-$crate::case::Utility::utility($utility))
     };
 }
 
@@ -169,7 +223,7 @@ macro_rules! minimize {
 #[macro_export]
 macro_rules! target {
     ($utility:expr $(,)?) => {
-        $crate::case::report_utility(($utility) as f64)
+        $crate::case::report_utility($crate::case::Utility::utility($utility))
     };
 }
 
@@ -243,5 +297,21 @@ impl IntoOutcome for bool {
 impl<T, E: Debug> IntoOutcome for Result<T, E> {
     fn into_outcome(self) -> Result<(), String> {
         self.map(|_| ()).map_err(|e| format!("the property returned Err({e:?})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Outside a case a utility is dropped, and the process is told once.
+    #[test]
+    fn a_utility_outside_a_property_is_ignored_and_said() {
+        crate::maximize!(5u8);
+        assert!(UTILITY_OUTSIDE_SAID.load(std::sync::atomic::Ordering::Relaxed));
+        begin();
+        crate::maximize!(2);
+        crate::minimize!(-3.5f32);
+        assert_eq!(end().utility, Some(3.5), "inside a case, the largest counts");
     }
 }

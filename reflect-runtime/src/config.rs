@@ -79,8 +79,12 @@ pub struct Config {
     pub observability: Option<PathBuf>,
     /// Write an HTML report of the run into this directory (see [`crate::html`]).
     pub report: Option<PathBuf>,
+    /// Count the distinct values of the generated cases that passed, into
+    /// [`crate::runner::Report::distinct`]; on with [`Config::statistics`].
+    pub count_distinct: bool,
     /// Makes the guide that answers the choices of generated cases; by
-    /// default [`AutoGuide`] (random, switching to a learning guide when
+    /// default [`AutoGuide`] (random, switching to simulated annealing at
+    /// the first utility, or to a learning guide when
     /// most cases are discarded).
     pub guide: GuideFactory,
 }
@@ -101,6 +105,7 @@ impl fmt::Debug for Config {
             .field("statistics", &self.statistics)
             .field("observability", &self.observability)
             .field("report", &self.report)
+            .field("count_distinct", &self.count_distinct)
             .finish_non_exhaustive()
     }
 }
@@ -128,6 +133,7 @@ impl Config {
             statistics: false,
             observability: None,
             report: None,
+            count_distinct: false,
             guide: Arc::new(|| Box::<AutoGuide>::default()),
         }
     }
@@ -188,15 +194,32 @@ impl Config {
         self
     }
 
+    /// Neither remember failures nor replay remembered ones (what
+    /// `REFLECT_REGRESSIONS=off` does), even where the run would otherwise
+    /// have a regressions directory, such as `#[property]`'s default.
+    pub fn no_regressions(mut self) -> Self {
+        self.regressions = None;
+        self
+    }
+
     /// Run only the case `token` names (from a failure report).
     pub fn replay(mut self, token: impl Into<String>) -> Self {
         self.replay = Some(token.into());
         self
     }
 
-    /// Print the table of labels after the run.
+    /// Print the table of labels after the run (and count distinct values, as [`Config::count_distinct`]).
     pub fn statistics(mut self, on: bool) -> Self {
         self.statistics = on;
+        self.count_distinct |= on;
+        self
+    }
+
+    /// Count the distinct values of the generated cases that passed
+    /// ([`crate::runner::Report::distinct`]), or not. It keys every value
+    /// (a formatting of its `Debug`), so it is off by default.
+    pub fn count_distinct(mut self, on: bool) -> Self {
+        self.count_distinct = on;
         self
     }
 
@@ -262,6 +285,7 @@ impl Config {
         }
         if let Some(v) = env("REFLECT_STATS") {
             self.statistics = !matches!(v.as_str(), "0" | "false" | "off" | "no");
+            self.count_distinct |= self.statistics;
         }
         if let Some(v) = env("REFLECT_OBSERVABILITY") {
             self.observability = Some(PathBuf::from(v));

@@ -24,7 +24,8 @@
 //! returns the property and its [`Config`] (the test's own name, regressions
 //! directory and guide), and `name::generator()` its arguments' generator.
 //! With the cargo feature `libfuzzer`, the macro `reflect_runtime::fuzz_property!`
-//! writes the whole libFuzzer (cargo-fuzz) target from it:
+//! writes the whole libFuzzer (cargo-fuzz) target from it (not a doctest:
+//! it is a binary of a cargo-fuzz crate, linked with libFuzzer):
 //!
 //! ```ignore
 //! // fuzz/fuzz_targets/short_lists.rs, in a cargo-fuzz crate that depends on
@@ -265,7 +266,8 @@ macro_rules! fuzz_property {
 /// An AFL++ target over a property, the counterpart of [`fuzz_property!`](crate::fuzz_property)
 /// for the `afl` crate (cargo feature `afl`): the whole `main` of a binary
 /// built with `cargo afl build`. `make` returns the property and its config,
-/// such as `path::to::name::property` for a `#[property] fn name`.
+/// such as `path::to::name::property` for a `#[property] fn name` (not a
+/// doctest: it is the `main` of a binary built by `cargo afl build`):
 ///
 /// ```ignore
 /// fn main() {

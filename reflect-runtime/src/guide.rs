@@ -248,6 +248,14 @@ pub trait Guide {
         false
     }
 
+    /// Whether the guide searches on the utility a property reports
+    /// (`maximize!`, `minimize!`, `target!`): moves toward inputs of higher
+    /// utility. When it does not and the property reports one, the runner
+    /// says once that the utility has nowhere to go. `false` by default.
+    fn uses_utility(&self) -> bool {
+        false
+    }
+
     /// What the guide has to say about the run so far, one line each, for
     /// the report (its statistics and its failures); none by default.
     fn notes(&self) -> Vec<String> {
@@ -288,6 +296,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn plain_case(&self) -> bool {
         (**self).plain_case()
+    }
+    fn uses_utility(&self) -> bool {
+        (**self).uses_utility()
     }
     fn notes(&self) -> Vec<String> {
         (**self).notes()

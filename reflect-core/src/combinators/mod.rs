@@ -1,10 +1,25 @@
-//! Combinators for writing reflective generators by hand: constants, pick, integers, chars, options, collections, tuples, map, bind with `at`, recursion, filters.
+//! Every generator in one module: constants, pick, integers, chars, strings by regex, options, collections, map, bind with `at`, recursion, filters.
 //!
 //! Constants, `pick`, `map`, parts, filters, `at`/`bind` (and the plain
 //! [`Gen::bind`], which does not reflect: [`Then`]), recursion and
 //! generators from functions are here; scalars (integers, `bool`, chars,
 //! floats) and containers (`Option`, sequences, tuples) have a module each,
-//! re-exported here.
+//! re-exported here, and so are the strings a regular expression matches
+//! ([`regex`], from [`crate::regex`]).
+//!
+//! Every function that makes a generator can be named from here, so one
+//! `use` brings what a `with = ...` or `#[gen(...)]` expression needs:
+//!
+//! ```
+//! use reflect_core::combinators::*;
+//! use reflect_core::{generate, Gen};
+//!
+//! let pair = (int(0u8..=9), regex("[a-z]{2,4}"));
+//! let (n, s) = generate(&pair, 1).unwrap();
+//! assert!(n <= 9 && (2..=4).contains(&s.len()));
+//! let words = vec(string(char_class(&[('a', 'z')]), 1..=3), 0..=2);
+//! assert!(generate(&words, 2).unwrap().len() <= 2);
+//! ```
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
 use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
@@ -15,6 +30,7 @@ use std::marker::PhantomData;
 mod collections;
 mod scalars;
 
+pub use crate::regex::{regex, Regex};
 pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
 pub use scalars::{

@@ -1,27 +1,37 @@
-//! The default guide: random generation, switching by itself to a guide that learns validity (RLCheck) once too many cases are discarded.
+//! The default guide: random generation, switching by itself to a search on the utility (`maximize!`) or to a guide that learns validity (RLCheck).
 //!
 //! Most properties are best served by plain random generation, and need no
-//! choice of guide. A type whose validity condition (`#[assume]`, a
-//! `filter`, `assume!`) rejects most random values is not: the run would
-//! give up. [`AutoGuide`] starts random and keeps count; once at least
-//! [`AutoConfig::min_cases`] cases have run and more than
-//! [`AutoConfig::discard_threshold`] of them were discarded, it hands every
-//! later case to a learning guide ([`RlGuide`] by default), which is
-//! rewarded for valid, new values. The switch is reported in the run's
-//! statistics and in failure reports ([`Guide::notes`]).
+//! choice of guide. Two kinds are not, and [`AutoGuide`] notices both:
+//!
+//! - a property that reports a utility (`maximize!`, `minimize!`,
+//!   `target!`) asks for inputs of high utility, which random generation does
+//!   not look for: at the first case that reports one, it hands every later
+//!   case to a search on the utility (simulated annealing, [`SaGuide`], by
+//!   default);
+//! - a type whose validity condition (`#[assume]`, a `filter`, `assume!`)
+//!   rejects most random values: the run would give up. Once at least
+//!   [`AutoConfig::min_cases`] cases have run and more than
+//!   [`AutoConfig::discard_threshold`] of them were discarded, it hands every
+//!   later case to a learning guide ([`RlGuide`] by default), which is
+//!   rewarded for valid, new values.
+//!
+//! It switches once, to whichever comes first, and says so in the run's
+//! statistics and in failure reports ([`Guide::notes`]). (After a switch to
+//! the learner, a utility has nowhere to go, and the runner says so: name
+//! `guide = sa` for a search on the utility of such a property.)
 //!
 //! Until it switches, its cases take the runner's fast path
 //! ([`Guide::plain_case`]): values made straight from each case's seed, no
-//! trail kept; the switch needs only whether each case was discarded. The
-//! learner it switches to starts from the generator's weights (see
-//! [`super::rl`]), so the first learned cases look like the random ones
+//! trail kept; the switch needs only whether each case was discarded, and its
+//! utility. The learner it switches to starts from the generator's weights
+//! (see [`super::rl`]), so the first learned cases look like the random ones
 //! before them. (The learner's novelty counts from the switch on: values of
 //! the random phase are not keyed, so one made again is new to it.)
 //!
 //! ```
 //! use reflect_core::combinators::{int, vec};
 //! use reflect_core::gen::Gen;
-//! use reflect_runtime::{config::Config, guides::AutoGuide, runner::Property};
+//! use reflect_runtime::{config::Config, guides::AutoGuide, maximize, runner::Property};
 //!
 //! // Sorted lists, by filtering: most random lists are not sorted.
 //! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
@@ -29,10 +39,16 @@
 //!     .check(&Config::new("sorted").cases(200).guide(AutoGuide::default))
 //!     .unwrap();
 //! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to rl"));
+//!
+//! // A utility: the search on it starts at once.
+//! let report = Property::new(|| vec(int(0u8..=100), 0..=10), |xs: Vec<u8>| maximize!(xs.len()))
+//!     .check(&Config::new("long").cases(200).guide(AutoGuide::default))
+//!     .unwrap();
+//! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to sa"));
 //! ```
 
-use super::{RandomGuide, RlGuide};
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
+use super::{RandomGuide, RlGuide, SaGuide};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use reflect_core::choice::Choice;
 use reflect_core::source::{DetRng, Stop};
 
@@ -51,17 +67,28 @@ impl Default for AutoConfig {
     }
 }
 
-/// Random generation until too many cases are discarded, then a learning
-/// guide (see the module docs). `AutoGuide::default()` is the default guide
-/// of every property; `#[property(guide = auto)]` names it.
+/// Random generation until a case reports a utility or too many cases are
+/// discarded, then a search on the utility or a learning guide (see the
+/// module docs). `AutoGuide::default()` is the default guide of every
+/// property; `#[property(guide = auto)]` names it.
 pub struct AutoGuide {
     config: AutoConfig,
     random: RandomGuide,
     learner: Box<dyn Guide>,
-    /// `(cases, discards)` when the switch happened.
-    switched: Option<(u64, u64)>,
+    search: Box<dyn Guide>,
+    /// The guide switched to, and why.
+    switched: Option<Switch>,
     cases: u64,
     discards: u64,
+}
+
+/// Why an [`AutoGuide`] switched, and when.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Switch {
+    /// To the learner: `discards` of the first `cases` cases were discarded.
+    Discards { cases: u64, discards: u64 },
+    /// To the search: case `case` (from 0) reported a utility.
+    Utility { case: u64 },
 }
 
 impl Default for AutoGuide {
@@ -75,27 +102,45 @@ impl std::fmt::Debug for AutoGuide {
         f.debug_struct("AutoGuide")
             .field("config", &self.config)
             .field("learner", &self.learner.name())
+            .field("search", &self.search.name())
             .field("switched", &self.switched)
             .finish_non_exhaustive()
     }
 }
 
 impl AutoGuide {
-    /// A guide that switches from random generation to `learner` as `config` says.
+    /// A guide that switches from random generation to `learner` when most
+    /// cases are discarded, as `config` says, and to simulated annealing
+    /// ([`SaGuide::default`]) when a case reports a utility.
     pub fn new(config: AutoConfig, learner: impl Guide + 'static) -> Self {
-        AutoGuide { config, random: RandomGuide, learner: Box::new(learner), switched: None, cases: 0, discards: 0 }
+        AutoGuide {
+            config,
+            random: RandomGuide,
+            learner: Box::new(learner),
+            search: Box::new(SaGuide::default()),
+            switched: None,
+            cases: 0,
+            discards: 0,
+        }
     }
 
-    /// Whether the guide has switched to its learner.
+    /// The same guide, switching to `search` (instead of simulated
+    /// annealing) when a case reports a utility.
+    pub fn search(mut self, search: impl Guide + 'static) -> Self {
+        self.search = Box::new(search);
+        self
+    }
+
+    /// Whether the guide has switched, to its learner or to its search.
     pub fn switched(&self) -> bool {
         self.switched.is_some()
     }
 
     fn active(&mut self) -> &mut dyn Guide {
-        if self.switched.is_some() {
-            &mut *self.learner
-        } else {
-            &mut self.random
+        match self.switched {
+            None => &mut self.random,
+            Some(Switch::Discards { .. }) => &mut *self.learner,
+            Some(Switch::Utility { .. }) => &mut *self.search,
         }
     }
 }
@@ -113,39 +158,73 @@ impl Guide for AutoGuide {
         self.active().choose(ctx, rng)
     }
 
-    /// The random phase takes the fast path: the switch needs only whether each case was discarded.
+    /// The random phase takes the fast path: the switch needs only whether
+    /// each case was discarded, and its utility.
     fn plain_case(&self) -> bool {
         self.switched.is_none()
     }
 
-    fn feedback(&mut self, feedback: &Feedback<'_>) {
+    /// A utility is searched on, unless the guide has switched to its learner.
+    fn uses_utility(&self) -> bool {
         match self.switched {
-            None => self.random.feedback(feedback),
-            Some(_) => self.learner.feedback(feedback),
+            None | Some(Switch::Utility { .. }) => true,
+            Some(Switch::Discards { .. }) => self.learner.uses_utility(),
         }
+    }
+
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        self.active().feedback(feedback);
         self.cases += 1;
         let discarded = feedback.outcome == Outcome::Discarded;
         self.discards += u64::from(discarded);
+        if self.switched.is_some() {
+            return;
+        }
+        if feedback.utility.is_some() {
+            self.switched = Some(Switch::Utility { case: self.cases - 1 });
+            return;
+        }
         // The share of discards rises only with a discard: past the first
         // `min_cases` cases, a case that was not discarded cannot make the switch.
-        if self.switched.is_some() || !(discarded || self.cases <= self.config.min_cases.max(1)) {
+        if !(discarded || self.cases <= self.config.min_cases.max(1)) {
             return;
         }
         let share = self.discards as f64 / self.cases as f64;
         if self.cases >= self.config.min_cases && share > self.config.discard_threshold {
-            self.switched = Some((self.cases, self.discards));
+            self.switched = Some(Switch::Discards { cases: self.cases, discards: self.discards });
         }
     }
 
     fn notes(&self) -> Vec<String> {
-        let Some((cases, discards)) = self.switched else { return Vec::new() };
-        let mut notes = vec![format!(
-            "auto: switched from random generation to {} after case #{}, when {discards} of {cases} cases had been discarded",
-            self.learner.name(),
-            cases - 1,
-        )];
-        notes.extend(self.learner.notes());
+        let mut notes = match self.switched {
+            None => return Vec::new(),
+            Some(Switch::Discards { cases, discards }) => vec![format!(
+                "auto: switched from random generation to {} after case #{}, when {discards} of {cases} cases had been discarded",
+                self.learner.name(),
+                cases - 1,
+            )],
+            Some(Switch::Utility { case }) => vec![format!(
+                "auto: switched from random generation to {} after case #{case}, the first to report a utility \
+                 (`maximize!`, `minimize!`, `target!`), to search for higher utility",
+                self.search.name(),
+            )],
+        };
+        notes.extend(self.active_ref().notes());
         notes
+    }
+
+    fn report_section(&self) -> Option<ReportSection> {
+        self.switched.and_then(|_| self.active_ref().report_section())
+    }
+}
+
+impl AutoGuide {
+    fn active_ref(&self) -> &dyn Guide {
+        match self.switched {
+            None => &self.random,
+            Some(Switch::Discards { .. }) => &*self.learner,
+            Some(Switch::Utility { .. }) => &*self.search,
+        }
     }
 }
 

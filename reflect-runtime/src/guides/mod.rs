@@ -9,7 +9,7 @@
 //!
 //! | `guide =` | what it does | options, `key = value` (default) | module |
 //! |---|---|---|---|
-//! | `auto` (the default) | random generation; once at least 20 cases ran and more than half of them were discarded, every later case goes to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
+//! | `auto` (the default) | random generation; at the first case that reports a utility (`maximize!` / `minimize!`) every later case goes to `sa`, and once at least 20 cases ran and more than half of them were discarded, to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
 //! | `random` | plain random generation, honouring the generator's weights | none | [`random`] |
 //! | `rl` | RLCheck: Monte Carlo Control per choice point, rewarded for valid new values | `explore = paper` \| `forget` \| `bonus` \| `softmax` \| `diverse` (`paper`; `diverse` also sets ε = 0.05), `epsilon = E` (0.25), `window = N` (4), `abstraction = Sequence` \| `Tree` \| `TreeLR` (`TreeLR`), `prior = weights` \| `uniform` (`weights`: the policy starts as the generator's distribution; `uniform` is RLCheck's start) | [`rl`] |
 //! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1) | [`cgs`] |

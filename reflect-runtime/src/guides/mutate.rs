@@ -129,6 +129,11 @@ enum Planned {
 pub struct MutateGuide {
     config: MutateConfig,
     corpus: Vec<CorpusEntry>,
+    /// The weight of each corpus entry as a parent: the square of its number
+    /// of choices (at least 1), counted once when it joins.
+    weights: Vec<u64>,
+    /// The sum of `weights`.
+    total: u64,
     best: Option<f64>,
     planned: Option<Planned>,
     stats: MutateStats,
@@ -157,7 +162,16 @@ fn slot(op: Mutation) -> usize {
 impl MutateGuide {
     /// A guide with `config`.
     pub fn new(config: MutateConfig) -> Self {
-        MutateGuide { config, corpus: Vec::new(), best: None, planned: None, stats: MutateStats::default(), salt: 0 }
+        MutateGuide {
+            config,
+            corpus: Vec::new(),
+            weights: Vec::new(),
+            total: 0,
+            best: None,
+            planned: None,
+            stats: MutateStats::default(),
+            salt: 0,
+        }
     }
 
     /// The corpus, oldest first.
@@ -171,14 +185,17 @@ impl MutateGuide {
     }
 
     /// The index of a corpus entry to mutate, drawn with weight the square of its number of choices (at least 1).
+    ///
+    /// The weights are counted when an entry joins: counting an entry's
+    /// choices walks its whole tree, and doing it for every entry at every
+    /// case was most of a case's cost (see `examples/guide_cost.rs`).
     fn parent(&self, rng: &mut DetRng) -> usize {
-        let weight = |e: &CorpusEntry| (e.tree.choice_count().max(1) as u64).pow(2);
-        let mut x = rng.random_range(0..self.corpus.iter().map(weight).sum::<u64>());
-        self.corpus
+        let mut x = rng.random_range(0..self.total);
+        self.weights
             .iter()
-            .position(|e| {
-                let hit = x < weight(e);
-                x -= weight(e).min(x);
+            .position(|&w| {
+                let hit = x < w;
+                x -= w.min(x);
                 hit
             })
             .unwrap_or(0)
@@ -186,24 +203,29 @@ impl MutateGuide {
 
     fn join(&mut self, tree: ChoiceTree, joined: Joined) {
         if self.corpus.len() >= self.config.corpus_size {
-            let smallest = (self.corpus.iter().enumerate())
-                .filter(|(_, e)| e.joined == Joined::New)
-                .min_by_key(|(i, e)| (e.tree.choice_count(), *i))
+            // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new.
+            let smallest = (self.corpus.iter().zip(&self.weights).enumerate())
+                .filter(|(_, (e, _))| e.joined == Joined::New)
+                .min_by_key(|(i, (_, w))| (**w, *i))
                 .map(|(i, _)| i);
             match smallest {
                 Some(i) => {
                     self.corpus.remove(i);
+                    self.total -= self.weights.remove(i);
                 }
                 None => return,
             }
         }
+        let weight = (tree.choice_count().max(1) as u64).pow(2);
         self.corpus.push(CorpusEntry { tree, joined });
+        self.weights.push(weight);
+        self.total += weight;
     }
 }
 
 impl Guide for MutateGuide {
     fn name(&self) -> &str {
-        "Mutate"
+        "mutate"
     }
 
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
@@ -257,6 +279,11 @@ impl Guide for MutateGuide {
         }
     }
 
+    /// A case that raises the best utility joins the corpus, so later mutants start from it.
+    fn uses_utility(&self) -> bool {
+        true
+    }
+
     fn notes(&self) -> Vec<String> {
         let s = &self.stats;
         let count = |j: Joined| self.corpus.iter().filter(|e| e.joined == j).count();
@@ -288,7 +315,7 @@ struct Fill;
 
 impl Guide for Fill {
     fn name(&self) -> &str {
-        "Mutate"
+        "mutate"
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(fill(ctx.cue, ctx.request, rng))

@@ -11,7 +11,7 @@ pub struct RandomGuide;
 
 impl Guide for RandomGuide {
     fn name(&self) -> &str {
-        "Random"
+        "random"
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(sample(rng, ctx.request))

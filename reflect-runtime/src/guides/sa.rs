@@ -296,6 +296,10 @@ impl Guide for SaGuide {
         }
     }
 
+    fn uses_utility(&self) -> bool {
+        true
+    }
+
     fn notes(&self) -> Vec<String> {
         let s = &self.stats;
         vec![format!(

@@ -184,7 +184,7 @@ impl TunedGuide {
 
 impl Guide for TunedGuide {
     fn name(&self) -> &str {
-        "Tuned"
+        "tuned"
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(self.weights.choose(rng, ctx.site, ctx.request))

@@ -105,12 +105,22 @@ pub fn compare_page(runs: &[RunLog]) -> String {
 }
 
 /// The file name of the report of `property` under `guide`: `<property>.<guide>.html`,
-/// with the characters a file name cannot hold replaced.
+/// the property's path with each `::` written `.` (a file name cannot hold
+/// `:` on every system), and the guide's name as [`Guide::name`](crate::guide::Guide::name)
+/// gives it, which is the spelling `#[property(guide = ...)]` takes: `lists.auto.html`,
+/// `tests.sorted.rl(explore = diverse).html`. Any other character a file name cannot
+/// hold (`<>:"/\|?*`, controls) becomes `_`.
+///
+/// ```
+/// use reflect_runtime::html::report_file_name;
+/// assert_eq!(report_file_name("tests::sorted", "mutate"), "tests.sorted.mutate.html");
+/// assert_eq!(report_file_name("sorted", "rl(explore = diverse)"), "sorted.rl(explore = diverse).html");
+/// ```
 pub fn report_file_name(property: &str, guide: &str) -> String {
-    let stem = crate::persist::file_name(property);
-    let guide: String =
-        guide.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+".contains(c) { c } else { '_' }).collect();
-    format!("{}.{guide}.html", stem.trim_end_matches(".json"))
+    let portable = |s: &str| -> String {
+        s.chars().map(|c| if c.is_control() || "<>:\"/\\|?*".contains(c) { '_' } else { c }).collect()
+    };
+    format!("{}.{}.html", portable(&property.replace("::", ".")), portable(guide))
 }
 
 /// Writes the report of `run` into `dir` (created if need be), and returns

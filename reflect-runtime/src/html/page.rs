@@ -33,7 +33,13 @@ fn page(title: &str, body: &str) -> String {
 /// choice, or (with many distinct integer choices) one per range of choices.
 enum Bins {
     Each(Vec<Taken>),
-    Ranges { lo: u64, hi: u64, width: u64 },
+    /// `count` ranges of `width` choices from `lo`, the last ending at `hi`.
+    Ranges {
+        lo: u64,
+        hi: u64,
+        width: u64,
+        count: u64,
+    },
 }
 
 impl Bins {
@@ -45,7 +51,9 @@ impl Bins {
             return Bins::Each(all.keys().cloned().collect());
         }
         let (lo, hi) = (offsets[0], offsets[offsets.len() - 1]);
-        Bins::Ranges { lo, hi, width: ((hi - lo) / BINS).saturating_add(1) }
+        let width = ((hi - lo) / BINS).saturating_add(1);
+        // As many ranges as it takes to reach `hi`, at most `BINS`: none starts past it.
+        Bins::Ranges { lo, hi, width, count: (hi - lo) / width + 1 }
     }
 
     /// The rows of `counts`, an integer's labelled with `noun` and its value or range, a pick's with its option's label.
@@ -61,18 +69,18 @@ impl Bins {
                     (label, counts.get(t).copied().unwrap_or(0))
                 })
                 .collect(),
-            &Bins::Ranges { lo, hi, width } => {
-                let mut bins = vec![0u64; BINS as usize];
+            &Bins::Ranges { lo, hi, width, count } => {
+                let mut bins = vec![0u64; count as usize];
                 for (t, n) in counts {
                     if let Taken::Offset(c) = *t {
-                        bins[((c.clamp(lo, hi) - lo) / width).min(BINS - 1) as usize] += n;
+                        bins[((c.clamp(lo, hi) - lo) / width).min(count - 1) as usize] += n;
                     }
                 }
                 bins.iter()
                     .enumerate()
                     .map(|(i, n)| {
                         let a = lo + i as u64 * width;
-                        let b = if i as u64 == BINS - 1 { hi } else { a + width - 1 };
+                        let b = (a + width - 1).min(hi);
                         (format!("{noun} {a}–{b}"), *n)
                     })
                     .collect()
@@ -334,4 +342,44 @@ fn leaders(runs: &[&RunLog]) -> String {
         items.push(format!("first to fail: <b>{}</b>", escape(g)));
     }
     format!("<ul class=\"leaders\">{}</ul>", items.iter().map(|i| format!("<li>{i}</li>")).collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every integer choice in `lo..=hi` taken `n` times.
+    fn uniform(lo: u64, hi: u64, n: u64) -> BTreeMap<Taken, u64> {
+        (lo..=hi).map(|c| (Taken::Offset(c), n)).collect()
+    }
+
+    /// The `(first, last)` choice of each range row, read back from its label.
+    fn ranges(rows: &[(String, u64)]) -> Vec<(u64, u64)> {
+        rows.iter()
+            .map(|(label, _)| {
+                let (a, b) = label.trim_start_matches("choice ").split_once('–').expect(label);
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect()
+    }
+
+    /// The ranges of a histogram tile the choices seen: in order, none
+    /// inverted, none past the largest choice, and no count lost.
+    #[test]
+    fn integer_ranges_stay_within_the_choices_seen() {
+        for (lo, hi) in [(0, 20), (0, 27), (3, 24), (0, 21), (0, 99), (0, 1000), (5, 5 + 20)] {
+            let counts = uniform(lo, hi, 2);
+            let rows = rows(&counts, "choice");
+            let r = ranges(&rows);
+            assert_eq!(r[0].0, lo, "{rows:?}");
+            assert_eq!(r.last().unwrap().1, hi, "{rows:?}");
+            for w in r.windows(2) {
+                assert_eq!(w[0].1 + 1, w[1].0, "{rows:?}");
+            }
+            assert!(r.iter().all(|(a, b)| a <= b), "{rows:?}");
+            assert!(rows.len() as u64 <= BINS);
+            assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 2 * (hi - lo + 1));
+            assert!(rows.iter().all(|r| r.1 > 0), "a uniform count leaves no range empty: {rows:?}");
+        }
+    }
 }

@@ -79,12 +79,13 @@ impl<V: 'static> Property<V> {
     /// Run the property under `config`.
     pub fn check(&self, config: &Config) -> Result<Report, RunError> {
         // A generator that cannot be built is a setup error, not a failing case.
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((self.gen)()))) {
+        // Both are caught quietly: the error says what the panic said, once.
+        if let Err(payload) = panics::quietly(|| drop((self.gen)())) {
             let reason = format!("building its generator panicked: {}", panic_message(&*payload));
             return Err(RunError::Setup { name: config.name.clone(), reason });
         }
         // So is a guide that cannot be built (examples it cannot be tuned by, say).
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop((config.guide)()))) {
+        if let Err(payload) = panics::quietly(|| drop((config.guide)())) {
             let reason = format!("building its guide panicked: {}", panic_message(&*payload));
             return Err(RunError::Setup { name: config.name.clone(), reason });
         }

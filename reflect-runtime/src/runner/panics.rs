@@ -75,3 +75,15 @@ pub(super) fn case_begins() {
 pub(super) fn take_location() -> String {
     LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default()
 }
+
+/// Runs `f`, catching its panic without a word on standard error (the
+/// panic hook keeps it quiet, as a case's): for what the runner reports as a
+/// clean error of its own, such as a guide that cannot be built.
+pub(super) fn quietly<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    install_hook();
+    let was = QUIET.with(|q| q.replace(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    r
+}

@@ -19,6 +19,12 @@ pub struct Report {
     pub cases: u64,
     /// Cases discarded (`assume!`, or the generator's validity condition).
     pub discards: u64,
+    /// How many distinct values (by `Debug`, as [`crate::hashing::value_key`]
+    /// keys them) the generated cases that passed had, when the run counted
+    /// them ([`crate::config::Config::count_distinct`]; `#[property(stats)]`
+    /// and `REFLECT_STATS=1` turn it on); `None` otherwise. Counting keys every
+    /// value, which costs a formatting of it per case.
+    pub distinct: Option<u64>,
     /// Remembered failures replayed first.
     pub regressions_replayed: usize,
     /// Examples written by hand that ran.
@@ -114,6 +120,9 @@ impl Report {
     pub fn statistics(&self) -> String {
         let mut out =
             format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
+        if let Some(distinct) = self.distinct {
+            out.push_str(&format!("  {distinct} distinct values among the generated cases that passed\n"));
+        }
         if let Some(budget) = self.out_of_time {
             out.push_str(&format!("  stopped by the time budget of {budget:?} after {} valid cases\n", self.cases));
         }

@@ -97,6 +97,9 @@ pub(super) struct Worker<V> {
     /// Whether cases are observed (observation lines, an HTML report), which
     /// read each case's option labels; no other case pays for them.
     observed: bool,
+    /// The keys of the values of the generated cases that passed, when the
+    /// run counts distinct values ([`Config::count_distinct`]).
+    distinct: Option<Seen>,
 }
 
 /// The property's generator as a guide sees it: values keyed by the property's key.
@@ -124,7 +127,8 @@ impl<V: 'static> Worker<V> {
         }
     }
 
-    fn new(prop: Property<V>, guide: &GuideFactory, inflight: Option<InFlight>) -> Self {
+    fn new(prop: Property<V>, config: &Config, inflight: Option<InFlight>) -> Self {
+        let guide: &GuideFactory = &config.guide;
         let gen = (prop.gen)();
         Worker {
             prop,
@@ -136,6 +140,7 @@ impl<V: 'static> Worker<V> {
             inflight,
             last_end: None,
             observed: false,
+            distinct: config.count_distinct.then(Seen::new),
         }
     }
 
@@ -252,7 +257,7 @@ impl<V: 'static> Worker<V> {
                 if let Make::Seeded { seed } = make {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
-                if guided {
+                if guided || (generated && self.distinct.is_some()) {
                     value_key = Some((self.prop.key)(&value));
                 }
                 if render {
@@ -289,6 +294,10 @@ impl<V: 'static> Worker<V> {
                 }
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
             }
+        }
+        if let (true, Some(seen), Some(k), Status::Passed) = (generated, &mut self.distinct, value_key, &result.status)
+        {
+            seen.insert_key(k);
         }
         if guided {
             // A case with no value is invalid, and never new.
@@ -383,12 +392,16 @@ impl<V: 'static> Worker<V> {
             let generated = (index == batch.from).then(Instant::now);
             let (status, state) = match made {
                 Ok(Ok(value)) => {
+                    let key = self.distinct.is_some().then(|| (self.prop.key)(&value));
                     let test = &self.prop.test;
                     case::begin();
                     let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
                         Ok(Ok(())) => Status::Passed,
                         other => tested(other),
                     };
+                    if let (Some(seen), Some(k), Status::Passed) = (&mut self.distinct, key, &status) {
+                        seen.insert_key(k);
+                    }
                     (status, case::end())
                 }
                 Ok(Err(stop)) => (no_value(stop), CaseState::default()),
@@ -507,7 +520,7 @@ impl<V: 'static> Exec<V> {
         watch: Option<Arc<Watch>>,
     ) -> Self {
         panics::install_hook();
-        Exec { worker: Box::new(Worker::new(prop, &config.guide, inflight)), watch }
+        Exec { worker: Box::new(Worker::new(prop, config, inflight)), watch }
     }
 
     pub(super) fn guide_name(&self) -> String {
@@ -520,6 +533,11 @@ impl<V: 'static> Exec<V> {
         if let Some(f) = self.worker.inflight.as_mut() {
             let _ = f.record_again(case);
         }
+    }
+
+    /// How many distinct values the generated cases that passed had, when the run counts them.
+    pub(super) fn distinct(&self) -> Option<u64> {
+        self.worker.distinct.as_ref().map(|s| s.len() as u64)
     }
 
     /// Cases are observed from now on: each result carries its option labels.
@@ -545,6 +563,11 @@ impl<V: 'static> Exec<V> {
     /// Runs the generated cases of `batch` on the fast path (see [`Batch`]).
     pub(super) fn run_batch(&mut self, batch: &Batch, report: &mut Report) -> Ran {
         self.worker.run_batch(batch, self.watch.as_deref(), report)
+    }
+
+    /// Whether the guide searches on a utility ([`Guide::uses_utility`]).
+    pub(super) fn uses_utility(&self) -> bool {
+        self.worker.guide.uses_utility()
     }
 
     /// What the guide says about the run so far ([`Guide::notes`]), and its section of the HTML report.

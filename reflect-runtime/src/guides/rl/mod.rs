@@ -211,6 +211,45 @@ fn bucket_weight(request: Request<'_>, bucket: u64) -> f64 {
     }
 }
 
+/// The guide's name as `#[property(guide = ...)]` writes it: `rl`, or
+/// `rl(...)` with the options that depart from the defaults, such as
+/// `rl(explore = diverse)` or `rl(abstraction = Sequence, window = 2)`.
+/// (Rewards and `sibling_picks` have no option, and are not named.)
+fn attribute_name(config: &RlConfig) -> String {
+    let diverse = config.explore == Explore::DIVERSE;
+    let mut options = Vec::new();
+    let named = [
+        (Explore::FORGET, "forget"),
+        (Explore::BONUS, "bonus"),
+        (Explore::SOFTMAX, "softmax"),
+        (Explore::DIVERSE, "diverse"),
+    ];
+    if config.explore != Explore::PAPER {
+        let explore =
+            named.iter().find(|(e, _)| *e == config.explore).map_or(config.explore.name(), |n| n.1.to_owned());
+        options.push(format!("explore = {explore}"));
+    }
+    // `explore = diverse` brings its own ε.
+    let epsilon = if diverse { RlConfig::diverse().epsilon } else { RlConfig::default().epsilon };
+    if config.epsilon != epsilon {
+        options.push(format!("epsilon = {}", config.epsilon));
+    }
+    if config.window != RlConfig::default().window {
+        options.push(format!("window = {}", config.window));
+    }
+    if config.abstraction != RlConfig::default().abstraction {
+        options.push(format!("abstraction = {}", config.abstraction));
+    }
+    if config.prior == Prior::Uniform {
+        options.push("prior = uniform".to_owned());
+    }
+    if options.is_empty() {
+        "rl".to_owned()
+    } else {
+        format!("rl({})", options.join(", "))
+    }
+}
+
 impl Default for RlGuide {
     fn default() -> Self {
         RlGuide::new(RlConfig::default())
@@ -222,16 +261,7 @@ impl RlGuide {
     pub fn new(config: RlConfig) -> Self {
         RlGuide {
             config,
-            name: {
-                // What departs from the paper's configuration, each after a `+`.
-                let explore = if config.explore == Explore::PAPER {
-                    String::new()
-                } else {
-                    format!("+{}", config.explore.name())
-                };
-                let prior = if config.prior == Prior::Uniform { "+uniform" } else { "" };
-                format!("rl({}{explore}{prior})", config.abstraction)
-            },
+            name: attribute_name(&config),
             learners: Vec::new(),
             sites: HashMap::default(),
             touched: Vec::new(),

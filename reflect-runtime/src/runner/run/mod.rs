@@ -240,7 +240,8 @@ impl<V: 'static> Run<V> {
         }
         let _live = self.live();
 
-        let result = self.search();
+        let mut result = self.search();
+        self.utility_nowhere(&mut result);
         self.progress.finish(&result);
         if let (Some(dir), Some(log)) = (self.config.report.clone(), self.log.take()) {
             let log = log.lock().unwrap_or_else(|e| e.into_inner());
@@ -444,8 +445,31 @@ impl<V: 'static> Run<V> {
             return Err(self.vacuous(reasons));
         }
         self.report.guide_notes = self.guide_notes();
+        self.report.distinct = self.exec.distinct();
         self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
+    }
+
+    /// A property that reported a utility under a guide that does not search
+    /// on it ([`crate::guide::Guide::uses_utility`]) is told so once, on
+    /// standard error (past the test harness's capture) and in the report's
+    /// warnings and notes: the utility only showed in the report.
+    fn utility_nowhere(&mut self, result: &mut Result<Report, RunError>) {
+        let (best, notes, warnings) = match result {
+            Ok(r) => (r.best_utility, &mut r.guide_notes, &mut r.warnings),
+            Err(RunError::Failed(f)) => (f.best_utility, &mut f.guide_notes, &mut f.warnings),
+            Err(_) => return,
+        };
+        let Some(best) = best.filter(|_| !self.exec.uses_utility()) else { return };
+        let w = format!(
+            "the property reported a utility (`maximize!`, `minimize!` or `target!`; {best}), but the guide `{}` \
+             does not search on it, so it only shows in the report: for a search toward higher utility, use \
+             `#[property(guide = sa)]` (or the default, `auto`, which switches to it), or `guide = mutate`",
+            self.guide
+        );
+        let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {w}", self.config.name);
+        notes.push(w.clone());
+        warnings.push(w);
     }
 
     /// The run gave up: too many cases were discarded, for these reasons.

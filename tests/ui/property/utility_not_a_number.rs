@@ -1,0 +1,8 @@
+use reflect::prelude::*;
+
+#[property]
+fn p(s: String) {
+    maximize!(s.clone());
+}
+
+fn main() {}
