@@ -36,6 +36,22 @@ fn explicit_generators(#[gen(ref_bst(0, 20))] t: Tree, #[gen(int(0i64..=20))] x:
     assert!((0..=20).contains(&x));
 }
 
+// `#[with(...)]` is the spelling that works in every edition (`gen` is reserved from 2024 on).
+#[property(cases = 200, guide = random)]
+fn explicit_generators_with(#[with(ref_bst(0, 20))] t: Tree, #[with(int(0i64..=20))] x: i64) {
+    assert!(is_bst(&t));
+    assert!((0..=20).contains(&x));
+}
+
+#[test]
+fn with_and_gen_give_the_same_generator() {
+    let ga = explicit_generators::generator();
+    let gb = explicit_generators_with::generator();
+    for seed in 0..50 {
+        assert_eq!(reflect::interpret::generate(&ga, seed).ok(), reflect::interpret::generate(&gb, seed).ok());
+    }
+}
+
 #[property(cases = 100, max_discard_ratio = 10)]
 fn assume_discards(a: u8, b: u8) {
     assume!(b != 0);

@@ -365,7 +365,9 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Each argument comes from its type's `Reflective` generator, or from the
-/// generator in `#[gen(EXPR)]` on it. Arguments are `Debug` (and `Clone`
+/// generator in `#[with(EXPR)]` on it (`#[gen(EXPR)]` is the same; from
+/// edition 2024 on `gen` is a reserved word that rustc rejects there, so
+/// write `with`). Arguments are `Debug` (and `Clone`
 /// when there are several). The function returns `()`, `bool` or
 /// `Result<_, E: Debug>`; inside it, `assume!(cond)` discards a case,
 /// `maximize!(x)` / `minimize!(x)` (or `target!(x)`) report a utility to the guide (`guide = sa` searches on it), and `label!` / `classify!`

@@ -16,11 +16,18 @@ pub(super) struct Arg {
     pub(super) name: String,
 }
 
-/// The `#[gen(EXPR)]` of an argument, taking it (and any other attribute, an error) off.
+/// Whether `attr` gives an argument's generator: `#[with(EXPR)]`, or `#[gen(EXPR)]` (`gen` is a
+/// reserved word from edition 2024 on, where rustc's parser rejects it before this macro runs, so
+/// `with` is the spelling that works in every edition; `r#gen` is accepted too).
+fn is_generator_attr(attr: &Attribute) -> bool {
+    attr.path().get_ident().is_some_and(|id| matches!(id.to_string().as_str(), "with" | "gen" | "r#gen"))
+}
+
+/// The `#[with(EXPR)]` (or `#[gen(EXPR)]`) of an argument, taking it (and any other attribute, an error) off.
 fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Ctxt) -> Option<Expr> {
     let mut gen = None;
     for attr in std::mem::take(attrs) {
-        if attr.path().is_ident("gen") {
+        if is_generator_attr(&attr) {
             if gen.is_some() {
                 errors.error_spanned(&attr, "only one `#[gen(...)]` per argument");
                 continue;
@@ -32,7 +39,7 @@ fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Ctxt) -> Option<Expr> 
                 }
             }
         } else {
-            errors.error_spanned(&attr, "only `#[gen(EXPR)]` is allowed on a property's argument");
+            errors.error_spanned(&attr, "only `#[with(EXPR)]` (or `#[gen(EXPR)]` before edition 2024) is allowed on a property's argument");
         }
     }
     gen
