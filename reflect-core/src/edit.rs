@@ -14,7 +14,7 @@
 //! `shrinkMut` replaces a subtree by one inside it), plus what shrinking
 //! needs: deleting runs of siblings (list elements), emptying a subtree,
 //! setting a choice, joining two neighbouring parts, lowering the leaf
-//! choices after a point ([`Edit::Shift`]), and several edits as one
+//! choices after a point ([`Edit::Shift`]) or in a run ([`Edit::Cap`]), and several edits as one
 //! ([`Edit::Seq`]) for values that must move together ([`delete_renumbered`]).
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
@@ -126,6 +126,21 @@ pub enum Edit {
         /// How far they go down.
         by: Choice,
     },
+    /// Lower to `max` every leaf choice above `max` inside the children
+    /// `start..start + len` of the node at `at`: a run of list elements
+    /// zeroed (`max` 0) or capped in one step, so a long list is lowered in a
+    /// number of tries that grows with the log of its length, not with it.
+    /// The edit does not apply when it would change nothing.
+    Cap {
+        /// The parent of the run.
+        at: Path,
+        /// The first child whose choices go down.
+        start: usize,
+        /// How many children.
+        len: usize,
+        /// The largest leaf choice left in the run.
+        max: Choice,
+    },
     /// Several edits, applied in order to the tree each leaves: one change
     /// of several choices at once (two values lowered together, a run
     /// deleted and the later indices renumbered). Applies when each does.
@@ -236,6 +251,24 @@ impl Edit {
                         if let (Some(c), true) = (t.choice, t.children.is_empty()) {
                             if c >= *by && *by > 0 {
                                 t.choice = Some(c - by);
+                                changed = true;
+                            }
+                        }
+                    });
+                }
+                if !changed {
+                    return None;
+                }
+            }
+            Edit::Cap { at, start, len, max } => {
+                let node = out.get_mut(at)?;
+                let run = node.children.get_mut(*start..start.checked_add(*len)?)?;
+                let mut changed = false;
+                for child in run {
+                    child.walk_mut(&mut |t| {
+                        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
+                            if c > *max {
+                                t.choice = Some(*max);
                                 changed = true;
                             }
                         }
@@ -501,6 +534,11 @@ mod tests {
         assert_eq!(apply(Edit::Shift { at: vec![], from: 2, by: 6 }, &t), "<root>(len=3 e(x=5) e(x=1) e(x=3))");
         assert_eq!(apply(Edit::Shift { at: vec![], from: 1, by: 10 }, &t), "none");
         assert_eq!(apply(Edit::Shift { at: vec![], from: 5, by: 1 }, &t), "none");
+        // A run of elements capped, or zeroed; nothing to lower, or a run past the end, does not apply.
+        assert_eq!(apply(Edit::Cap { at: vec![], start: 2, len: 2, max: 8 }, &t), "<root>(len=3 e(x=5) e(x=7) e(x=8))");
+        assert_eq!(apply(Edit::Cap { at: vec![], start: 1, len: 3, max: 0 }, &t), "<root>(len=3 e(x=0) e(x=0) e(x=0))");
+        assert_eq!(apply(Edit::Cap { at: vec![], start: 1, len: 1, max: 5 }, &t), "none");
+        assert_eq!(apply(Edit::Cap { at: vec![], start: 3, len: 2, max: 0 }, &t), "none");
         // Two elements deleted, the length lowered, the index after them renumbered.
         assert_eq!(apply(delete_renumbered(&[], 1, 2), &t), "<root>(len=1 e(x=7))");
         // A sequence applies when each of its edits does.

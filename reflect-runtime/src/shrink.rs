@@ -85,7 +85,7 @@
 mod index;
 
 use crate::hashing::finish;
-use index::{hash_and_size, node_key, tree_hash, BuildPrehashed, Index};
+use index::{hash_and_size, key_of, node_key, tree_hash, BuildPrehashed, Index};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::{joinable, promotions, Edit, Path};
 use std::borrow::Cow;
@@ -181,9 +181,10 @@ struct Shrinker<F> {
     saved: ChoiceTree,
     /// The run of siblings a deletion took out, to be put back.
     run: Vec<ChoiceTree>,
-    /// The leaf choices a renumbering lowered: each one's number among the
-    /// nodes after the run, and its key before and after.
-    lowered: Vec<(usize, u64, u64)>,
+    /// The leaf choices a renumbering or a cap lowered: each one's number
+    /// among the nodes of the run it lowered, its choice before, and its key
+    /// before and after.
+    lowered: Vec<(usize, Choice, u64, u64)>,
     /// The choices a try of set choices replaced, to be put back: each
     /// node's number, its choice, and its key before and after.
     undo: Vec<(usize, Option<Choice>, u64, u64)>,
@@ -203,17 +204,32 @@ struct Shrinker<F> {
     stats: ShrinkStats,
     max_steps: u64,
     deadline: Option<Instant>,
-    /// The deadline passed (the clock is read every [`CLOCK_EVERY`] tries).
+    /// The deadline passed (the clock is read every [`CLOCK_EVERY`] tries,
+    /// and every [`LOOKS_PER_CLOCK`] looks at the budget).
     timed_out: bool,
+    /// How many times the budget was looked at.
+    looks: u64,
 }
 
 /// The shrinker reads the clock once every this many tries: a read costs
 /// as much as a small try.
 const CLOCK_EVERY: u64 = 16;
 
+/// The shrinker reads the clock once every this many looks at the budget
+/// too: a look costs far less than a try.
+const LOOKS_PER_CLOCK: u64 = 4096;
+
 /// The sets of tried candidates and edits start with room for this many
 /// (most shrinks try fewer; a longer one grows them a few times).
 const SET_ROOM: u64 = 64;
+
+/// A node with at least this many children is wide: its runs of children
+/// are zeroed with run sizes that grow while they succeed, and each child
+/// is swapped only with its smallest later sibling (not with each one), so
+/// a long list costs a number of tries that grows with the log of its
+/// length. Below it (every list of the `shrink_quality` problems), the
+/// passes of one try per element or pair are cheap and find more.
+const WIDE: usize = 32;
 
 /// Pairs of choices are taken among this many neighbours in pre-order.
 const PAIR_WINDOW: usize = 4;
@@ -242,6 +258,7 @@ fn edit_root(edit: &Edit) -> Path {
         | Edit::Swap { at, .. }
         | Edit::Insert { at, .. }
         | Edit::Shift { at, .. }
+        | Edit::Cap { at, .. }
         | Edit::Join { at, .. } => at.clone(),
         Edit::Exchange { x, y } => common(x, y),
         Edit::Seq(edits) => {
@@ -281,10 +298,17 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             max_steps: budget.max_steps,
             deadline: began.checked_add(budget.max_time),
             timed_out: false,
+            looks: 0,
         }
     }
 
     fn out_of_budget(&mut self) -> bool {
+        // A pass over a wide node may go a long way without a try (its
+        // candidates already seen): the clock is read every so many looks too.
+        self.looks += 1;
+        if self.looks.is_multiple_of(LOOKS_PER_CLOCK) {
+            self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
         let out = self.stats.attempts >= self.max_steps || self.timed_out;
         if out {
             self.stats.budget_exhausted = true;
@@ -330,6 +354,8 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         while !self.out_of_budget() {
             let before = self.index.choices().to_vec();
             self.halve_runs();
+            self.zero_runs();
+            self.swap_wide();
             self.delete_runs();
             self.promote();
             self.empty_subtrees();
@@ -511,7 +537,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// length too ([`reflect_core::edit::delete_renumbered`]), and the edit applies only when
     /// that lowers one.
     fn try_delete(&mut self, at: &[usize], start: usize, len: usize, lower_len: bool, renumber: bool) -> bool {
-        let Some(node) = self.current.get_mut(at) else { return false };
+        let Some(node) = self.current.get(at) else { return false };
         if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
             return false;
         }
@@ -527,13 +553,22 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             }
             false => None,
         };
-        // The hash: the run's nodes cut out, the parent's and the length's keys changed.
+        // The hash, before the tree is touched: the run's nodes cut out, the
+        // parent's and the length's keys changed. A deletion already tried
+        // (in a wide node, most runs of equal elements) costs no more.
         let ix = &self.index;
         let p = ix.at(&self.current, at).expect("the node is in the tree");
         let (a, b) = (ix.child(p, start), ix.child(p, start + len));
+        let mut hash =
+            ix.rekey(ix.splice(a, b, 0, 0), p, ix.key(p), key_of(node, node.choice, node.children.len() - len));
+        if let Some(i) = length {
+            let (j, l) = (ix.child(p, i), &node.children[i]);
+            hash = ix.rekey(hash, j, ix.key(j), key_of(l, l.choice.map(|c| c - k), 0));
+        }
+        if !renumber && self.seen.contains(&hash) {
+            return false;
+        }
         let node = self.current.get_mut(at).expect("the node is in the tree");
-        let length_at = length.map(|i| (i, ix.child(p, i)));
-        let old = (ix.key(p), length_at.map(|(_, j)| ix.key(j)));
         self.run.extend(node.children.drain(start..start + len));
         let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
             if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
@@ -541,14 +576,10 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             }
         };
         shift(node, |c, k| c - k);
-        let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, old.0, node_key(node));
-        if let (Some((i, j)), Some(old)) = (length_at, old.1) {
-            hash = ix.rekey(hash, j, old, node_key(&node.children[i]));
-        }
         // The later leaf choices renumbered: the nodes after the run now begin at `a`.
         if renumber {
-            renumber_leaves(&mut node.children[start..], k, false, &mut self.lowered);
-            for &(o, old, new) in &self.lowered {
+            lower_leaves(&mut node.children[start..], |c| (c >= k).then(|| c - k), &mut self.lowered);
+            for &(o, _, old, new) in &self.lowered {
                 hash = ix.rekey(hash, a + o, old, new);
             }
         }
@@ -560,10 +591,36 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         };
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
         if renumber {
-            renumber_leaves(&mut node.children[start..], k, true, &mut self.lowered);
+            restore_leaves(&mut node.children[start..], &self.lowered);
         }
         shift(node, |c, k| c + k);
         node.children.splice(start..start, self.run.drain(..));
+        used.is_some_and(|used| self.keep(used))
+    }
+
+    /// Tests the current tree with an [`Edit::Cap`] of the children
+    /// `start..start + len` of the node at `at` made in place, and set back
+    /// after the try; hashed from the lowered choices alone.
+    fn try_cap(&mut self, at: &[usize], start: usize, len: usize, max: Choice) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        let ix = &self.index;
+        let Some(p) = ix.at(&self.current, at) else { return false };
+        let node = self.current.get_mut(at).expect("the node is in the tree");
+        let Some(run) = start.checked_add(len).and_then(|end| node.children.get_mut(start..end)) else {
+            return false;
+        };
+        lower_leaves(run, |c| (c > max).then_some(max), &mut self.lowered);
+        if self.lowered.is_empty() {
+            return false;
+        }
+        let a = ix.child(p, start);
+        let hash = self.lowered.iter().fold(ix.hash(), |h, &(o, _, old, new)| ix.rekey(h, a + o, old, new));
+        debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a cap follows the tree's");
+        let used = self.test_candidate(hash, Made::InCurrent);
+        let node = self.current.get_mut(at).expect("the node the run was capped in");
+        restore_leaves(&mut node.children[start..start + len], &self.lowered);
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -606,6 +663,76 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 if !kept {
                     k /= 2;
                 }
+            }
+        }
+    }
+
+    /// The paths of the current tree's [`WIDE`] nodes.
+    fn wide_nodes(&self) -> Vec<Path> {
+        (0..self.index.len()).filter(|&i| self.index.children(i) >= WIDE).map(|i| self.index.path(i)).collect()
+    }
+
+    /// Pass 1c: in a wide node, zero runs of children: from each child with
+    /// a choice above zero, every child to the end, else runs of 1, 2, 3, 4,
+    /// 8, ... children, then a
+    /// binary search ([`Shrinker::find_integer`]), and on past the child that
+    /// stopped it. A list that fails by a few of its elements has the others
+    /// zeroed in a logarithmic number of tries.
+    fn zero_runs(&mut self) {
+        for path in self.wide_nodes() {
+            let mut s = 0;
+            while !self.out_of_budget() {
+                let Some(node) = self.current.get(&path) else { break };
+                // Children with nothing to lower are passed over without a try.
+                let Some(first) = (s..node.children.len()).find(|&i| positive_leaf(&node.children[i])) else {
+                    break;
+                };
+                s = first;
+                // The whole rest at once first: the last run of a sweep is often that.
+                let n = node.children.len();
+                if n - s > 4 && self.try_cap(&path, s, n - s, 0) {
+                    break;
+                }
+                let k = self.find_integer(|sh, k| {
+                    let n = sh.current.get(&path).map_or(0, |t| t.children.len());
+                    s + k as usize <= n && sh.try_cap(&path, s, k as usize, 0)
+                });
+                s += k as usize + 1;
+            }
+        }
+    }
+
+    /// Pass 1d: in a wide node, swap each child with its smallest later
+    /// sibling of the same site (the last of equal ones), when that is
+    /// smaller: a large value goes to the end in one try, where pass 5 would
+    /// try each pair.
+    fn swap_wide(&mut self) {
+        for path in self.wide_nodes() {
+            let mut a = 0;
+            while !self.out_of_budget() {
+                let Some(node) = self.current.get(&path) else { break };
+                let keys: Vec<Vec<Choice>> = node.children.iter().map(ChoiceTree::choices).collect();
+                // For each child, the smallest later sibling of its site.
+                let mut later = vec![None; keys.len()];
+                let mut smallest: Vec<(&str, usize)> = Vec::new();
+                for i in (0..keys.len()).rev() {
+                    let site: &str = &node.children[i].site;
+                    match smallest.iter_mut().find(|(s, _)| *s == site) {
+                        Some((_, m)) => {
+                            later[i] = Some(*m);
+                            if shortlex_less(&keys[i], &keys[*m]) {
+                                *m = i;
+                            }
+                        }
+                        None => smallest.push((site, i)),
+                    }
+                }
+                let Some((x, y)) = (a..keys.len())
+                    .find_map(|i| later[i].filter(|&b| shortlex_less(&keys[b], &keys[i])).map(|b| (i, b)))
+                else {
+                    break;
+                };
+                a = if self.try_edit(Edit::Swap { at: path.clone(), a: x, b: y }) { x } else { x + 1 };
             }
         }
     }
@@ -826,11 +953,12 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
-    /// Pass 5: swap sibling subtrees of the same site when the smaller choices then come first.
+    /// Pass 5: swap sibling subtrees of the same site when the smaller
+    /// choices then come first (in a node that is not [`WIDE`]: pass 1d).
     fn swap_siblings(&mut self) {
         let mut i = 0;
         let mut path = Path::new();
-        while let Some(j) = self.next_node(i, |ix, i| ix.children(i) >= 2, &mut path) {
+        while let Some(j) = self.next_node(i, |ix, i| (2..WIDE).contains(&ix.children(i)), &mut path) {
             if self.out_of_budget() {
                 return;
             }
@@ -908,42 +1036,61 @@ impl Hasher for EditHasher {
     }
 }
 
-/// Lowers by `k` each leaf choice of at least `k` in `trees` (as
-/// [`Edit::Shift`] does), noting in `lowered` each one's number among the
-/// nodes of `trees` in pre-order and its key before and after; with
-/// `back`, raises again the ones `lowered` notes instead.
-fn renumber_leaves(trees: &mut [ChoiceTree], k: Choice, back: bool, lowered: &mut Vec<(usize, u64, u64)>) {
+/// Lowers each leaf choice `c` of `trees` for which `lower(c)` gives a new
+/// one (as [`Edit::Shift`] and [`Edit::Cap`] do), noting in `lowered` each
+/// one's number among the nodes of `trees` in pre-order, its choice before,
+/// and its key before and after.
+fn lower_leaves(
+    trees: &mut [ChoiceTree],
+    lower: impl Fn(Choice) -> Option<Choice>,
+    lowered: &mut Vec<(usize, Choice, u64, u64)>,
+) {
     fn go(
         t: &mut ChoiceTree,
-        k: Choice,
-        back: bool,
+        lower: &impl Fn(Choice) -> Option<Choice>,
         n: &mut usize,
-        next: &mut usize,
-        lowered: &mut Vec<(usize, u64, u64)>,
+        lowered: &mut Vec<(usize, Choice, u64, u64)>,
     ) {
         if let (Some(c), true) = (t.choice, t.children.is_empty()) {
-            if back {
-                if lowered.get(*next).is_some_and(|l| l.0 == *n) {
-                    t.choice = Some(c + k);
-                    *next += 1;
-                }
-            } else if c >= k {
+            if let Some(to) = lower(c) {
                 let old = node_key(t);
-                t.choice = Some(c - k);
-                lowered.push((*n, old, node_key(t)));
+                t.choice = Some(to);
+                lowered.push((*n, c, old, node_key(t)));
             }
         }
         *n += 1;
         for c in &mut t.children {
-            go(c, k, back, n, next, lowered);
+            go(c, lower, n, lowered);
         }
     }
-    if !back {
-        lowered.clear();
+    lowered.clear();
+    let mut n = 0;
+    for t in trees {
+        go(t, &lower, &mut n, lowered);
+    }
+}
+
+/// Sets back the leaf choices of `trees` that [`lower_leaves`] noted in `lowered`.
+fn restore_leaves(trees: &mut [ChoiceTree], lowered: &[(usize, Choice, u64, u64)]) {
+    fn go(t: &mut ChoiceTree, n: &mut usize, next: &mut usize, lowered: &[(usize, Choice, u64, u64)]) {
+        if lowered.get(*next).is_some_and(|l| l.0 == *n) {
+            t.choice = Some(lowered[*next].1);
+            *next += 1;
+        }
+        *n += 1;
+        for c in &mut t.children {
+            if *next == lowered.len() {
+                return;
+            }
+            go(c, n, next, lowered);
+        }
     }
     let (mut n, mut next) = (0, 0);
     for t in trees {
-        go(t, k, back, &mut n, &mut next, lowered);
+        if next == lowered.len() {
+            return;
+        }
+        go(t, &mut n, &mut next, lowered);
     }
 }
 
@@ -964,6 +1111,14 @@ fn same_tree(a: &ChoiceTree, b: &ChoiceTree) -> bool {
             same_node(x, y)
                 && (x.children.is_empty() || x.children.iter().zip(&y.children).all(|(x, y)| same_tree(x, y)))
         })
+}
+
+/// Whether `t` has a leaf choice above zero.
+fn positive_leaf(t: &ChoiceTree) -> bool {
+    match t.choice {
+        Some(c) if t.children.is_empty() => c > 0,
+        _ => t.children.iter().any(positive_leaf),
+    }
 }
 
 /// Whether node `i` of the index has children.
@@ -1267,8 +1422,8 @@ mod tests {
 
     #[test]
     fn deletions_made_in_place_make_the_trees_their_edits_make() {
-        // Every deletion and renumbered deletion the shrinker makes in the
-        // current tree, and every edit beneath a node, against `Edit::apply`.
+        // Every deletion, renumbered deletion and cap the shrinker makes in
+        // the current tree, and every edit beneath a node, against `Edit::apply`.
         let coupling = int(1usize..=10).bind(|n| vec(int(0usize..=n - 1), n..=n)).boxed();
         let nested = vec(vec(int(0u32..=9), 0..=4), 1..=4).boxed();
         let trees: Vec<ChoiceTree> = (0..20)
@@ -1278,30 +1433,40 @@ mod tests {
         for tree in trees {
             for path in tree.paths() {
                 let n = tree.get(&path).unwrap().children.len();
-                // Each edit, with the deletion the shrinker makes in place for it.
-                let mut edits = vec![(Edit::Empty { at: path.clone() }, None)];
+                // Each edit, with the deletion or cap the shrinker makes in place for it.
+                enum InPlace {
+                    Delete(usize, usize, bool, bool),
+                    Cap(usize, usize, Choice),
+                    Edit,
+                }
+                let mut edits = vec![(Edit::Empty { at: path.clone() }, InPlace::Edit)];
                 for start in 0..n {
                     for len in 1..=n - start {
                         let renumbered = reflect_core::edit::delete_renumbered(&path, start, len);
-                        edits.push((renumbered, Some((start, len, true, true))));
+                        edits.push((renumbered, InPlace::Delete(start, len, true, true)));
                         for lower_len in [true, false] {
                             let delete = Edit::Delete { at: path.clone(), start, len, lower_len };
-                            edits.push((delete, Some((start, len, lower_len, false))));
+                            edits.push((delete, InPlace::Delete(start, len, lower_len, false)));
+                        }
+                        for max in [0, 3] {
+                            edits
+                                .push((Edit::Cap { at: path.clone(), start, len, max }, InPlace::Cap(start, len, max)));
                         }
                     }
                 }
-                for (edit, deletion) in edits {
+                for (edit, in_place) in edits {
                     // A shrinker of its own for each edit: only the start tree is seen.
                     let mut made = None;
                     let mut s = Shrinker::new(tree.clone(), budget, Instant::now(), |cand: &mut ChoiceTree, _| {
                         made = Some(cand.clone());
                         None
                     });
-                    match deletion {
-                        Some((start, len, lower_len, renumber)) => {
+                    match in_place {
+                        InPlace::Delete(start, len, lower_len, renumber) => {
                             s.try_deletion(&path, start, len, lower_len, renumber)
                         }
-                        None => s.try_edit(edit.clone()),
+                        InPlace::Cap(start, len, max) => s.try_cap(&path, start, len, max),
+                        InPlace::Edit => s.try_edit(edit.clone()),
                     };
                     assert_eq!(s.current, tree, "{edit:?} was set back");
                     drop(s);
@@ -1309,6 +1474,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_long_list_is_lowered_in_runs_not_element_by_element() {
+        // Fails with at least 2,000 elements, one of them 1000: the minimal
+        // case is 1,999 zeros and then 1000. One try per element would not
+        // get there in 300 tries; runs zeroed with growing sizes do.
+        let g = vec(int(0u32..=1000), 0..=4000);
+        let fails = |xs: &Vec<u32>| xs.len() >= 2000 && xs.contains(&1000);
+        let mut shrunk = 0;
+        for seed in 0..40 {
+            let (v, tree) = generate_recorded(&g, seed);
+            if !v.is_ok_and(|v| fails(&v)) {
+                continue;
+            }
+            let budget = Budget { max_steps: 300, max_time: Duration::from_secs(600) };
+            let (t, _) = shrink_by_ref(tree, budget, |cand| match replay_lenient(&g, cand, 0) {
+                (Ok(v), used) if fails(&v) => Some(used),
+                _ => None,
+            });
+            let min = parse_tree(&g, &t).unwrap();
+            let mut want = vec![0; 1999];
+            want.push(1000);
+            assert!(
+                min == want,
+                "seed {seed}: {} elements, {} not zero",
+                min.len(),
+                min.iter().filter(|&&x| x > 0).count()
+            );
+            shrunk += 1;
+            if shrunk == 2 {
+                break;
+            }
+        }
+        assert_eq!(shrunk, 2);
     }
 
     #[test]
