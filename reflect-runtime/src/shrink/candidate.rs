@@ -211,7 +211,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             let (j, l) = (ix.child(p, i), &node.children[i]);
             hash = ix.rekey(hash, j, ix.key(j), key_of(l, l.choice.map(|c| c - k), 0));
         }
-        if !renumber && self.seen.contains(&hash) {
+        if !renumber && !self.seen.insert(hash) {
             return false;
         }
         let node = self.current.get_mut(at).expect("the node is in the tree");
@@ -233,7 +233,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             None
         } else {
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
-            self.test_candidate(hash, Made::InCurrent)
+            if renumber {
+                self.test_candidate(hash, Made::InCurrent)
+            } else {
+                self.test_unseen(Made::InCurrent)
+            }
         };
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
         if renumber {

@@ -231,10 +231,17 @@ impl Index {
 
     /// The pre-order number of the `k`-th child of node `i` (or, for `k`
     /// its number of children, one past its subtree).
+    #[inline]
     pub(super) fn child(&self, i: usize, k: usize) -> usize {
         if k < LIST_KIDS {
             return (0..k).fold(i + 1, |j, _| self.nodes[j].end);
         }
+        self.listed_child(i, k)
+    }
+
+    /// [`Index::child`] far along a wide node: from the list of its children.
+    #[inline(never)]
+    fn listed_child(&self, i: usize, k: usize) -> usize {
         let mut kids = self.kids.borrow_mut();
         if kids.0 != Some(i) {
             let (n, list) = (self.nodes[i].children, &mut kids.1);

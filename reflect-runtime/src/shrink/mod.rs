@@ -230,10 +230,15 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// Tests the candidate whose hash is `hash`, unless one with that hash
     /// was tried; the tree of the choices its replay used when it fails.
-    fn test_candidate(&mut self, hash: u64, made: Made) -> Option<ChoiceTree> {
+    pub(super) fn test_candidate(&mut self, hash: u64, made: Made) -> Option<ChoiceTree> {
         if !self.seen.insert(hash) {
             return None;
         }
+        self.test_unseen(made)
+    }
+
+    /// Tests the candidate, whose hash was just put among those seen.
+    pub(super) fn test_unseen(&mut self, made: Made) -> Option<ChoiceTree> {
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
