@@ -245,36 +245,17 @@ impl Edit {
             }
             Edit::Shift { at, from, by } => {
                 let node = out.get_mut(at)?;
-                let mut changed = false;
-                for child in node.children.get_mut(*from..)? {
-                    child.walk_mut(&mut |t| {
-                        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
-                            if c >= *by && *by > 0 {
-                                t.choice = Some(c - by);
-                                changed = true;
-                            }
-                        }
-                    });
-                }
-                if !changed {
+                let by = *by;
+                let lower = |c: Choice| (by > 0 && c >= by).then(|| c - by);
+                if !lower_leaves(node.children.get_mut(*from..)?, lower, |_, _, _| ()) {
                     return None;
                 }
             }
             Edit::Cap { at, start, len, max } => {
                 let node = out.get_mut(at)?;
+                let max = *max;
                 let run = node.children.get_mut(*start..start.checked_add(*len)?)?;
-                let mut changed = false;
-                for child in run {
-                    child.walk_mut(&mut |t| {
-                        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
-                            if c > *max {
-                                t.choice = Some(*max);
-                                changed = true;
-                            }
-                        }
-                    });
-                }
-                if !changed {
+                if !lower_leaves(run, |c| (c > max).then_some(max), |_, _, _| ()) {
                     return None;
                 }
             }
@@ -304,6 +285,69 @@ impl Edit {
             }
         }
         Some(())
+    }
+}
+
+/// Lowers each leaf choice `c` of `trees` (a choice with nothing beneath
+/// it) for which `lower(c)` gives a new one, in pre-order: the work of
+/// [`Edit::Shift`] and [`Edit::Cap`], which the shrinker makes in place with
+/// this too. `noted` hears of each leaf lowered: its number among the nodes
+/// of `trees` in pre-order, the node as it is now, and its choice before.
+/// Whether any leaf was lowered; [`restore_leaves`] sets them back.
+pub fn lower_leaves(
+    trees: &mut [ChoiceTree],
+    lower: impl Fn(Choice) -> Option<Choice>,
+    mut noted: impl FnMut(usize, &ChoiceTree, Choice),
+) -> bool {
+    fn go(
+        t: &mut ChoiceTree,
+        lower: &impl Fn(Choice) -> Option<Choice>,
+        n: &mut usize,
+        noted: &mut impl FnMut(usize, &ChoiceTree, Choice),
+        any: &mut bool,
+    ) {
+        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
+            if let Some(to) = lower(c) {
+                t.choice = Some(to);
+                noted(*n, t, c);
+                *any = true;
+            }
+        }
+        *n += 1;
+        for c in &mut t.children {
+            go(c, lower, n, noted, any);
+        }
+    }
+    let (mut n, mut any) = (0, false);
+    for t in trees {
+        go(t, &lower, &mut n, &mut noted, &mut any);
+    }
+    any
+}
+
+/// Sets back the leaf choices of `trees` that [`lower_leaves`] lowered:
+/// `lowered` gives each one's number among the nodes of `trees` in
+/// pre-order and its choice before, in that order.
+pub fn restore_leaves(trees: &mut [ChoiceTree], lowered: impl IntoIterator<Item = (usize, Choice)>) {
+    fn go<I: Iterator<Item = (usize, Choice)>>(t: &mut ChoiceTree, n: &mut usize, next: &mut std::iter::Peekable<I>) {
+        if let Some(&(_, was)) = next.peek().filter(|l| l.0 == *n) {
+            t.choice = Some(was);
+            next.next();
+        }
+        *n += 1;
+        for c in &mut t.children {
+            if next.peek().is_none() {
+                return;
+            }
+            go(c, n, next);
+        }
+    }
+    let (mut n, mut next) = (0, lowered.into_iter().peekable());
+    for t in trees {
+        if next.peek().is_none() {
+            return;
+        }
+        go(t, &mut n, &mut next);
     }
 }
 
@@ -544,6 +588,26 @@ mod tests {
         // A sequence applies when each of its edits does.
         let seq = Edit::Seq(vec![Edit::Set { at: vec![0], choice: 2 }, Edit::Empty { at: vec![9] }]);
         assert_eq!(apply(seq, &t), "none");
+    }
+
+    #[test]
+    fn lowered_leaves_are_restored() {
+        let t = list();
+        let mut edited = t.clone();
+        let mut lowered = Vec::new();
+        assert!(lower_leaves(
+            &mut edited.children[1..],
+            |c| (c > 6).then_some(6),
+            |n, node, was| {
+                assert_eq!(node.choice, Some(6));
+                lowered.push((n, was));
+            }
+        ));
+        assert_eq!(edited.to_string(), "<root>(len=3 e(x=5) e(x=6) e(x=6))");
+        assert_eq!(lowered, vec![(3, 7), (5, 9)]);
+        restore_leaves(&mut edited.children[1..], lowered);
+        assert_eq!(edited, t);
+        assert!(!lower_leaves(&mut edited.children[..], |_| None, |_, _, _| ()));
     }
 
     #[test]

@@ -33,7 +33,7 @@ use super::index::{hash_and_size, key_of, node_key, tree_hash};
 use super::Shrinker;
 use crate::hashing::finish;
 use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{Edit, Path};
+use reflect_core::edit::{lower_leaves, restore_leaves, Edit, Path};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
@@ -224,7 +224,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         shift(node, |c, k| c - k);
         // The later leaf choices renumbered: the nodes after the run now begin at `a`.
         if renumber {
-            lower_leaves(&mut node.children[start..], |c| (c >= k).then(|| c - k), &mut self.lowered);
+            lower_noted(&mut node.children[start..], |c| (c >= k).then(|| c - k), &mut self.lowered);
             for &(o, _, old, new) in &self.lowered {
                 hash = ix.rekey(hash, a + o, old, new);
             }
@@ -241,7 +241,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         };
         let node = self.current.get_mut(at).expect("the node the run was deleted from");
         if renumber {
-            restore_leaves(&mut node.children[start..], &self.lowered);
+            restore_noted(&mut node.children[start..], &self.lowered);
         }
         shift(node, |c, k| c + k);
         node.children.splice(start..start, self.run.drain(..));
@@ -261,7 +261,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let Some(run) = start.checked_add(len).and_then(|end| node.children.get_mut(start..end)) else {
             return false;
         };
-        lower_leaves(run, |c| (c > max).then_some(max), &mut self.lowered);
+        lower_noted(run, |c| (c > max).then_some(max), &mut self.lowered);
         if self.lowered.is_empty() {
             return false;
         }
@@ -270,7 +270,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a cap follows the tree's");
         let used = self.test_candidate(hash, Made::InCurrent);
         let node = self.current.get_mut(at).expect("the node the run was capped in");
-        restore_leaves(&mut node.children[start..start + len], &self.lowered);
+        restore_noted(&mut node.children[start..start + len], &self.lowered);
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -323,62 +323,21 @@ impl Hasher for EditHasher {
     }
 }
 
-/// Lowers each leaf choice `c` of `trees` for which `lower(c)` gives a new
-/// one (as [`Edit::Shift`] and [`Edit::Cap`] do), noting in `lowered` each
-/// one's number among the nodes of `trees` in pre-order, its choice before,
-/// and its key before and after.
-pub(super) fn lower_leaves(
+/// Lowers the leaf choices of `trees` as `lower` says ([`lower_leaves`]),
+/// noting in `lowered` each one's number among the nodes of `trees` in
+/// pre-order, its choice before, and its key before and after.
+fn lower_noted(
     trees: &mut [ChoiceTree],
     lower: impl Fn(Choice) -> Option<Choice>,
     lowered: &mut Vec<(usize, Choice, u64, u64)>,
 ) {
-    fn go(
-        t: &mut ChoiceTree,
-        lower: &impl Fn(Choice) -> Option<Choice>,
-        n: &mut usize,
-        lowered: &mut Vec<(usize, Choice, u64, u64)>,
-    ) {
-        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
-            if let Some(to) = lower(c) {
-                let old = node_key(t);
-                t.choice = Some(to);
-                lowered.push((*n, c, old, node_key(t)));
-            }
-        }
-        *n += 1;
-        for c in &mut t.children {
-            go(c, lower, n, lowered);
-        }
-    }
     lowered.clear();
-    let mut n = 0;
-    for t in trees {
-        go(t, &lower, &mut n, lowered);
-    }
+    lower_leaves(trees, lower, |n, t, was| lowered.push((n, was, key_of(t, Some(was), 0), node_key(t))));
 }
 
-/// Sets back the leaf choices of `trees` that [`lower_leaves`] noted in `lowered`.
-pub(super) fn restore_leaves(trees: &mut [ChoiceTree], lowered: &[(usize, Choice, u64, u64)]) {
-    fn go(t: &mut ChoiceTree, n: &mut usize, next: &mut usize, lowered: &[(usize, Choice, u64, u64)]) {
-        if lowered.get(*next).is_some_and(|l| l.0 == *n) {
-            t.choice = Some(lowered[*next].1);
-            *next += 1;
-        }
-        *n += 1;
-        for c in &mut t.children {
-            if *next == lowered.len() {
-                return;
-            }
-            go(c, n, next, lowered);
-        }
-    }
-    let (mut n, mut next) = (0, 0);
-    for t in trees {
-        if next == lowered.len() {
-            return;
-        }
-        go(t, &mut n, &mut next, lowered);
-    }
+/// Sets back the leaf choices [`lower_noted`] noted in `lowered`.
+fn restore_noted(trees: &mut [ChoiceTree], lowered: &[(usize, Choice, u64, u64)]) {
+    restore_leaves(trees, lowered.iter().map(|&(n, was, ..)| (n, was)));
 }
 
 /// Whether `a` and `b` are the same tree, their sites the same generator's
