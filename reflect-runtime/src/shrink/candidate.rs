@@ -1,11 +1,13 @@
-//! Making a candidate: an edit of the current tree made in place (or in a scratch copy), hashed, and set back after its try.
+//! Making a candidate: an edit of the current tree made in place or in a scratch copy, hashed, set back.
 //!
 //! A try is made cheap. The shrinker keeps an index of its current tree
 //! (the nodes in pre-order, where each subtree ends, each node's choice and
 //! number of children): a pass finds the nodes it can edit there, without
 //! a list of every path. A candidate that only sets choices, or deletes a
 //! run of siblings, is made in the current tree itself and set back after
-//! the try; any other edit beneath a node sets aside a copy of that node's
+//! the try (a renumbered deletion and a cap lower their leaves with
+//! [`reflect_core::edit::lower_leaves`], as [`Edit::Shift`] and [`Edit::Cap`]
+//! do); any other edit beneath a node sets aside a copy of that node's
 //! subtree only (into the one kept from the last such try); an edit at the
 //! root is made in one scratch tree kept from try to try ([`ChoiceTree`]'s
 //! `clone_from` reuses its lists). A tree's hash is a polynomial over its
@@ -21,13 +23,12 @@
 //! from try to try) before anything else, so one that is not smaller costs
 //! no index; one that is has its index made in a single walk, which also
 //! gives its choices. Nothing is made before the first try that the
-//! search may not need. [`shrink`] hands each
-//! candidate over as a tree of its own (one copy per try); [`shrink_by_ref`]
-//! lends it, and a caller that records the replay into a trail it keeps
+//! search may not need. [`shrink`](super::shrink) hands each
+//! candidate over as a tree of its own (one copy per try);
+//! [`shrink_by_ref`](super::shrink_by_ref) lends it, and a caller that records the replay into a trail it keeps
 //! and builds the tree of the choices used only for a failing candidate
 //! makes a passing try copy no tree at all (`examples/shrink_cost.rs`
 //! measures both).
-//!
 
 use super::index::{hash_and_size, key_of, node_key, tree_hash};
 use super::Shrinker;
