@@ -11,7 +11,8 @@
 //! how many elements are not zero and whether the minimal list was reached.
 //! (After the minimal list, the passes of one try per element go on until
 //! the budget runs out: nothing smaller exists, but only a try tells.)
-//! `SEEDS=<n>` shrinks `n` starts.
+//! A second line gives each pass's kept candidates and tries
+//! (`ShrinkStats::passes`). `SEEDS=<n>` shrinks `n` starts.
 
 use reflect::choice::ChoiceTree;
 use reflect::combinators::{int, vec};
@@ -19,7 +20,7 @@ use reflect::config::{DEFAULT_SHRINK_STEPS, DEFAULT_SHRINK_TIME};
 use reflect::interpret::{generate_recorded, lenient_source};
 use reflect::reflect_core::trail::{Recorder, Trail};
 use reflect::reflect_core::Gen;
-use reflect::reflect_runtime::shrink::{shrink_by_ref, Budget};
+use reflect::reflect_runtime::shrink::{shrink_by_ref, Budget, Pass};
 use std::time::Instant;
 
 fn fails(xs: &[u32]) -> bool {
@@ -78,5 +79,11 @@ fn main() {
             minimal(&xs),
             stats.budget_exhausted,
         );
+        let passes: Vec<String> = Pass::ALL
+            .iter()
+            .filter(|&&p| stats.pass(p).tries > 0)
+            .map(|&p| format!("{}={}/{}", p.name(), stats.pass(p).kept, stats.pass(p).tries))
+            .collect();
+        println!("  passes (kept/tries): {}", passes.join(" "));
     }
 }
