@@ -179,14 +179,13 @@ impl Edit {
                 if len == 0 || start.checked_add(len)? > node.children.len() {
                     return None;
                 }
+                let length = match lower_len {
+                    true => Some(length_before(&node.children, start, len)?),
+                    false => None,
+                };
                 node.children.drain(start..start + len);
-                if *lower_len {
-                    let k = len as Choice;
-                    let length = node.children[..start]
-                        .iter_mut()
-                        .rev()
-                        .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))?;
-                    length.choice = length.choice.map(|c| c - k);
+                if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
+                    *c -= len as Choice;
                 }
             }
             Edit::Promote { at, from } => {
@@ -275,17 +274,22 @@ impl Edit {
                 let added = y.children[0].choice.unwrap_or(0);
                 x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
                 x.children.extend(y.children.into_iter().skip(1));
-                if let Some(outer) = node.children[..a]
-                    .iter_mut()
-                    .rev()
-                    .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= 1))
-                {
-                    outer.choice = outer.choice.map(|c| c - 1);
+                if let Some(c) = length_before(&node.children, a, 1).and_then(|i| node.children[i].choice.as_mut()) {
+                    *c -= 1;
                 }
             }
         }
         Some(())
     }
+}
+
+/// Which of `children[..start]` a deletion of the `len` children from
+/// `start` on lowers ([`Edit::Delete`] with `lower_len`; [`Edit::Join`]
+/// with `len` 1): the nearest leaf choice before them of at least `len`, the
+/// length of their list or one chosen before it. The shrinker finds it so too.
+pub fn length_before(children: &[ChoiceTree], start: usize, len: usize) -> Option<usize> {
+    let k = len as Choice;
+    children[..start].iter().rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))
 }
 
 /// Lowers each leaf choice `c` of `trees` (a choice with nothing beneath

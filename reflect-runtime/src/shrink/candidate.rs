@@ -34,7 +34,7 @@ use super::index::{hash_and_size, key_of, node_key, tree_hash};
 use super::Shrinker;
 use crate::hashing::finish;
 use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{lower_leaves, restore_leaves, Edit, Path};
+use reflect_core::edit::{length_before, lower_leaves, restore_leaves, Edit, Path};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
@@ -192,10 +192,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         // The length before the run, as `Edit::Delete` finds it.
         let length = match lower_len {
             true => {
-                let found = node.children[..start]
-                    .iter()
-                    .rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k));
-                let Some(i) = found else { return false };
+                let Some(i) = length_before(&node.children, start, len) else { return false };
                 Some(i)
             }
             false => None,
