@@ -14,7 +14,7 @@
 //! `shrinkMut` replaces a subtree by one inside it), plus what shrinking
 //! needs: deleting runs of siblings (list elements), emptying a subtree,
 //! setting a choice, joining two neighbouring parts, lowering the leaf
-//! choices after a point ([`Edit::Shift`]), and several edits as one
+//! choices after a point ([`Edit::Shift`]) or in a run ([`Edit::Cap`]), and several edits as one
 //! ([`Edit::Seq`]) for values that must move together ([`delete_renumbered`]).
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
@@ -126,6 +126,21 @@ pub enum Edit {
         /// How far they go down.
         by: Choice,
     },
+    /// Lower to `max` every leaf choice above `max` inside the children
+    /// `start..start + len` of the node at `at`: a run of list elements
+    /// zeroed (`max` 0) or capped in one step, so a long list is lowered in a
+    /// number of tries that grows with the log of its length, not with it.
+    /// The edit does not apply when it would change nothing.
+    Cap {
+        /// The parent of the run.
+        at: Path,
+        /// The first child whose choices go down.
+        start: usize,
+        /// How many children.
+        len: usize,
+        /// The largest leaf choice left in the run.
+        max: Choice,
+    },
     /// Several edits, applied in order to the tree each leaves: one change
     /// of several choices at once (two values lowered together, a run
     /// deleted and the later indices renumbered). Applies when each does.
@@ -164,14 +179,13 @@ impl Edit {
                 if len == 0 || start.checked_add(len)? > node.children.len() {
                     return None;
                 }
+                let length = match lower_len {
+                    true => Some(length_before(&node.children, start, len)?),
+                    false => None,
+                };
                 node.children.drain(start..start + len);
-                if *lower_len {
-                    let k = len as Choice;
-                    let length = node.children[..start]
-                        .iter_mut()
-                        .rev()
-                        .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))?;
-                    length.choice = length.choice.map(|c| c - k);
+                if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
+                    *c -= len as Choice;
                 }
             }
             Edit::Promote { at, from } => {
@@ -230,18 +244,17 @@ impl Edit {
             }
             Edit::Shift { at, from, by } => {
                 let node = out.get_mut(at)?;
-                let mut changed = false;
-                for child in node.children.get_mut(*from..)? {
-                    child.walk_mut(&mut |t| {
-                        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
-                            if c >= *by && *by > 0 {
-                                t.choice = Some(c - by);
-                                changed = true;
-                            }
-                        }
-                    });
+                let by = *by;
+                let lower = |c: Choice| (by > 0 && c >= by).then(|| c - by);
+                if !lower_leaves(node.children.get_mut(*from..)?, lower, |_, _, _| ()) {
+                    return None;
                 }
-                if !changed {
+            }
+            Edit::Cap { at, start, len, max } => {
+                let node = out.get_mut(at)?;
+                let max = *max;
+                let run = node.children.get_mut(*start..start.checked_add(*len)?)?;
+                if !lower_leaves(run, |c| (c > max).then_some(max), |_, _, _| ()) {
                     return None;
                 }
             }
@@ -261,16 +274,84 @@ impl Edit {
                 let added = y.children[0].choice.unwrap_or(0);
                 x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
                 x.children.extend(y.children.into_iter().skip(1));
-                if let Some(outer) = node.children[..a]
-                    .iter_mut()
-                    .rev()
-                    .find(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= 1))
-                {
-                    outer.choice = outer.choice.map(|c| c - 1);
+                if let Some(c) = length_before(&node.children, a, 1).and_then(|i| node.children[i].choice.as_mut()) {
+                    *c -= 1;
                 }
             }
         }
         Some(())
+    }
+}
+
+/// Which of `children[..start]` a deletion of the `len` children from
+/// `start` on lowers ([`Edit::Delete`] with `lower_len`; [`Edit::Join`]
+/// with `len` 1): the nearest leaf choice before them of at least `len`, the
+/// length of their list or one chosen before it. The shrinker finds it so too.
+pub fn length_before(children: &[ChoiceTree], start: usize, len: usize) -> Option<usize> {
+    let k = len as Choice;
+    children[..start].iter().rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))
+}
+
+/// Lowers each leaf choice `c` of `trees` (a choice with nothing beneath
+/// it) for which `lower(c)` gives a new one, in pre-order: the work of
+/// [`Edit::Shift`] and [`Edit::Cap`], which the shrinker makes in place with
+/// this too. `noted` hears of each leaf lowered: its number among the nodes
+/// of `trees` in pre-order, the node as it is now, and its choice before.
+/// Whether any leaf was lowered; [`restore_leaves`] sets them back.
+pub fn lower_leaves(
+    trees: &mut [ChoiceTree],
+    lower: impl Fn(Choice) -> Option<Choice>,
+    mut noted: impl FnMut(usize, &ChoiceTree, Choice),
+) -> bool {
+    fn go(
+        t: &mut ChoiceTree,
+        lower: &impl Fn(Choice) -> Option<Choice>,
+        n: &mut usize,
+        noted: &mut impl FnMut(usize, &ChoiceTree, Choice),
+        any: &mut bool,
+    ) {
+        if let (Some(c), true) = (t.choice, t.children.is_empty()) {
+            if let Some(to) = lower(c) {
+                t.choice = Some(to);
+                noted(*n, t, c);
+                *any = true;
+            }
+        }
+        *n += 1;
+        for c in &mut t.children {
+            go(c, lower, n, noted, any);
+        }
+    }
+    let (mut n, mut any) = (0, false);
+    for t in trees {
+        go(t, &lower, &mut n, &mut noted, &mut any);
+    }
+    any
+}
+
+/// Sets back the leaf choices of `trees` that [`lower_leaves`] lowered:
+/// `lowered` gives each one's number among the nodes of `trees` in
+/// pre-order and its choice before, in that order.
+pub fn restore_leaves(trees: &mut [ChoiceTree], lowered: impl IntoIterator<Item = (usize, Choice)>) {
+    fn go<I: Iterator<Item = (usize, Choice)>>(t: &mut ChoiceTree, n: &mut usize, next: &mut std::iter::Peekable<I>) {
+        if let Some(&(_, was)) = next.peek().filter(|l| l.0 == *n) {
+            t.choice = Some(was);
+            next.next();
+        }
+        *n += 1;
+        for c in &mut t.children {
+            if next.peek().is_none() {
+                return;
+            }
+            go(c, n, next);
+        }
+    }
+    let (mut n, mut next) = (0, lowered.into_iter().peekable());
+    for t in trees {
+        if next.peek().is_none() {
+            return;
+        }
+        go(t, &mut n, &mut next);
     }
 }
 
@@ -597,233 +678,4 @@ impl Mutation {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::source::rng_from_seed;
-
-    /// `<root>(len=3 e(x=5) e(x=7) e(x=9))`, a list of three.
-    fn list() -> ChoiceTree {
-        let e = |x| ChoiceTree::group("e", vec![ChoiceTree::choice("x", x, vec![])]);
-        ChoiceTree::root(vec![ChoiceTree::choice("len", 3, vec![]), e(5), e(7), e(9)])
-    }
-
-    fn apply(e: Edit, t: &ChoiceTree) -> String {
-        e.apply(t).map_or("none".to_owned(), |t| t.to_string())
-    }
-
-    /// The operators as first defined, over every path ([`choice_paths`],
-    /// [`partners`], [`promotions`]): the reference the indexed draws follow.
-    fn plain_draw(op: Mutation, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-        match op {
-            Mutation::Reroll => {
-                let choices = choice_paths(tree);
-                match choices.len() {
-                    0 => None,
-                    n => Some(Edit::Reroll { at: choices[rng.random_range(0..n)].clone() }),
-                }
-            }
-            Mutation::Swap => {
-                let paths = tree.paths();
-                let xs: Vec<&Path> =
-                    paths.iter().filter(|x| !x.is_empty() && !partners(tree, &paths, x).is_empty()).collect();
-                match xs.len() {
-                    0 => None,
-                    n => {
-                        let x = xs[rng.random_range(0..n)].clone();
-                        swap_with(tree, &paths, &x, rng)
-                    }
-                }
-            }
-            Mutation::Shrink => {
-                let ats: Vec<Path> = tree.paths().into_iter().filter(|at| !promotions(tree, at).is_empty()).collect();
-                match ats.len() {
-                    0 => None,
-                    n => shrink_at(tree, &ats[rng.random_range(0..n)], rng),
-                }
-            }
-        }
-    }
-
-    /// A random tree of three sites, choice points and groups mixed, up to `depth` deep.
-    fn random_tree(rng: &mut DetRng, depth: u32) -> ChoiceTree {
-        let site = ["a", "b", "c"][rng.random_range(0..3)];
-        let n = if depth == 0 { 0 } else { rng.random_range(0..4) };
-        let children = (0..n).map(|_| random_tree(rng, depth - 1)).collect();
-        if rng.random_bool(0.6) {
-            ChoiceTree::choice(site, rng.random_range(0..5), children)
-        } else {
-            ChoiceTree::group(site, children)
-        }
-    }
-
-    /// The indexed draws are the plain definitions' draws: the same edit from the same RNG state.
-    #[test]
-    fn indexed_draws_are_the_plain_draws() {
-        let mut trees = rng_from_seed(11);
-        for case in 0..400 {
-            let tree = ChoiceTree::root(vec![random_tree(&mut trees, 5), random_tree(&mut trees, 3)]);
-            for op in Mutation::ALL {
-                let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
-                assert_eq!(op.draw(&tree, &mut a), plain_draw(op, &tree, &mut b), "{op:?} on {tree}");
-                assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
-            }
-        }
-    }
-
-    #[test]
-    fn shift_seq_and_the_edits_of_several_choices() {
-        let t = list();
-        // Later leaf choices down by 6: 5 stays (below 6), 7 and 9 go down.
-        assert_eq!(apply(Edit::Shift { at: vec![], from: 2, by: 6 }, &t), "<root>(len=3 e(x=5) e(x=1) e(x=3))");
-        assert_eq!(apply(Edit::Shift { at: vec![], from: 1, by: 10 }, &t), "none");
-        assert_eq!(apply(Edit::Shift { at: vec![], from: 5, by: 1 }, &t), "none");
-        // Two elements deleted, the length lowered, the index after them renumbered.
-        assert_eq!(apply(delete_renumbered(&[], 1, 2), &t), "<root>(len=1 e(x=7))");
-        // A sequence applies when each of its edits does.
-        let seq = Edit::Seq(vec![Edit::Set { at: vec![0], choice: 2 }, Edit::Empty { at: vec![9] }]);
-        assert_eq!(apply(seq, &t), "none");
-    }
-
-    #[test]
-    fn delete_with_and_without_the_length() {
-        let t = list();
-        assert_eq!(apply(Edit::Delete { at: vec![], start: 1, len: 2, lower_len: true }, &t), "<root>(len=1 e(x=9))");
-        assert_eq!(
-            apply(Edit::Delete { at: vec![], start: 2, len: 1, lower_len: false }, &t),
-            "<root>(len=3 e(x=5) e(x=9))"
-        );
-        assert_eq!(apply(Edit::Delete { at: vec![], start: 0, len: 1, lower_len: true }, &t), "none");
-        assert_eq!(apply(Edit::Delete { at: vec![], start: 3, len: 2, lower_len: false }, &t), "none");
-    }
-
-    #[test]
-    fn promote_empty_set_reroll() {
-        let t = ChoiceTree::root(vec![ChoiceTree::choice(
-            "t",
-            1,
-            vec![ChoiceTree::choice("k", 4, vec![]), ChoiceTree::choice("t", 0, vec![])],
-        )]);
-        let p = promotions(&t, &[0]);
-        assert_eq!(p, vec![Edit::Promote { at: vec![0], from: vec![1] }]);
-        assert_eq!(apply(p[0].clone(), &t), "<root>(t=0)");
-        assert_eq!(apply(Edit::Empty { at: vec![0] }, &t), "<root>(t=1)");
-        assert_eq!(apply(Edit::Empty { at: vec![0, 0] }, &t), "none");
-        assert_eq!(apply(Edit::Set { at: vec![0, 0], choice: 2 }, &t), "<root>(t=1(k=2 t=0))");
-        assert_eq!(apply(Edit::Set { at: vec![], choice: 2 }, &t), "none");
-        let r = Edit::Reroll { at: vec![0, 0] }.apply(&t).unwrap();
-        assert!(r.get(&[0, 0]).unwrap().is_reroll());
-        assert_eq!(r.to_string(), "<root>(t=1(~(k=4) t=0))");
-        assert_eq!(apply(Edit::Reroll { at: vec![] }, &t), "none");
-    }
-
-    #[test]
-    fn swap_exchange_join() {
-        let t = list();
-        assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 3 }, &t), "<root>(len=3 e(x=9) e(x=7) e(x=5))");
-        assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 4 }, &t), "none");
-        assert_eq!(apply(Edit::Exchange { x: vec![1, 0], y: vec![2, 0] }, &t), "<root>(len=3 e(x=7) e(x=5) e(x=9))");
-        assert_eq!(apply(Edit::Exchange { x: vec![1], y: vec![1, 0] }, &t), "none");
-        let inner = |n, xs: &[u64]| {
-            let mut c = vec![ChoiceTree::choice("n", n, vec![])];
-            c.extend(xs.iter().map(|&x| ChoiceTree::choice("x", x, vec![])));
-            ChoiceTree::group("l", c)
-        };
-        let ll = ChoiceTree::root(vec![ChoiceTree::choice("len", 2, vec![]), inner(1, &[4]), inner(2, &[5, 6])]);
-        assert!(joinable(&ll.children[1], &ll.children[2]));
-        assert_eq!(apply(Edit::Join { at: vec![], a: 1 }, &ll), "<root>(len=1 l(n=3 x=4 x=5 x=6))");
-        assert_eq!(apply(Edit::Join { at: vec![], a: 0 }, &ll), "none");
-    }
-
-    #[test]
-    fn raise_rebuilds_beneath_a_lowered_pick_as_large_as_it_goes() {
-        use crate::combinators::{int, pick};
-        use crate::gen::Gen;
-        use crate::interpret::replay_lenient;
-        // A pick between a wide option and a narrow one; the narrow one holds 1000 here.
-        let g = pick(
-            "p",
-            [
-                (
-                    "wide",
-                    1,
-                    (int(0u32..=999).site("w"), int(0u32..=9).site("v")).map(|(a, b)| a * 10 + b, |_| None).boxed(),
-                ),
-                ("narrow", 1, int(1000u32..=1000).site("n").boxed()),
-            ],
-        );
-        let (_, narrow) = replay_lenient(&g, &ChoiceTree::root(vec![ChoiceTree::choice("p", 1, vec![])]), 0);
-        let raised = Edit::Raise { at: vec![0], choice: 0 }.apply(&narrow).expect("a choice node");
-        assert_eq!(raised.children[0].site, crate::choice::RAISE);
-        let (v, used) = replay_lenient(&g, &raised, 0);
-        assert_eq!(v, Ok(9999), "every choice beneath the raised pick is its largest");
-        assert!(used.children.iter().all(|c| !c.is_raise()), "recorded trees hold no mark");
-        // Outside the mark, a missing choice is still the first.
-        let (v, _) = replay_lenient(&g, &ChoiceTree::root(vec![ChoiceTree::choice("p", 0, vec![])]), 0);
-        assert_eq!(v, Ok(0));
-        assert!(Edit::Raise { at: vec![], choice: 0 }.apply(&ChoiceTree::root(vec![])).is_none(), "not on a group");
-    }
-
-    #[test]
-    fn each_mutation_draws_its_own_kind_of_edit() {
-        let t = list();
-        let mut rng = rng_from_seed(9);
-        for _ in 0..100 {
-            let r = Mutation::Reroll.draw(&t, &mut rng).unwrap();
-            assert!(matches!(r, Edit::Reroll { .. }) && r.apply(&t).is_some());
-            let s = Mutation::Swap.draw(&t, &mut rng).unwrap();
-            assert!(matches!(s, Edit::Exchange { .. }) && s.apply(&t).is_some());
-        }
-        // Nothing in `list()` has a descendant of its own site; a nested choice does.
-        assert_eq!(Mutation::Shrink.draw(&t, &mut rng), None);
-        let nested = ChoiceTree::root(vec![ChoiceTree::choice(
-            "t",
-            1,
-            vec![ChoiceTree::choice("k", 4, vec![]), ChoiceTree::choice("t", 0, vec![])],
-        )]);
-        assert_eq!(Mutation::Shrink.draw(&nested, &mut rng), Some(Edit::Promote { at: vec![0], from: vec![1] }));
-        // A lone choice has nothing to swap; an empty tree nothing to reroll.
-        assert_eq!(Mutation::Swap.draw(&ChoiceTree::choice("x", 3, vec![]), &mut rng), None);
-        assert_eq!(Mutation::Reroll.draw(&ChoiceTree::root(Vec::new()), &mut rng), None);
-        assert_eq!(Mutation::ALL.map(Mutation::name), ["reroll", "swap", "shrink"]);
-    }
-
-    #[test]
-    fn insert() {
-        let t = list();
-        let fresh = ChoiceTree::group("e", vec![]);
-        assert_eq!(
-            apply(Edit::Insert { at: vec![], index: 4, node: fresh.clone() }, &t),
-            "<root>(len=3 e(x=5) e(x=7) e(x=9) e)"
-        );
-        assert_eq!(
-            apply(Edit::Insert { at: vec![1], index: 0, node: fresh.clone() }, &t),
-            "<root>(len=3 e(e x=5) e(x=7) e(x=9))"
-        );
-        assert_eq!(apply(Edit::Insert { at: vec![], index: 5, node: fresh.clone() }, &t), "none");
-        assert_eq!(apply(Edit::Insert { at: vec![7], index: 0, node: fresh }, &t), "none");
-    }
-
-    #[test]
-    fn random_edits_apply_and_are_deterministic() {
-        let t = list();
-        let draw = |seed| {
-            let mut rng = rng_from_seed(seed);
-            (0..200).map(|_| random_edit(&t, &mut rng).unwrap()).collect::<Vec<_>>()
-        };
-        let edits = draw(3);
-        assert_eq!(edits, draw(3));
-        assert!(edits.iter().all(|e| e.apply(&t).is_some()), "every random edit applies");
-        let kinds = |f: fn(&Edit) -> bool| edits.iter().filter(|e| f(e)).count();
-        assert!(kinds(|e| matches!(e, Edit::Reroll { .. })) > 100);
-        assert!(kinds(|e| matches!(e, Edit::Exchange { .. })) > 0);
-        assert!(kinds(|e| matches!(e, Edit::Delete { .. })) > 0);
-        assert!(random_edit(&ChoiceTree::root(Vec::new()), &mut rng_from_seed(1)).is_none());
-        // A tree that is a lone choice node can only be rerolled.
-        let lone = ChoiceTree::choice("x", 3, vec![]);
-        let mut rng = rng_from_seed(5);
-        for _ in 0..100 {
-            assert_eq!(random_edit(&lone, &mut rng), Some(Edit::Reroll { at: vec![] }));
-        }
-        assert_eq!(choice_paths(&t).len(), 4);
-    }
-}
+mod tests;

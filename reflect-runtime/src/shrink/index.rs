@@ -23,6 +23,7 @@ use crate::hashing::{finish, fnv1a, mix};
 use reflect_core::choice::{Choice, ChoiceTree};
 use reflect_core::edit::Path;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The base of the polynomial: odd (invertible modulo `2^64`), its bits mixed.
@@ -30,6 +31,10 @@ const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A first index has room for this many nodes (a larger tree grows it).
 const FIRST_ROOM: usize = 128;
+
+/// [`Index::child`] lists the children of a node once it is asked for its
+/// child this far along, rather than stepping from the first each time.
+const LIST_KIDS: usize = 16;
 
 /// `BASE^-1` modulo `2^64`.
 const BASE_INV: u64 = inverse(BASE);
@@ -60,11 +65,16 @@ fn power(e: isize) -> u64 {
 /// share them; by its text otherwise: hashing every site's text cost a
 /// sixth of a try), its choice and how many children it has.
 pub(super) fn node_key(t: &ChoiceTree) -> u64 {
+    key_of(t, t.choice, t.children.len())
+}
+
+/// The key `t` would have with `choice` and `children` children ([`node_key`]).
+pub(super) fn key_of(t: &ChoiceTree, choice: Option<Choice>, children: usize) -> u64 {
     let site = match &t.site {
         Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
         Cow::Owned(s) => fnv1a(s.as_bytes()),
     };
-    finish(mix(mix(site, t.choice.map_or(u64::MAX, |c| c)), t.children.len() as u64))
+    finish(mix(mix(site, choice.map_or(u64::MAX, |c| c)), children as u64))
 }
 
 /// The hash of `t` (see the module docs) and its number of nodes.
@@ -123,6 +133,10 @@ pub(super) struct Index {
     choices: Vec<Choice>,
     /// `BASE^i`, for as many nodes as the largest tree indexed: kept from tree to tree.
     powers: Vec<u64>,
+    /// A node with many children, and its children's numbers (and one past
+    /// its subtree) listed ([`Index::child`]), so that a pass along the
+    /// children of a wide node finds each in one step, not from the first.
+    kids: RefCell<(Option<usize>, Vec<usize>)>,
 }
 
 /// What the index knows of one node.
@@ -168,6 +182,7 @@ impl Index {
         self.nodes.clear();
         self.choices.clear();
         self.hash = 0;
+        self.kids.get_mut().0 = None;
         if self.nodes.capacity() == 0 {
             // A first tree: room for a typical one at once, not by doubling from one.
             self.nodes.reserve(FIRST_ROOM);
@@ -185,6 +200,7 @@ impl Index {
             hash: 0,
             choices: Vec::with_capacity(self.choices.len()),
             powers: self.powers.clone(),
+            kids: RefCell::default(),
         }
     }
 
@@ -215,8 +231,28 @@ impl Index {
 
     /// The pre-order number of the `k`-th child of node `i` (or, for `k`
     /// its number of children, one past its subtree).
+    #[inline]
     pub(super) fn child(&self, i: usize, k: usize) -> usize {
-        (0..k).fold(i + 1, |j, _| self.nodes[j].end)
+        if k < LIST_KIDS {
+            return (0..k).fold(i + 1, |j, _| self.nodes[j].end);
+        }
+        self.listed_child(i, k)
+    }
+
+    /// [`Index::child`] far along a wide node: from the list of its children.
+    #[inline(never)]
+    fn listed_child(&self, i: usize, k: usize) -> usize {
+        let mut kids = self.kids.borrow_mut();
+        if kids.0 != Some(i) {
+            let (n, list) = (self.nodes[i].children, &mut kids.1);
+            list.clear();
+            list.push(i + 1);
+            for c in 0..n {
+                list.push(self.nodes[list[c]].end);
+            }
+            kids.0 = Some(i);
+        }
+        kids.1[k]
     }
 
     /// One past the last node of node `i`'s subtree.

@@ -1,0 +1,255 @@
+//! Tests of the edits: each kind applied, leaves lowered and restored, mutations drawn.
+
+use super::*;
+use crate::source::rng_from_seed;
+
+/// `<root>(len=3 e(x=5) e(x=7) e(x=9))`, a list of three.
+fn list() -> ChoiceTree {
+    let e = |x| ChoiceTree::group("e", vec![ChoiceTree::choice("x", x, vec![])]);
+    ChoiceTree::root(vec![ChoiceTree::choice("len", 3, vec![]), e(5), e(7), e(9)])
+}
+
+fn apply(e: Edit, t: &ChoiceTree) -> String {
+    e.apply(t).map_or("none".to_owned(), |t| t.to_string())
+}
+
+/// The operators as first defined, over every path ([`choice_paths`],
+/// [`partners`], [`promotions`]): the reference the indexed draws follow.
+fn plain_draw(op: Mutation, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+    match op {
+        Mutation::Reroll => {
+            let choices = choice_paths(tree);
+            match choices.len() {
+                0 => None,
+                n => Some(Edit::Reroll { at: choices[rng.random_range(0..n)].clone() }),
+            }
+        }
+        Mutation::Swap => {
+            let paths = tree.paths();
+            let xs: Vec<&Path> =
+                paths.iter().filter(|x| !x.is_empty() && !partners(tree, &paths, x).is_empty()).collect();
+            match xs.len() {
+                0 => None,
+                n => {
+                    let x = xs[rng.random_range(0..n)].clone();
+                    swap_with(tree, &paths, &x, rng)
+                }
+            }
+        }
+        Mutation::Shrink => {
+            let ats: Vec<Path> = tree.paths().into_iter().filter(|at| !promotions(tree, at).is_empty()).collect();
+            match ats.len() {
+                0 => None,
+                n => shrink_at(tree, &ats[rng.random_range(0..n)], rng),
+            }
+        }
+    }
+}
+
+/// A random tree of three sites, choice points and groups mixed, up to `depth` deep.
+fn random_tree(rng: &mut DetRng, depth: u32) -> ChoiceTree {
+    let site = ["a", "b", "c"][rng.random_range(0..3)];
+    let n = if depth == 0 { 0 } else { rng.random_range(0..4) };
+    let children = (0..n).map(|_| random_tree(rng, depth - 1)).collect();
+    if rng.random_bool(0.6) {
+        ChoiceTree::choice(site, rng.random_range(0..5), children)
+    } else {
+        ChoiceTree::group(site, children)
+    }
+}
+
+/// The indexed draws are the plain definitions' draws: the same edit from the same RNG state.
+#[test]
+fn indexed_draws_are_the_plain_draws() {
+    let mut trees = rng_from_seed(11);
+    for case in 0..400 {
+        let tree = ChoiceTree::root(vec![random_tree(&mut trees, 5), random_tree(&mut trees, 3)]);
+        for op in Mutation::ALL {
+            let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
+            assert_eq!(op.draw(&tree, &mut a), plain_draw(op, &tree, &mut b), "{op:?} on {tree}");
+            assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
+        }
+    }
+}
+
+#[test]
+fn shift_seq_and_the_edits_of_several_choices() {
+    let t = list();
+    // Later leaf choices down by 6: 5 stays (below 6), 7 and 9 go down.
+    assert_eq!(apply(Edit::Shift { at: vec![], from: 2, by: 6 }, &t), "<root>(len=3 e(x=5) e(x=1) e(x=3))");
+    assert_eq!(apply(Edit::Shift { at: vec![], from: 1, by: 10 }, &t), "none");
+    assert_eq!(apply(Edit::Shift { at: vec![], from: 5, by: 1 }, &t), "none");
+    // A run of elements capped, or zeroed; nothing to lower, or a run past the end, does not apply.
+    assert_eq!(apply(Edit::Cap { at: vec![], start: 2, len: 2, max: 8 }, &t), "<root>(len=3 e(x=5) e(x=7) e(x=8))");
+    assert_eq!(apply(Edit::Cap { at: vec![], start: 1, len: 3, max: 0 }, &t), "<root>(len=3 e(x=0) e(x=0) e(x=0))");
+    assert_eq!(apply(Edit::Cap { at: vec![], start: 1, len: 1, max: 5 }, &t), "none");
+    assert_eq!(apply(Edit::Cap { at: vec![], start: 3, len: 2, max: 0 }, &t), "none");
+    // Two elements deleted, the length lowered, the index after them renumbered.
+    assert_eq!(apply(delete_renumbered(&[], 1, 2), &t), "<root>(len=1 e(x=7))");
+    // A sequence applies when each of its edits does.
+    let seq = Edit::Seq(vec![Edit::Set { at: vec![0], choice: 2 }, Edit::Empty { at: vec![9] }]);
+    assert_eq!(apply(seq, &t), "none");
+}
+
+#[test]
+fn lowered_leaves_are_restored() {
+    let t = list();
+    let mut edited = t.clone();
+    let mut lowered = Vec::new();
+    assert!(lower_leaves(
+        &mut edited.children[1..],
+        |c| (c > 6).then_some(6),
+        |n, node, was| {
+            assert_eq!(node.choice, Some(6));
+            lowered.push((n, was));
+        }
+    ));
+    assert_eq!(edited.to_string(), "<root>(len=3 e(x=5) e(x=6) e(x=6))");
+    assert_eq!(lowered, vec![(3, 7), (5, 9)]);
+    restore_leaves(&mut edited.children[1..], lowered);
+    assert_eq!(edited, t);
+    assert!(!lower_leaves(&mut edited.children[..], |_| None, |_, _, _| ()));
+}
+
+#[test]
+fn delete_with_and_without_the_length() {
+    let t = list();
+    assert_eq!(apply(Edit::Delete { at: vec![], start: 1, len: 2, lower_len: true }, &t), "<root>(len=1 e(x=9))");
+    assert_eq!(
+        apply(Edit::Delete { at: vec![], start: 2, len: 1, lower_len: false }, &t),
+        "<root>(len=3 e(x=5) e(x=9))"
+    );
+    assert_eq!(apply(Edit::Delete { at: vec![], start: 0, len: 1, lower_len: true }, &t), "none");
+    assert_eq!(apply(Edit::Delete { at: vec![], start: 3, len: 2, lower_len: false }, &t), "none");
+}
+
+#[test]
+fn promote_empty_set_reroll() {
+    let t = ChoiceTree::root(vec![ChoiceTree::choice(
+        "t",
+        1,
+        vec![ChoiceTree::choice("k", 4, vec![]), ChoiceTree::choice("t", 0, vec![])],
+    )]);
+    let p = promotions(&t, &[0]);
+    assert_eq!(p, vec![Edit::Promote { at: vec![0], from: vec![1] }]);
+    assert_eq!(apply(p[0].clone(), &t), "<root>(t=0)");
+    assert_eq!(apply(Edit::Empty { at: vec![0] }, &t), "<root>(t=1)");
+    assert_eq!(apply(Edit::Empty { at: vec![0, 0] }, &t), "none");
+    assert_eq!(apply(Edit::Set { at: vec![0, 0], choice: 2 }, &t), "<root>(t=1(k=2 t=0))");
+    assert_eq!(apply(Edit::Set { at: vec![], choice: 2 }, &t), "none");
+    let r = Edit::Reroll { at: vec![0, 0] }.apply(&t).unwrap();
+    assert!(r.get(&[0, 0]).unwrap().is_reroll());
+    assert_eq!(r.to_string(), "<root>(t=1(~(k=4) t=0))");
+    assert_eq!(apply(Edit::Reroll { at: vec![] }, &t), "none");
+}
+
+#[test]
+fn swap_exchange_join() {
+    let t = list();
+    assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 3 }, &t), "<root>(len=3 e(x=9) e(x=7) e(x=5))");
+    assert_eq!(apply(Edit::Swap { at: vec![], a: 1, b: 4 }, &t), "none");
+    assert_eq!(apply(Edit::Exchange { x: vec![1, 0], y: vec![2, 0] }, &t), "<root>(len=3 e(x=7) e(x=5) e(x=9))");
+    assert_eq!(apply(Edit::Exchange { x: vec![1], y: vec![1, 0] }, &t), "none");
+    let inner = |n, xs: &[u64]| {
+        let mut c = vec![ChoiceTree::choice("n", n, vec![])];
+        c.extend(xs.iter().map(|&x| ChoiceTree::choice("x", x, vec![])));
+        ChoiceTree::group("l", c)
+    };
+    let ll = ChoiceTree::root(vec![ChoiceTree::choice("len", 2, vec![]), inner(1, &[4]), inner(2, &[5, 6])]);
+    assert!(joinable(&ll.children[1], &ll.children[2]));
+    assert_eq!(apply(Edit::Join { at: vec![], a: 1 }, &ll), "<root>(len=1 l(n=3 x=4 x=5 x=6))");
+    assert_eq!(apply(Edit::Join { at: vec![], a: 0 }, &ll), "none");
+}
+
+#[test]
+fn raise_rebuilds_beneath_a_lowered_pick_as_large_as_it_goes() {
+    use crate::combinators::{int, pick};
+    use crate::gen::Gen;
+    use crate::interpret::replay_lenient;
+    // A pick between a wide option and a narrow one; the narrow one holds 1000 here.
+    let g = pick(
+        "p",
+        [
+            (
+                "wide",
+                1,
+                (int(0u32..=999).site("w"), int(0u32..=9).site("v")).map(|(a, b)| a * 10 + b, |_| None).boxed(),
+            ),
+            ("narrow", 1, int(1000u32..=1000).site("n").boxed()),
+        ],
+    );
+    let (_, narrow) = replay_lenient(&g, &ChoiceTree::root(vec![ChoiceTree::choice("p", 1, vec![])]), 0);
+    let raised = Edit::Raise { at: vec![0], choice: 0 }.apply(&narrow).expect("a choice node");
+    assert_eq!(raised.children[0].site, crate::choice::RAISE);
+    let (v, used) = replay_lenient(&g, &raised, 0);
+    assert_eq!(v, Ok(9999), "every choice beneath the raised pick is its largest");
+    assert!(used.children.iter().all(|c| !c.is_raise()), "recorded trees hold no mark");
+    // Outside the mark, a missing choice is still the first.
+    let (v, _) = replay_lenient(&g, &ChoiceTree::root(vec![ChoiceTree::choice("p", 0, vec![])]), 0);
+    assert_eq!(v, Ok(0));
+    assert!(Edit::Raise { at: vec![], choice: 0 }.apply(&ChoiceTree::root(vec![])).is_none(), "not on a group");
+}
+
+#[test]
+fn each_mutation_draws_its_own_kind_of_edit() {
+    let t = list();
+    let mut rng = rng_from_seed(9);
+    for _ in 0..100 {
+        let r = Mutation::Reroll.draw(&t, &mut rng).unwrap();
+        assert!(matches!(r, Edit::Reroll { .. }) && r.apply(&t).is_some());
+        let s = Mutation::Swap.draw(&t, &mut rng).unwrap();
+        assert!(matches!(s, Edit::Exchange { .. }) && s.apply(&t).is_some());
+    }
+    // Nothing in `list()` has a descendant of its own site; a nested choice does.
+    assert_eq!(Mutation::Shrink.draw(&t, &mut rng), None);
+    let nested = ChoiceTree::root(vec![ChoiceTree::choice(
+        "t",
+        1,
+        vec![ChoiceTree::choice("k", 4, vec![]), ChoiceTree::choice("t", 0, vec![])],
+    )]);
+    assert_eq!(Mutation::Shrink.draw(&nested, &mut rng), Some(Edit::Promote { at: vec![0], from: vec![1] }));
+    // A lone choice has nothing to swap; an empty tree nothing to reroll.
+    assert_eq!(Mutation::Swap.draw(&ChoiceTree::choice("x", 3, vec![]), &mut rng), None);
+    assert_eq!(Mutation::Reroll.draw(&ChoiceTree::root(Vec::new()), &mut rng), None);
+    assert_eq!(Mutation::ALL.map(Mutation::name), ["reroll", "swap", "shrink"]);
+}
+
+#[test]
+fn insert() {
+    let t = list();
+    let fresh = ChoiceTree::group("e", vec![]);
+    assert_eq!(
+        apply(Edit::Insert { at: vec![], index: 4, node: fresh.clone() }, &t),
+        "<root>(len=3 e(x=5) e(x=7) e(x=9) e)"
+    );
+    assert_eq!(
+        apply(Edit::Insert { at: vec![1], index: 0, node: fresh.clone() }, &t),
+        "<root>(len=3 e(e x=5) e(x=7) e(x=9))"
+    );
+    assert_eq!(apply(Edit::Insert { at: vec![], index: 5, node: fresh.clone() }, &t), "none");
+    assert_eq!(apply(Edit::Insert { at: vec![7], index: 0, node: fresh }, &t), "none");
+}
+
+#[test]
+fn random_edits_apply_and_are_deterministic() {
+    let t = list();
+    let draw = |seed| {
+        let mut rng = rng_from_seed(seed);
+        (0..200).map(|_| random_edit(&t, &mut rng).unwrap()).collect::<Vec<_>>()
+    };
+    let edits = draw(3);
+    assert_eq!(edits, draw(3));
+    assert!(edits.iter().all(|e| e.apply(&t).is_some()), "every random edit applies");
+    let kinds = |f: fn(&Edit) -> bool| edits.iter().filter(|e| f(e)).count();
+    assert!(kinds(|e| matches!(e, Edit::Reroll { .. })) > 100);
+    assert!(kinds(|e| matches!(e, Edit::Exchange { .. })) > 0);
+    assert!(kinds(|e| matches!(e, Edit::Delete { .. })) > 0);
+    assert!(random_edit(&ChoiceTree::root(Vec::new()), &mut rng_from_seed(1)).is_none());
+    // A tree that is a lone choice node can only be rerolled.
+    let lone = ChoiceTree::choice("x", 3, vec![]);
+    let mut rng = rng_from_seed(5);
+    for _ in 0..100 {
+        assert_eq!(random_edit(&lone, &mut rng), Some(Edit::Reroll { at: vec![] }));
+    }
+    assert_eq!(choice_paths(&t).len(), 4);
+}
