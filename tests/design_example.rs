@@ -1,4 +1,4 @@
-//! The example from DESIGN.md, as a user writes it: a derived type with a
+//! The README's first example, as a user writes it: a derived type with a
 //! validity condition, and properties over it run by `cargo test`.
 
 use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
@@ -6,7 +6,7 @@ use reflect::prelude::*;
 use reflect::reflect_core::Stop;
 use reflect::runner::RunError;
 
-// The derived tree of DESIGN.md, with `is_bst` and `insert`, lives in `common`:
+// The derived tree of the README, with `is_bst` and `insert`, lives in `common`:
 //
 //     #[derive(Debug, Clone, PartialEq, Reflective)]
 //     #[assume(is_bst(self))]

@@ -27,8 +27,8 @@
 //!
 //! # Writing a generator
 //!
-//! Papers/001's running example, a binary search tree with keys in
-//! `lo..=hi`, with its backward annotations ([`Gen::at`]):
+//! The running example of Goldstein's "Advancing Property-Based Testing in Theory and
+//! Practice", a binary search tree with keys in `lo..=hi`, with its backward annotations ([`Gen::at`]):
 //!
 //! ```
 //! use reflect_core::prelude::*;
