@@ -701,3 +701,19 @@ fn shrinking_drops_failed_attempts() {
     }
     assert!(shrunk_some > 5, "{shrunk_some}");
 }
+
+#[test]
+fn a_filter_of_a_filter_tells_its_failed_attempts_from_the_inner_ones() {
+    // Both filters begin their attempts at the same place: the inner one's failed attempts are
+    // named apart (`<retry:1>`), so a replay gives each filter its own.
+    let g = even().filter(|x| x % 3 == 0);
+    assert_eq!(laws::round_trip(&g, SEEDS), SEEDS as usize);
+    assert!(laws::lenient_replay(&g, SEEDS) > SEEDS as usize * 9 / 10);
+    let mut both = 0;
+    for seed in 0..SEEDS {
+        let tree = generate_recorded(&g, seed).1;
+        let text = tree.to_string();
+        both += usize::from(text.contains("<retry>(") && text.contains("<retry:1>("));
+    }
+    assert!(both > 0);
+}

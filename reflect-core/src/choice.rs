@@ -249,7 +249,23 @@ pub const RAISE: &str = "<raise>";
 /// the attempt that was kept. Strict parsing reads its choices as that
 /// attempt's (the condition rejects them again); lenient replay steps into
 /// it; deleting it drops the attempt. A tree made by reflection holds none.
+///
+/// Filters nested with no choice between their starts (a filter of a
+/// filter) record their failed attempts at one place; the attempt of the
+/// `k`-th of them, counted from the outermost, is named by
+/// [`retry_site`]`(k)` (`"<retry>"`, `"<retry:1>"`, ...), so that a replay
+/// tells whose it is.
 pub const RETRY: &str = "<retry>";
+
+/// The names of failed attempts, by how many attempts begun at the same
+/// place enclose them (see [`RETRY`]); deeper ones share the last name.
+const RETRY_SITES: [&str; 8] =
+    [RETRY, "<retry:1>", "<retry:2>", "<retry:3>", "<retry:4>", "<retry:5>", "<retry:6>", "<retry:7>"];
+
+/// The site of a failed attempt enclosed by `level` attempts begun at the same place (see [`RETRY`]).
+pub fn retry_site(level: usize) -> Site {
+    RETRY_SITES[level.min(RETRY_SITES.len() - 1)]
+}
 
 impl ChoiceTree {
     /// A group node.
@@ -295,7 +311,7 @@ impl ChoiceTree {
 
     /// Whether this node is a failed attempt (see [`RETRY`]).
     pub fn is_retry(&self) -> bool {
-        self.choice.is_none() && self.site == RETRY
+        self.choice.is_none() && RETRY_SITES.contains(&&*self.site)
     }
 
     /// This tree without its failed attempts (every [`RETRY`] group, at

@@ -13,7 +13,7 @@
 //! tree holds there ([`Cue`]): lenient replay (Goldstein's `MutGen`) is a
 //! cursor plus a rule for the gaps.
 
-use crate::choice::{Choice, ChoiceTree, Opt, Request, Site, RETRY, ROOT, SMALL_DOMAIN};
+use crate::choice::{retry_site, Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Script, Scripted, Source, Stop};
 
 /// What a node's request was.
@@ -135,8 +135,9 @@ pub struct Trail {
     open: Vec<usize>,
     choices: usize,
     /// The attempts of retrying filters begun and not ended: where each
-    /// began (the number of nodes then) and how many nodes were open.
-    attempts: Vec<(usize, usize)>,
+    /// began (the number of nodes then), how many nodes were open, and
+    /// how many attempts begun at the same place enclose it.
+    attempts: Vec<(usize, usize, usize)>,
 }
 
 impl Default for Trail {
@@ -230,27 +231,32 @@ impl Trail {
 
     /// A retrying filter begins an attempt (see [`Source::begin_attempt`]).
     pub fn begin_attempt(&mut self) {
-        self.attempts.push((self.nodes.len(), self.open.len()));
+        let at = self.nodes.len();
+        let level = match self.attempts.last() {
+            Some(&(mark, _, level)) if mark == at => level + 1,
+            _ => 0,
+        };
+        self.attempts.push((at, self.open.len(), level));
     }
 
     /// The attempt begun last ends (see [`Source::end_attempt`]): when it
     /// was not `kept`, the nodes it made become the children of a new
-    /// [`RETRY`] group in their place (their numbers shift up by one).
+    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers shift up by one).
     pub fn end_attempt(&mut self, kept: bool) {
-        let Some((mark, depth)) = self.attempts.pop() else { return };
+        let Some((mark, depth, level)) = self.attempts.pop() else { return };
         // A generator leaves what it opened; should one not have, the
         // attempt's nodes are closed here so that they can be wrapped.
         while self.open.len() > depth {
             self.close();
         }
         if !kept {
-            self.wrap(mark);
+            self.wrap(mark, retry_site(level));
         }
     }
 
-    /// Puts a [`RETRY`] group at `mark`, holding the closed nodes from
-    /// `mark` on (children of the innermost open node).
-    fn wrap(&mut self, mark: usize) {
+    /// Puts a failed attempt's group (a [`RETRY`](crate::choice::RETRY) site) at `mark`, holding
+    /// the closed nodes from `mark` on (children of the innermost open node).
+    fn wrap(&mut self, mark: usize, site: Site) {
         let parent = self.innermost();
         let len = self.nodes.len();
         let old_last = self.nodes[parent].last;
@@ -275,8 +281,7 @@ impl Trail {
             n.last = shift(n.last);
         }
         let last = if mark < len { shift(old_last) } else { NONE };
-        let group =
-            Node { site: RETRY, choice: None, kind: Kind::Part, index, ordinal, parent, end: len + 1, prev, last };
+        let group = Node { site, choice: None, kind: Kind::Part, index, ordinal, parent, end: len + 1, prev, last };
         self.nodes.insert(mark, group);
         self.nodes[parent].last = mark;
     }
@@ -507,11 +512,14 @@ struct Frame<'t> {
     /// An attempt read from this frame's nodes failed: a further attempt
     /// of the same filter finds nothing here but a recorded failed one.
     spent: bool,
+    /// For an attempt's frame: how many attempts begun at the same place
+    /// enclose it (see [`RETRY`](crate::choice::RETRY)), and where in `nodes` it began.
+    attempt: Option<(usize, usize)>,
 }
 
 impl<'t> Frame<'t> {
     fn new(nodes: &'t [ChoiceTree], raise: bool) -> Self {
-        Frame { nodes, pos: 0, raise, through: false, spent: false }
+        Frame { nodes, pos: 0, raise, through: false, spent: false, attempt: None }
     }
 }
 
@@ -644,17 +652,29 @@ impl<'t> Cursor<'t> {
     }
 
     /// A retrying filter begins an attempt: the cursor steps into the
-    /// failed attempt the tree holds next (a [`RETRY`] group); where it
+    /// failed attempt the tree holds next (a [`RETRY`](crate::choice::RETRY) group); where it
     /// holds none, the attempt reads on from the tree's nodes here, the
     /// first attempt to do so (what reflection and a first try record),
     /// and a later one finds nothing. Match with one [`Cursor::end_attempt`].
     pub fn begin_attempt(&mut self) {
         let Some(top) = self.stack.last().copied() else { return };
+        // An attempt begun where the enclosing one began, before it read anything.
+        let level = match top.attempt {
+            Some((level, start)) if start == top.pos => level + 1,
+            _ => 0,
+        };
+        let site = retry_site(level);
         match top.nodes.get(top.pos) {
-            Some(node) if node.is_retry() => self.consume(&node.children, false),
-            _ if !top.spent => self.stack.push(Frame { through: true, spent: false, ..top }),
+            Some(node) if node.choice.is_none() && node.site == site => {
+                self.consume(&node.children, false);
+            }
+            _ if !top.spent => {
+                self.stack.push(Frame { through: true, spent: false, attempt: None, ..top });
+            }
             _ => self.skip(),
         }
+        let at = self.stack.last_mut().expect("a frame was pushed");
+        at.attempt = Some((level, at.pos));
     }
 
     /// The attempt begun last ends, `kept` or failed.
