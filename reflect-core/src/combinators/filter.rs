@@ -31,7 +31,7 @@ pub const DEFAULT_RETRIES: u32 = 10;
 /// How many failed attempts all the filters of one run may make together:
 /// once they are spent, a failing filter gives up at once. The budget is
 /// filled when a filter begins with no other filter running around it.
-pub const RETRY_BUDGET: u32 = 100;
+pub const RETRY_BUDGET: u32 = 200;
 
 thread_local! {
     /// How many retrying filters run (nested), and the failed attempts left to them.
