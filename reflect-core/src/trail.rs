@@ -471,6 +471,9 @@ impl<S: Source> Source for Recorder<S> {
         self.inner.end_attempt(kept);
         self.trail.end_attempt(kept);
     }
+    fn filters_retry(&self) -> bool {
+        self.inner.filters_retry()
+    }
 }
 
 // ---------------------------------------------------------------- the replay cursor
