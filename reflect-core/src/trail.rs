@@ -796,7 +796,8 @@ mod tests {
         t.close();
         t.leaf_choice("after", Request::Int { span: 9 }, 2);
         consistent(&t);
-        assert_eq!(t.to_tree().to_string(), "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry> t=0) after=2)");
+        // The empty attempt began where the attempt around it did: it is named apart.
+        assert_eq!(t.to_tree().to_string(), "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry:1> t=0) after=2)");
         assert_eq!(t.choices_beneath(2), 4);
         assert_eq!(t.to_tree().without_retries().to_string(), "<root>(before=1 p(t=0) after=2)");
     }
