@@ -33,8 +33,8 @@
 //! use reflect_core::gen::Gen;
 //! use reflect_runtime::{config::Config, guides::AutoGuide, maximize, runner::Property};
 //!
-//! // Sorted lists, by filtering: most random lists are not sorted.
-//! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
+//! // Sorted lists, by filtering without retries: most random lists are not sorted.
+//! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted()).retries(0);
 //! let report = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()))
 //!     .check(&Config::new("sorted").cases(200).guide(AutoGuide::default))
 //!     .unwrap();
@@ -267,7 +267,7 @@ mod tests {
     /// Sorted lists by filtering: random generation alone gives up, the automatic switch does not.
     #[test]
     fn switches_when_most_cases_are_discarded() {
-        let sorted = || vec(int(0u8..=255), 0..=20).filter(|xs: &Vec<u8>| xs.is_sorted());
+        let sorted = || vec(int(0u8..=255), 0..=20).filter(|xs: &Vec<u8>| xs.is_sorted()).retries(0);
         let p = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()));
         let random = p.check(&Config::new("sorted").cases(500).guide(|| RandomGuide));
         assert!(random.is_err(), "random generation alone gives up");
