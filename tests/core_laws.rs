@@ -179,9 +179,14 @@ fn parse_is_strict_and_reports_why() {
     assert_eq!(parse(&g, &[0]).unwrap(), Tree::Leaf);
     let msg = parse(&g, &[7]).unwrap_err().to_string();
     assert!(msg.contains("`bst`") && msg.contains('7'), "{msg}");
-    // A filter's rejection is reported as such.
-    let even = int(0u8..=9).filter(|x| x % 2 == 0);
+    // A filter without retries: its rejection is reported as such.
+    let even = int(0u8..=9).filter(|x| x % 2 == 0).retries(0);
     assert_eq!(parse(&even, &[3]), Err(ParseError::NoValue(Stop::Invalid)));
+    // With retries, a rejected value is a failed attempt, and another follows.
+    let even = int(0u8..=9).filter(|x| x % 2 == 0).retries(2);
+    assert!(matches!(parse(&even, &[3]), Err(ParseError::Exhausted { index: 1, .. })));
+    assert_eq!(parse(&even, &[3, 5, 4]), Ok(4));
+    assert_eq!(parse(&even, &[3, 5, 7]), Err(ParseError::NoValue(Stop::Invalid)));
 }
 
 #[test]
@@ -419,7 +424,7 @@ fn fast_paths_draw_as_the_source_path_does() {
 fn a_tuple_stops_at_the_part_that_stops() {
     use reflect::reflect_core::source::rng_from_seed;
     use reflect::reflect_core::RngSource;
-    let never = || int(0u8..=9).filter(|x| *x > 9);
+    let never = || int(0u8..=9).filter(|x| *x > 9).retries(0);
     let (first, middle) = ((never(), int(0u8..=9), int(0u8..=9)), (int(0u8..=9), never(), int(0u8..=9)));
     for seed in 0..SEEDS {
         let mut alone = rng_from_seed(seed);
@@ -534,4 +539,181 @@ fn answers_out_of_range_are_rejected() {
     assert_eq!(vec(int(0u8..=9), 0..=3).run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
     assert_eq!(vec(char_class(&[('a', 'c')]), 1..=3).run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
     assert_eq!(regex("[a-z]{0,3}").run(&mut ElementsPastTheEnd(false)), Err(Stop::Rejected));
+}
+
+// ---------------------------------------------------------------- retrying filters
+
+/// An even number of 0..=99, retried up to ten times.
+fn even() -> impl Gen<Value = u32> + Clone {
+    int(0u32..=99).site("x").filter(|x| x % 2 == 0)
+}
+
+/// Goldstein's BST filtered at every node (a hereditary condition): keys in 0..=9, depth 4.
+fn filtered_bst() -> BoxGen<Tree> {
+    recursive(4, |sub| match sub {
+        None => just(Tree::Leaf).boxed(),
+        Some(sub) => pick(
+            "tree",
+            [
+                ("leaf", 1, just(Tree::Leaf).boxed()),
+                (
+                    "node",
+                    3,
+                    (sub.clone(), int(0i64..=9).site("key"), sub)
+                        .map(
+                            |(l, k, r)| Tree::Node(Box::new(l), k, Box::new(r)),
+                            |t: &Tree| match t {
+                                Tree::Node(l, k, r) => Some(((**l).clone(), *k, (**r).clone())),
+                                Tree::Leaf => None,
+                            },
+                        )
+                        .filter(is_bst)
+                        .boxed(),
+                ),
+            ],
+        )
+        .boxed(),
+    })
+}
+
+#[test]
+fn a_retrying_filter_records_each_failed_attempt_before_the_kept_one() {
+    let g = even();
+    let mut retried = 0;
+    for seed in 0..SEEDS {
+        let (x, tree) = generate_recorded(&g, seed);
+        let x = x.unwrap();
+        // Every draw but the last was odd, and is a failed attempt holding that draw.
+        let draws = tree.choices();
+        assert_eq!(draws.last(), Some(&(x as u64)));
+        assert!(draws[..draws.len() - 1].iter().all(|d| d % 2 == 1), "{tree}");
+        assert_eq!(tree.retry_count(), draws.len() - 1, "{tree}");
+        assert!(tree.children[..tree.children.len() - 1].iter().all(|c| c.is_retry()), "{tree}");
+        retried += usize::from(tree.retry_count() > 0);
+        // Reflection gives the way without a failed attempt.
+        assert_eq!(reflect(&g, &x), vec![tree.without_retries()]);
+        // The flat sequence parses, with its failed attempts, and without them.
+        assert_eq!(parse(&g, &draws), Ok(x));
+        assert_eq!(parse(&g, &draws[draws.len() - 1..]), Ok(x));
+    }
+    assert!(retried > SEEDS as usize / 3, "only {retried} of {SEEDS} seeds retried");
+    assert_eq!(laws::round_trip(&g, SEEDS), SEEDS as usize);
+    assert_eq!(laws::lenient_replay(&g, SEEDS), SEEDS as usize);
+    laws::same_draws(&g, SEEDS);
+    laws::bytes_total(&g, 64);
+}
+
+#[test]
+fn nested_retrying_filters_keep_every_law() {
+    let g = filtered_bst();
+    let valid = laws::round_trip(&g, SEEDS);
+    assert!(valid > SEEDS as usize / 3, "{valid} of {SEEDS}");
+    laws::lenient_replay(&g, SEEDS);
+    laws::bytes_total(&g, 64);
+    let mut nested = 0;
+    for seed in 0..SEEDS {
+        let (t, tree) = generate_recorded(&g, seed);
+        let Ok(t) = t else { continue };
+        assert!(is_bst(&t));
+        nested += usize::from(tree.retry_count() > 1);
+        // The probability of a value is that of its way without a failed attempt.
+        let ways = reflect(&g, &t);
+        assert_eq!(ways, vec![tree.without_retries()]);
+        let p = probability(&g, &t);
+        assert!(p > 0.0 && p <= 1.0);
+        assert!((p - reflect::interpret::sequence_probability(&g, &ways[0].choices())).abs() < 1e-12);
+    }
+    assert!(nested > 0, "no tree retried more than once");
+}
+
+#[test]
+fn failed_attempts_cost_a_bounded_number_of_draws() {
+    use reflect::reflect_core::source::rng_from_seed;
+    // A condition that never holds: 1 + retries attempts, then `Invalid`.
+    let never = int(0u8..=9).filter(|_| false).retries(5);
+    for seed in 0..50 {
+        let (r, tree) = generate_recorded(&never, seed);
+        assert_eq!(r, Err(Stop::Invalid));
+        assert_eq!(tree.retry_count(), 6, "{tree}");
+        assert_eq!(parse_tree(&never, &tree), Err(ParseError::NoValue(Stop::Invalid)));
+        let mut rng = rng_from_seed(seed);
+        assert_eq!(never.run_rng(&mut rng), Err(Stop::Invalid));
+    }
+    // Nested, each level retrying the level below: the run's budget bounds the attempts.
+    let mut g: BoxGen<u8> = int(0u8..=9).site("x").filter(|_| false).boxed();
+    for _ in 0..6 {
+        g = g.filter(|_| false).boxed();
+    }
+    for seed in 0..20 {
+        let (r, tree) = generate_recorded(&g, seed);
+        assert_eq!(r, Err(Stop::Invalid));
+        let draws = tree.choice_count() as u32;
+        let budget = reflect::combinators::RETRY_BUDGET;
+        assert!(draws <= budget + 1 + 7, "{draws} draws");
+        assert_eq!(parse_tree(&g, &tree), Err(ParseError::NoValue(Stop::Invalid)));
+    }
+}
+
+#[test]
+fn lenient_replay_steps_into_failed_attempts_and_drops_deleted_ones() {
+    let g = even();
+    for seed in 0..SEEDS {
+        let (x, tree) = generate_recorded(&g, seed);
+        let x = x.unwrap();
+        // Unedited: the same value and tree.
+        assert_eq!(replay_lenient(&g, &tree, seed), (Ok(x), tree.clone()));
+        // The failed attempts deleted: the same value, made at the first try.
+        let first = tree.without_retries();
+        assert_eq!(replay_lenient(&g, &first, seed), (Ok(x), first.clone()));
+        // The kept attempt's draw made odd: the replay retries from nothing left in the tree.
+        if tree.retry_count() == 0 {
+            let mut odd = tree.clone();
+            odd.children[0].choice = Some(x as u64 | 1);
+            let (y, used) = replay_lenient(&g, &odd, seed);
+            assert_eq!(y, Ok(0), "{odd} -> {used}");
+            assert_eq!(used.retry_count(), 1);
+            assert_eq!(parse_tree(&g, &used), Ok(0));
+        }
+    }
+}
+
+#[test]
+fn shrinking_drops_failed_attempts() {
+    use reflect::reflect_runtime::shrink::{shrink, Budget};
+    use std::time::Duration;
+    let g = filtered_bst();
+    let budget = Budget { max_steps: 10_000, max_time: Duration::from_secs(60) };
+    let mut shrunk_some = 0;
+    for seed in 0..60 {
+        let (t, tree) = generate_recorded(&g, seed);
+        let Ok(t) = t else { continue };
+        // A property that fails on every tree with a node: its smallest failure is one node.
+        if t == Tree::Leaf || tree.retry_count() == 0 {
+            continue;
+        }
+        shrunk_some += 1;
+        let (small, _) = shrink(tree, budget, |cand| {
+            let (v, used) = replay_lenient(&g, &cand, 0);
+            matches!(v, Ok(Tree::Node(..))).then_some(used)
+        });
+        assert_eq!(small.retry_count(), 0, "{small}");
+        assert_eq!(parse_tree(&g, &small), Ok(Tree::Node(Box::new(Tree::Leaf), 0, Box::new(Tree::Leaf))));
+    }
+    assert!(shrunk_some > 5, "{shrunk_some}");
+}
+
+#[test]
+fn a_filter_of_a_filter_tells_its_failed_attempts_from_the_inner_ones() {
+    // Both filters begin their attempts at the same place: the inner one's failed attempts are
+    // named apart (`<retry:1>`), so a replay gives each filter its own.
+    let g = even().filter(|x| x % 3 == 0);
+    assert!(laws::round_trip(&g, SEEDS) > SEEDS as usize * 9 / 10);
+    assert!(laws::lenient_replay(&g, SEEDS) > SEEDS as usize * 9 / 10);
+    let mut both = 0;
+    for seed in 0..SEEDS {
+        let tree = generate_recorded(&g, seed).1;
+        let text = tree.to_string();
+        both += usize::from(text.contains("<retry>(") && text.contains("<retry:1>("));
+    }
+    assert!(both > 0);
 }

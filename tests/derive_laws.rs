@@ -415,3 +415,144 @@ fn derived_fields_of_standard_types() {
         );
     }
 }
+
+// ---------------------------------------------------------------- where an assumption applies, and retries
+
+/// A tree whose root must be a node (`top`): its subtrees may be leaves.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[assume(matches!(self, RootNode::Node(..)), top)]
+enum RootNode {
+    Leaf,
+    Node(Box<RootNode>, #[choice(range = 0..=3)] u8, Box<RootNode>),
+}
+
+/// The same condition on every value (`every`, the default): only trees with no leaf at all,
+/// which the depth budget does not allow; no value is valid.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[assume(matches!(self, EveryNode::Node(..)), every, retries = 2)]
+#[reflect(depth = 2)]
+enum EveryNode {
+    Leaf,
+    Node(Box<EveryNode>, Box<EveryNode>),
+}
+
+/// A search tree held to its order on every part, with a root key that is even at the top only.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[assume(ordered(self))]
+#[assume(self.root_even(), top, retries = 30)]
+enum Both {
+    Leaf,
+    Node(Box<Both>, #[choice(range = 0..=10)] u8, Box<Both>),
+}
+
+impl Both {
+    fn keys(&self, out: &mut Vec<u8>) {
+        if let Both::Node(l, k, r) = self {
+            l.keys(out);
+            out.push(*k);
+            r.keys(out);
+        }
+    }
+    fn root_even(&self) -> bool {
+        matches!(self, Both::Node(_, k, _) if k % 2 == 0)
+    }
+}
+
+fn ordered(t: &Both) -> bool {
+    let mut ks = Vec::new();
+    t.keys(&mut ks);
+    ks.windows(2).all(|w| w[0] < w[1])
+}
+
+/// A field condition, retried; and one that never retries.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+struct Fields {
+    #[assume(*self % 3 == 0)]
+    third: u8,
+    #[assume(*self > 100, retries = 0)]
+    big: u8,
+}
+
+/// Without retries, today's meaning: a failing value ends the case.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[assume(self.0.is_sorted(), retries = 0)]
+struct SortedOnce(Vec<u8>);
+
+/// With retries (the default).
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[assume(self.0.is_sorted())]
+struct SortedRetried(Vec<u8>);
+
+#[test]
+fn top_holds_at_the_outermost_value_only() {
+    let g = RootNode::generator();
+    let mut leaf_beneath = 0;
+    for seed in 0..300 {
+        let t = generate(&g, seed).expect("a node at the root is easy to retry into");
+        assert!(matches!(t, RootNode::Node(..)), "{t:?}");
+        if let RootNode::Node(l, _, r) = &t {
+            leaf_beneath += usize::from(**l == RootNode::Leaf || **r == RootNode::Leaf);
+        }
+    }
+    assert!(leaf_beneath > 100, "{leaf_beneath}");
+    assert!(!check(&g, &RootNode::Leaf));
+    let leafy = RootNode::Node(Box::new(RootNode::Leaf), 1, Box::new(RootNode::Leaf));
+    assert!(check(&g, &leafy));
+    assert_eq!(reflect(&g, &leafy).len(), 1);
+    assert_eq!(laws::<RootNode>(300), 300);
+    // Every value held to it: no value at all.
+    let e = EveryNode::generator();
+    for seed in 0..50 {
+        assert_eq!(generate(&e, seed), Err(Stop::Invalid));
+    }
+    assert!(!check(&e, &EveryNode::Node(Box::new(EveryNode::Leaf), Box::new(EveryNode::Leaf))));
+}
+
+#[test]
+fn a_top_and_an_every_condition_together() {
+    let g = Both::generator();
+    let valid = laws::<Both>(300);
+    assert!(valid > 200, "{valid}");
+    for seed in 0..300 {
+        if let Ok(t) = generate(&g, seed) {
+            assert!(ordered(&t) && t.root_even(), "{t:?}");
+        }
+    }
+    // A subtree's root may be odd.
+    let odd_child = Both::Node(Box::new(Both::Node(Box::new(Both::Leaf), 1, Box::new(Both::Leaf))), 2, Box::new(Both::Leaf));
+    assert!(check(&g, &odd_child));
+    assert!(!check(&g, &Both::Node(Box::new(Both::Leaf), 3, Box::new(Both::Leaf))));
+}
+
+#[test]
+fn field_conditions_retry_the_field_alone() {
+    let g = Fields::generator();
+    let (mut valid, mut retried) = (0, 0);
+    for seed in 0..300 {
+        let (v, tree) = generate_recorded(&g, seed);
+        match v {
+            Ok(f) => {
+                valid += 1;
+                assert!(f.third % 3 == 0 && f.big > 100);
+                retried += usize::from(tree.retry_count() > 0);
+                assert_eq!(parse_tree(&g, &tree), Ok(f.clone()));
+                assert_eq!(reflect(&g, &f), vec![tree.without_retries()]);
+            }
+            Err(Stop::Invalid) => assert!(tree.retry_count() <= 11, "{tree}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(valid > 20 && retried > 0, "{valid} valid, {retried} retried");
+    laws::<Fields>(300);
+}
+
+#[test]
+fn retries_raise_the_share_of_valid_cases_and_keep_the_laws() {
+    let valid_once = laws::<SortedOnce>(400);
+    let valid_retried = laws::<SortedRetried>(400);
+    assert!(valid_retried > valid_once, "{valid_retried} <= {valid_once}");
+    // Without retries nothing is recorded as an attempt.
+    for seed in 0..100 {
+        assert_eq!(generate_recorded(&SortedOnce::generator(), seed).1.retry_count(), 0);
+    }
+}

@@ -243,6 +243,30 @@ pub const REROLL: &str = "<reroll>";
 /// trees never hold one; only edited trees handed to a replay do.
 pub const RAISE: &str = "<raise>";
 
+/// The site name of a failed attempt: a group holding the choices of one
+/// attempt of a retrying filter ([`Filter`](crate::combinators::Filter), a
+/// derived `#[assume]`) whose value failed the condition, recorded before
+/// the attempt that was kept. Strict parsing reads its choices as that
+/// attempt's (the condition rejects them again); lenient replay steps into
+/// it; deleting it drops the attempt. A tree made by reflection holds none.
+///
+/// Filters nested with no choice between their starts (a filter of a
+/// filter) record their failed attempts at one place; the attempt of the
+/// `k`-th of them, counted from the outermost, is named by
+/// [`retry_site`]`(k)` (`"<retry>"`, `"<retry:1>"`, ...), so that a replay
+/// tells whose it is.
+pub const RETRY: &str = "<retry>";
+
+/// The names of failed attempts, by how many attempts begun at the same
+/// place enclose them (see [`RETRY`]); deeper ones share the last name.
+const RETRY_SITES: [&str; 8] =
+    [RETRY, "<retry:1>", "<retry:2>", "<retry:3>", "<retry:4>", "<retry:5>", "<retry:6>", "<retry:7>"];
+
+/// The site of a failed attempt enclosed by `level` attempts begun at the same place (see [`RETRY`]).
+pub fn retry_site(level: usize) -> Site {
+    RETRY_SITES[level.min(RETRY_SITES.len() - 1)]
+}
+
 impl ChoiceTree {
     /// A group node.
     #[inline]
@@ -278,6 +302,32 @@ impl ChoiceTree {
     /// Whether this node is a raise mark (see [`ChoiceTree::raise`]).
     pub fn is_raise(&self) -> bool {
         self.choice.is_none() && self.site == RAISE && self.children.len() == 1
+    }
+
+    /// A failed attempt of a retrying filter holding `children` (see [`RETRY`]).
+    pub fn retry(children: Vec<ChoiceTree>) -> Self {
+        ChoiceTree::group(RETRY, children)
+    }
+
+    /// Whether this node is a failed attempt (see [`RETRY`]).
+    pub fn is_retry(&self) -> bool {
+        self.choice.is_none() && RETRY_SITES.contains(&&*self.site)
+    }
+
+    /// This tree without its failed attempts (every [`RETRY`] group, at
+    /// any depth, dropped): the tree of a run in which every filter kept
+    /// its first attempt, which reflection gives for the value.
+    pub fn without_retries(&self) -> ChoiceTree {
+        ChoiceTree {
+            site: self.site.clone(),
+            choice: self.choice,
+            children: self.children.iter().filter(|c| !c.is_retry()).map(ChoiceTree::without_retries).collect(),
+        }
+    }
+
+    /// How many failed attempts ([`RETRY`] groups) the tree holds, at any depth.
+    pub fn retry_count(&self) -> usize {
+        usize::from(self.is_retry()) + self.children.iter().map(ChoiceTree::retry_count).sum::<usize>()
     }
 
     /// Whether this node is a reroll mark (see [`ChoiceTree::reroll`]).

@@ -350,6 +350,39 @@ pub fn back_at<T, G: Gen, F: Fn(&T) -> Option<G::Value>>(gen: &G, field: &T, pro
     }
 }
 
+/// One run of a derived generator with an `#[assume(..., top)]`: counts,
+/// in the generator's own cell, the runs of it under way (a guard: the
+/// count drops back when it is dropped, a panic included). The outermost
+/// run, the only one held to the condition, is the one that found none.
+#[derive(Debug)]
+pub struct Outermost<'a> {
+    cell: &'a Cell<u32>,
+    top: bool,
+}
+
+impl<'a> Outermost<'a> {
+    /// A run begins.
+    #[inline]
+    pub fn enter(cell: &'a Cell<u32>) -> Self {
+        let n = cell.get();
+        cell.set(n + 1);
+        Outermost { cell, top: n == 0 }
+    }
+
+    /// Whether no other run of the generator is under way around this one.
+    #[inline]
+    pub fn is_top(&self) -> bool {
+        self.top
+    }
+}
+
+impl Drop for Outermost<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.cell.set(self.cell.get().saturating_sub(1));
+    }
+}
+
 /// The type of an `#[assume(...)]` condition: only `bool`.
 #[diagnostic::on_unimplemented(
     message = "an `#[assume(...)]` condition must be a `bool`, but this one is `{Self}`",

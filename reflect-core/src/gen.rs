@@ -162,13 +162,17 @@ pub trait Gen {
         crate::combinators::Then { gen: self, next }
     }
 
-    /// Keep only values that satisfy `valid`; others stop the run with [`Stop::Invalid`].
+    /// Keep only values that satisfy `valid`: a value that fails is made
+    /// again, up to [`DEFAULT_RETRIES`](crate::combinators::DEFAULT_RETRIES)
+    /// times (set with [`Filter::retries`](crate::combinators::Filter::retries)),
+    /// then the run stops with [`Stop::Invalid`]. The choice tree records
+    /// the failed attempts; see [`Filter`](crate::combinators::Filter).
     fn filter<P>(self, valid: P) -> crate::combinators::Filter<Self, P>
     where
         Self: Sized,
         P: Fn(&Self::Value) -> bool,
     {
-        crate::combinators::Filter { gen: self, valid }
+        crate::combinators::Filter::new(self, valid)
     }
 
     /// Record this generator's choices as a part named `site` (a group in the choice tree).

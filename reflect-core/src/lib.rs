@@ -73,7 +73,7 @@ pub mod regex;
 pub mod source;
 pub mod trail;
 
-pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, ROOT};
+pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};
 pub use gen::{BoxGen, Gen, Way};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,

@@ -85,6 +85,21 @@ pub trait Source {
     fn tracks_parts(&self) -> bool {
         true
     }
+
+    /// A filter that retries ([`Filter`](crate::combinators::Filter), a
+    /// derived `#[assume]`) begins one attempt at its generator: the choices
+    /// until the matching [`Source::end_attempt`] are that attempt's.
+    /// Recorders note where it began; replays step into a failed attempt
+    /// the tree recorded there (a [`RETRY`](crate::choice::RETRY) group).
+    fn begin_attempt(&mut self) {}
+
+    /// The attempt begun by the matching [`Source::begin_attempt`] ends:
+    /// `kept` when its value is the filter's (valid, or the run stopped in
+    /// it), otherwise it failed its condition, and a recorder wraps its
+    /// choices in a [`RETRY`](crate::choice::RETRY) group.
+    fn end_attempt(&mut self, kept: bool) {
+        let _ = kept;
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
@@ -102,6 +117,12 @@ impl<S: Source + ?Sized> Source for &mut S {
     }
     fn tracks_parts(&self) -> bool {
         (**self).tracks_parts()
+    }
+    fn begin_attempt(&mut self) {
+        (**self).begin_attempt()
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        (**self).end_attempt(kept)
     }
 }
 
@@ -284,6 +305,13 @@ pub trait Answerer: sealed::Sealed {
     /// never for the RNG.
     fn tracks_parts(&self) -> bool;
 
+    /// A retrying filter begins an attempt (see [`Source::begin_attempt`]);
+    /// nothing for the RNG.
+    fn begin_attempt(&mut self);
+
+    /// The attempt ends (see [`Source::end_attempt`]); nothing for the RNG.
+    fn end_attempt(&mut self, kept: bool);
+
     /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
     /// for a source, [`Gen::run_rng`] for the RNG.
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
@@ -341,6 +369,14 @@ impl Answerer for dyn Source + '_ {
     #[inline]
     fn tracks_parts(&self) -> bool {
         Source::tracks_parts(self)
+    }
+    #[inline]
+    fn begin_attempt(&mut self) {
+        Source::begin_attempt(self)
+    }
+    #[inline]
+    fn end_attempt(&mut self, kept: bool) {
+        Source::end_attempt(self, kept)
     }
     #[inline]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
@@ -401,6 +437,10 @@ impl Answerer for DetRng {
         false
     }
     #[inline(always)]
+    fn begin_attempt(&mut self) {}
+    #[inline(always)]
+    fn end_attempt(&mut self, _kept: bool) {}
+    #[inline(always)]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run_rng(self)
     }
@@ -441,6 +481,10 @@ pub(crate) trait Script {
     fn enter(&mut self, _site: Site) {}
     /// The innermost choice point or part ends.
     fn leave(&mut self) {}
+    /// A retrying filter begins an attempt (see [`Source::begin_attempt`]).
+    fn begin_attempt(&mut self) {}
+    /// The attempt ends (see [`Source::end_attempt`]).
+    fn end_attempt(&mut self, _kept: bool) {}
 }
 
 /// A source that follows a [`Script`] and asks `inner` where the script
@@ -490,6 +534,14 @@ impl<S: Script> Source for Handover<'_, S> {
         if self.open.pop() == Some(true) {
             self.inner.leave();
         }
+    }
+    fn begin_attempt(&mut self) {
+        self.script.begin_attempt();
+        self.inner.begin_attempt();
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        self.script.end_attempt(kept);
+        self.inner.end_attempt(kept);
     }
 }
 

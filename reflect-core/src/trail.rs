@@ -13,7 +13,7 @@
 //! tree holds there ([`Cue`]): lenient replay (Goldstein's `MutGen`) is a
 //! cursor plus a rule for the gaps.
 
-use crate::choice::{Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
+use crate::choice::{retry_site, Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Script, Scripted, Source, Stop};
 
 /// What a node's request was.
@@ -134,6 +134,10 @@ pub struct Trail {
     nodes: Vec<Node>,
     open: Vec<usize>,
     choices: usize,
+    /// The attempts of retrying filters begun and not ended: where each
+    /// began (the number of nodes then), how many nodes were open, and
+    /// how many attempts begun at the same place enclose it.
+    attempts: Vec<(usize, usize, usize)>,
 }
 
 impl Default for Trail {
@@ -145,7 +149,8 @@ impl Default for Trail {
 impl Trail {
     /// A trail holding only the root.
     pub fn new() -> Self {
-        let mut t = Trail { nodes: Vec::with_capacity(64), open: Vec::with_capacity(16), choices: 0 };
+        let mut t =
+            Trail { nodes: Vec::with_capacity(64), open: Vec::with_capacity(16), choices: 0, attempts: Vec::new() };
         t.clear();
         t
     }
@@ -154,6 +159,7 @@ impl Trail {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.open.clear();
+        self.attempts.clear();
         self.choices = 0;
         self.nodes.push(Node {
             site: ROOT,
@@ -221,6 +227,63 @@ impl Trail {
             let id = self.open.pop().expect("non-empty");
             self.nodes[id].end = self.nodes.len();
         }
+    }
+
+    /// A retrying filter begins an attempt (see [`Source::begin_attempt`]).
+    pub fn begin_attempt(&mut self) {
+        let at = self.nodes.len();
+        let level = match self.attempts.last() {
+            Some(&(mark, _, level)) if mark == at => level + 1,
+            _ => 0,
+        };
+        self.attempts.push((at, self.open.len(), level));
+    }
+
+    /// The attempt begun last ends (see [`Source::end_attempt`]): when it
+    /// was not `kept`, the nodes it made become the children of a new
+    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers shift up by one).
+    pub fn end_attempt(&mut self, kept: bool) {
+        let Some((mark, depth, level)) = self.attempts.pop() else { return };
+        // A generator leaves what it opened; should one not have, the
+        // attempt's nodes are closed here so that they can be wrapped.
+        while self.open.len() > depth {
+            self.close();
+        }
+        if !kept {
+            self.wrap(mark, retry_site(level));
+        }
+    }
+
+    /// Puts a failed attempt's group (a [`RETRY`](crate::choice::RETRY) site) at `mark`, holding
+    /// the closed nodes from `mark` on (children of the innermost open node).
+    fn wrap(&mut self, mark: usize, site: Site) {
+        let parent = self.innermost();
+        let len = self.nodes.len();
+        let old_last = self.nodes[parent].last;
+        let (index, prev, ordinal) = if mark < len {
+            let first = &self.nodes[mark];
+            (first.index, first.prev, first.ordinal)
+        } else {
+            (self.next_index(), old_last, self.choices)
+        };
+        let first_index = index;
+        let shift = |x: usize| if x != NONE && x >= mark { x + 1 } else { x };
+        for n in &mut self.nodes[mark..] {
+            if n.parent == parent {
+                n.parent = mark;
+                n.prev = if n.index == first_index { NONE } else { shift(n.prev) };
+                n.index -= first_index;
+            } else {
+                n.parent = shift(n.parent);
+                n.prev = shift(n.prev);
+            }
+            n.end = shift(n.end);
+            n.last = shift(n.last);
+        }
+        let last = if mark < len { shift(old_last) } else { NONE };
+        let group = Node { site, choice: None, kind: Kind::Part, index, ordinal, parent, end: len + 1, prev, last };
+        self.nodes.insert(mark, group);
+        self.nodes[parent].last = mark;
     }
 
     /// Every node so far, in the order made (pre-order); node 0 is the root.
@@ -400,6 +463,14 @@ impl<S: Source> Source for Recorder<S> {
         self.inner.leave();
         self.trail.close();
     }
+    fn begin_attempt(&mut self) {
+        self.inner.begin_attempt();
+        self.trail.begin_attempt();
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        self.inner.end_attempt(kept);
+        self.trail.end_attempt(kept);
+    }
 }
 
 // ---------------------------------------------------------------- the replay cursor
@@ -434,6 +505,22 @@ struct Frame<'t> {
     pos: usize,
     /// Beneath a raise mark: what the tree does not hold is the largest choice.
     raise: bool,
+    /// An attempt of a retrying filter read from its parent's nodes (the
+    /// tree holds no failed attempt there): its position goes back to the
+    /// parent when it ends.
+    through: bool,
+    /// An attempt read from this frame's nodes failed: a further attempt
+    /// of the same filter finds nothing here but a recorded failed one.
+    spent: bool,
+    /// For an attempt's frame: how many attempts begun at the same place
+    /// enclose it (see [`RETRY`](crate::choice::RETRY)), and where in `nodes` it began.
+    attempt: Option<(usize, usize)>,
+}
+
+impl<'t> Frame<'t> {
+    fn new(nodes: &'t [ChoiceTree], raise: bool) -> Self {
+        Frame { nodes, pos: 0, raise, through: false, spent: false, attempt: None }
+    }
 }
 
 /// Walks a choice tree in step with a running generator; see the module docs.
@@ -449,13 +536,13 @@ impl<'t> Cursor<'t> {
         let forest =
             if tree.choice.is_none() && tree.site == ROOT { &tree.children[..] } else { std::slice::from_ref(tree) };
         let mut stack = Vec::with_capacity(16);
-        stack.push(Frame { nodes: forest, pos: 0, raise: false });
+        stack.push(Frame::new(forest, false));
         Cursor { stack }
     }
 
     /// A cursor over nothing: every choice point is [`Cue::Missing`].
     pub fn empty() -> Self {
-        Cursor { stack: vec![Frame { nodes: &[], pos: 0, raise: false }] }
+        Cursor { stack: vec![Frame::new(&[], false)] }
     }
 
     fn next_node(&self) -> Option<&'t ChoiceTree> {
@@ -473,13 +560,13 @@ impl<'t> Cursor<'t> {
         if let Some(top) = self.stack.last_mut() {
             top.pos += 1;
         }
-        self.stack.push(Frame { nodes: beneath, pos: 0, raise });
+        self.stack.push(Frame::new(beneath, raise));
     }
 
     /// Steps into nothing: the tree does not hold this choice point or part.
     fn skip(&mut self) {
         let raise = self.raising();
-        self.stack.push(Frame { nodes: &[], pos: 0, raise });
+        self.stack.push(Frame::new(&[], raise));
     }
 
     /// The choice point `site` asks `request`: what the tree holds there.
@@ -563,6 +650,48 @@ impl<'t> Cursor<'t> {
             self.stack.pop();
         }
     }
+
+    /// A retrying filter begins an attempt: the cursor steps into the
+    /// failed attempt the tree holds next (a [`RETRY`](crate::choice::RETRY) group); where it
+    /// holds none, the attempt reads on from the tree's nodes here, the
+    /// first attempt to do so (what reflection and a first try record),
+    /// and a later one finds nothing. Match with one [`Cursor::end_attempt`].
+    pub fn begin_attempt(&mut self) {
+        let Some(top) = self.stack.last().copied() else { return };
+        // An attempt begun where the enclosing one began, before it read anything.
+        let level = match top.attempt {
+            Some((level, start)) if start == top.pos => level + 1,
+            _ => 0,
+        };
+        let site = retry_site(level);
+        match top.nodes.get(top.pos) {
+            Some(node) if node.choice.is_none() && node.site == site => {
+                self.consume(&node.children, false);
+            }
+            _ if !top.spent => {
+                self.stack.push(Frame { through: true, spent: false, attempt: None, ..top });
+            }
+            _ => self.skip(),
+        }
+        let at = self.stack.last_mut().expect("a frame was pushed");
+        at.attempt = Some((level, at.pos));
+    }
+
+    /// The attempt begun last ends, `kept` or failed.
+    pub fn end_attempt(&mut self, kept: bool) {
+        if self.stack.len() <= 1 {
+            return;
+        }
+        let ended = self.stack.pop().expect("more than one frame");
+        let parent = self.stack.last_mut().expect("the first frame stays");
+        if ended.through {
+            parent.pos = ended.pos;
+            parent.spent |= !kept;
+        }
+        if kept {
+            parent.spent = false;
+        }
+    }
 }
 
 /// A cursor as a script: keep what fits, hand the rest over (see [`crate::replay_with`]).
@@ -580,6 +709,12 @@ impl Script for Cursor<'_> {
     }
     fn leave(&mut self) {
         Cursor::leave(self)
+    }
+    fn begin_attempt(&mut self) {
+        Cursor::begin_attempt(self)
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        Cursor::end_attempt(self, kept)
     }
 }
 
@@ -622,6 +757,70 @@ mod tests {
         t.clear();
         assert_eq!(t.nodes().len(), 1);
         assert_eq!(t.to_tree(), ChoiceTree::root(Vec::new()));
+    }
+
+    /// Every link of a trail agrees with the tree it reads as.
+    fn consistent(t: &Trail) {
+        let tree = t.to_tree();
+        for (id, n) in t.nodes().iter().enumerate().skip(1) {
+            let p = t.parent(id).unwrap();
+            assert_eq!(t.children(p).nth(n.index), Some(id), "node {id}");
+            assert!(t.end(id) <= t.end(p) && id > p);
+        }
+        assert_eq!(t.nodes().len(), tree.size());
+        assert_eq!(t.choices(), tree.choices());
+    }
+
+    #[test]
+    fn a_failed_attempt_is_wrapped_in_a_retry_group() {
+        let mut t = Trail::new();
+        t.leaf_choice("before", Request::Int { span: 9 }, 1);
+        t.open_part("p");
+        t.begin_attempt();
+        t.open_choice("t", pick(), 1);
+        t.leaf_choice("key", Request::Int { span: 9 }, 3);
+        t.close();
+        t.leaf_choice("x", Request::Int { span: 9 }, 4);
+        t.end_attempt(false);
+        consistent(&t);
+        t.begin_attempt();
+        t.begin_attempt();
+        t.end_attempt(false); // an attempt that made nothing
+        t.open_choice("t", pick(), 0);
+        t.close();
+        t.end_attempt(true);
+        consistent(&t);
+        t.close();
+        t.leaf_choice("after", Request::Int { span: 9 }, 2);
+        consistent(&t);
+        assert_eq!(
+            t.to_tree().to_string(),
+            "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry> t=0) after=2)"
+        );
+        assert_eq!(t.choices_beneath(2), 4);
+        assert_eq!(t.to_tree().without_retries().to_string(), "<root>(before=1 p(t=0) after=2)");
+    }
+
+    #[test]
+    fn the_cursor_steps_into_failed_attempts_and_reads_on_where_there_is_none() {
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::retry(vec![ChoiceTree::choice("x", 1, vec![])]),
+            ChoiceTree::choice("x", 2, vec![]),
+            ChoiceTree::choice("y", 3, vec![]),
+        ]);
+        let int = Request::Int { span: 9 };
+        let mut c = Cursor::new(&tree);
+        c.begin_attempt();
+        assert_eq!(c.choose_leaf("x", int), Cue::Keep(1));
+        c.end_attempt(false);
+        c.begin_attempt();
+        assert_eq!(c.choose_leaf("x", int), Cue::Keep(2));
+        c.end_attempt(false);
+        // A further attempt finds nothing: it does not read the next part's choices.
+        c.begin_attempt();
+        assert_eq!(c.choose_leaf("x", int), Cue::Missing);
+        c.end_attempt(true);
+        assert_eq!(c.choose_leaf("y", int), Cue::Keep(3));
     }
 
     #[test]

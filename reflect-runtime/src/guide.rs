@@ -363,6 +363,14 @@ impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
         self.cursor.leave();
         self.trail.close();
     }
+    fn begin_attempt(&mut self) {
+        self.cursor.begin_attempt();
+        self.trail.begin_attempt();
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        self.cursor.end_attempt(kept);
+        self.trail.end_attempt(kept);
+    }
 }
 
 /// Run `gen` once under `guide`: the guide plans the case and answers the

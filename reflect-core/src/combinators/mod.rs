@@ -13,10 +13,12 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 
 mod collections;
+mod filter;
 mod scalars;
 
 pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
+pub use filter::{retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
 pub use scalars::{
     any_char, any_int, bool, char, char_class, float, int, integer, Bool, CharClass, ConstInt, FloatValue, Int,
     IntValue,
@@ -201,7 +203,7 @@ pub fn pick_ways(site: Site, options: &[Opt], total: u64, index: usize, ways: Ve
         .collect()
 }
 
-// ---------------------------------------------------------------- map, part, filter
+// ---------------------------------------------------------------- map, part
 
 /// See [`Gen::map`].
 #[derive(Debug, Clone)]
@@ -268,36 +270,6 @@ impl<G: Gen> Gen for Part<G> {
     }
 }
 
-/// See [`Gen::filter`].
-#[derive(Debug, Clone)]
-pub struct Filter<G, P> {
-    pub(crate) gen: G,
-    pub(crate) valid: P,
-}
-
-impl<G: Gen, P: Fn(&G::Value) -> bool> Filter<G, P> {
-    #[inline]
-    fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<G::Value, Stop> {
-        let v = a.sub(&self.gen)?;
-        if (self.valid)(&v) {
-            Ok(v)
-        } else {
-            Err(Stop::Invalid)
-        }
-    }
-}
-
-impl<G: Gen, P: Fn(&G::Value) -> bool> Gen for Filter<G, P> {
-    type Value = G::Value;
-    one_forward_body!();
-    fn back(&self, target: &G::Value) -> Vec<Way> {
-        if (self.valid)(target) {
-            self.gen.back(target)
-        } else {
-            Vec::new()
-        }
-    }
-}
 
 // ---------------------------------------------------------------- at and bind
 

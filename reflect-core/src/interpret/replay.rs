@@ -49,6 +49,12 @@ impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenien
     fn leave(&mut self) {
         self.cursor.leave();
     }
+    fn begin_attempt(&mut self) {
+        self.cursor.begin_attempt();
+    }
+    fn end_attempt(&mut self, kept: bool) {
+        self.cursor.end_attempt(kept);
+    }
 }
 
 /// Replay a possibly broken choice tree leniently (Goldstein's thesis Sec. 3.4.2,

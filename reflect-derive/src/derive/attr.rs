@@ -28,11 +28,44 @@ impl Place {
     }
 }
 
+/// Where a type's `#[assume]` applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// On every value of the type, its parts of the same type included (the default; `every`).
+    Every,
+    /// On the outermost value of the type only (`top`).
+    Top,
+}
+
+/// One `#[assume(expr, ...)]`.
+pub struct Assume {
+    /// The condition.
+    pub expr: Expr,
+    /// `retries = N`: how many times a failing value is made again.
+    pub retries: Option<(u32, LitInt)>,
+    /// `top` or `every`, with the span of the word.
+    pub scope: Option<(Scope, Span)>,
+    /// The whole attribute.
+    pub span: Span,
+}
+
+impl Assume {
+    /// Where it applies (`every` unless it says `top`).
+    pub fn scope(&self) -> Scope {
+        self.scope.map_or(Scope::Every, |(s, _)| s)
+    }
+}
+
+/// The largest `retries = N` of an `#[assume]`.
+pub(crate) const MAX_RETRIES: u32 = 1000;
+
 /// The attributes of the type itself.
 #[derive(Default)]
 pub struct ContainerAttrs {
-    /// `#[assume(expr)]`: the validity condition of the whole value.
-    pub assume: Option<Expr>,
+    /// `#[assume(expr)]` (or `every`): the validity condition of every value of the type.
+    pub assume: Option<Assume>,
+    /// `#[assume(expr, top)]`: the validity condition of the outermost value only.
+    pub assume_top: Option<Assume>,
     /// `#[reflect(bound = "...")]`: replaces the inferred bounds.
     pub bound: Option<(Vec<WherePredicate>, Span)>,
     /// `#[reflect(depth = N)]`: the recursion depth budget.
@@ -125,7 +158,7 @@ pub struct FieldAttrs {
     /// `#[at(expr)]`.
     pub at: Option<Expr>,
     /// `#[assume(expr)]` on the field.
-    pub assume: Option<Expr>,
+    pub assume: Option<Assume>,
 }
 
 /// The largest `depth` a derived generator honours: `reflect_core::derived::HARD_DEPTH`
@@ -171,8 +204,20 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         let Some(name) = ours(attr) else { continue };
         match name {
             "assume" => {
-                if let Some(e) = assume_expr(cx, attr) {
-                    set(cx, &mut out.assume, e, attr.span(), "assume");
+                if let Some(a) = assume_attr(cx, attr) {
+                    let span = a.span;
+                    match a.scope() {
+                        Scope::Every if out.assume.is_some() => cx.error(
+                            span,
+                            "a second `#[assume]` on every value of the type; join the conditions with `&&` in one",
+                        ),
+                        Scope::Top if out.assume_top.is_some() => cx.error(
+                            span,
+                            "a second `#[assume(..., top)]`; join the conditions with `&&` in one",
+                        ),
+                        Scope::Every => out.assume = Some(a),
+                        Scope::Top => out.assume_top = Some(a),
+                    }
                 }
             }
             "reflect" => {
@@ -302,8 +347,17 @@ pub fn field(cx: &mut Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         let Some(name) = ours(attr) else { continue };
         match name {
             "assume" => {
-                if let Some(e) = assume_expr(cx, attr) {
-                    set(cx, &mut out.assume, e, attr.span(), "assume");
+                if let Some(a) = assume_attr(cx, attr) {
+                    if let Some((_, word)) = a.scope {
+                        cx.error(
+                            word,
+                            "`top` and `every` say where a type's `#[assume]` applies; a field's condition \
+                             applies to the field wherever it is made: remove the word, or move the condition \
+                             to the type as `#[assume(..., top)]`",
+                        );
+                    }
+                    let span = a.span;
+                    set(cx, &mut out.assume, a, span, "assume");
                 }
             }
             "at" => match attr.parse_args::<Expr>() {
@@ -441,14 +495,75 @@ fn ours(attr: &Attribute) -> Option<&'static str> {
     ["choice", "at", "assume", "reflect"].into_iter().find(|n| id == n)
 }
 
-fn assume_expr(cx: &mut Ctxt, attr: &Attribute) -> Option<Expr> {
-    match attr.parse_args::<Expr>() {
-        Ok(e) => Some(e),
-        Err(e) => {
-            cx.push(syn::Error::new(
+/// Parses `#[assume(expr)]`, `#[assume(expr, retries = N)]`, `#[assume(expr, top)]`,
+/// `#[assume(expr, every)]` (the options in any order after the condition).
+fn assume_attr(cx: &mut Ctxt, attr: &Attribute) -> Option<Assume> {
+    let span = attr.span();
+    let parsed = attr.parse_args_with(|input: syn::parse::ParseStream| {
+        let expr: Expr = input.parse().map_err(|e| {
+            syn::Error::new(
                 e.span(),
-                format!("`#[assume(...)]` takes one `bool` expression over `self`, such as `#[assume(self.lo <= self.hi)]`: {e}"),
-            ));
+                format!(
+                    "`#[assume(...)]` takes one `bool` expression over `self`, such as `#[assume(self.lo <= self.hi)]`: {e}"
+                ),
+            )
+        })?;
+        let mut retries: Option<(u32, LitInt)> = None;
+        let mut scope: Option<(Scope, Span)> = None;
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = syn::ext::IdentExt::parse_any(input)?;
+            match key.to_string().as_str() {
+                "retries" => {
+                    input.parse::<Token![=]>()?;
+                    let n: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(e.span(), "`retries` takes a whole number, such as `retries = 20`")
+                    })?;
+                    let v: u32 = n.base10_parse().ok().filter(|v| *v <= MAX_RETRIES).ok_or_else(|| {
+                        syn::Error::new(
+                            n.span(),
+                            format!("`retries` is at most {MAX_RETRIES} (0 discards a failing value at once)"),
+                        )
+                    })?;
+                    if retries.is_some() {
+                        return Err(syn::Error::new(key.span(), "`retries` is given twice; keep one"));
+                    }
+                    retries = Some((v, n));
+                }
+                word @ ("top" | "every") => {
+                    let s = if word == "top" { Scope::Top } else { Scope::Every };
+                    if let Some((old, _)) = scope {
+                        let msg = if old == s {
+                            format!("`{word}` is given twice; keep one")
+                        } else {
+                            "`top` and `every` contradict each other: `every` (the default) checks every value \
+                             of the type, parts included; `top` only the outermost one"
+                                .to_string()
+                        };
+                        return Err(syn::Error::new(key.span(), msg));
+                    }
+                    scope = Some((s, key.span()));
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "unknown `#[assume]` option `{key}`; after the condition write `retries = N`, \
+                             `top` (the outermost value only) or `every` (every value of the type, the default)"
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(Assume { expr, retries, scope, span })
+    });
+    match parsed {
+        Ok(a) => Some(a),
+        Err(e) => {
+            cx.push(e);
             None
         }
     }

@@ -1,6 +1,6 @@
 //! Code generation: a hidden generator struct implementing `Gen` forward (`run` and `run_rng`, from one body generic over the answerer) and backward (`back`) from one description of the type, and the `Reflective` impl returning it.
 
-use super::attr::{Part, PartAttrs};
+use super::attr::{Assume, Part, PartAttrs};
 use super::check::{field_tier, type_params};
 use super::shape::{self, Tier};
 use super::{Body, Field, Input, Style};
@@ -281,10 +281,21 @@ impl Cx<'_> {
             let earlier: Vec<&Field> = fields[..i].iter().collect();
             let g = self.field_gen(f, &site, member, &earlier);
             let (local, ty, run) = (f.local(), f.ty, &g.run);
-            stmts.extend(quote!(let #local: #ty = #run?;));
-            if let Some(a) = &f.attrs.assume {
-                let ok = assume_check(a, quote!(&#local));
-                stmts.extend(quote!(if !#ok { return ::core::result::Result::Err(#rc::Stop::Invalid); }));
+            match &f.attrs.assume {
+                None => stmts.extend(quote!(let #local: #ty = #run?;)),
+                // The field made again while it fails its condition (see `combinators::retrying`).
+                Some(a) => {
+                    let ok = assume_check(&a.expr, quote!(__v));
+                    let retries = retries(a);
+                    stmts.extend(quote!(
+                        let #local: #ty = #rc::combinators::retrying(
+                            __src,
+                            #retries,
+                            |__src| #run,
+                            |__v: &#ty| #ok,
+                        )?;
+                    ));
+                }
             }
             gens.push(g);
         }
@@ -301,7 +312,7 @@ impl Cx<'_> {
             let back = &g.back;
             if let Some(a) = &f.attrs.assume {
                 let l = f.local();
-                let ok = assume_check(a, quote!(#l));
+                let ok = assume_check(&a.expr, quote!(#l));
                 stmts.extend(quote!(if !#ok { return ::std::vec::Vec::new(); }));
             }
             stmts.extend(quote!(
@@ -310,6 +321,16 @@ impl Cx<'_> {
             ));
         }
         stmts
+    }
+}
+
+/// How many times an `#[assume]` makes a failing value again: its
+/// `retries = N`, or `combinators::DEFAULT_RETRIES`.
+fn retries(a: &Assume) -> TokenStream {
+    let rc = rc();
+    match &a.retries {
+        Some((_, n)) => quote!(#n),
+        None => quote!(#rc::combinators::DEFAULT_RETRIES),
     }
 }
 
@@ -404,17 +425,30 @@ pub fn expand(input: &Input) -> TokenStream {
     let mut helpers = TokenStream::new();
     let mut items = TokenStream::new();
 
-    let assume_value = input.attrs.assume.as_ref().map(|a| {
-        let ok = assume_check(a, quote!(__value));
+    // The conditions on every value and on the outermost one (`top`), each a function of the value.
+    let every = input.attrs.assume.as_ref().map(|a| {
+        let ok = assume_check(&a.expr, quote!(__value));
         helpers.extend(quote!(
             fn __assume(__value: &#self_ty) -> bool { #ok }
         ));
-        quote!(Self::__assume)
+        (quote!(Self::__assume), retries(a))
     });
-    let assume_run = assume_value
-        .as_ref()
-        .map(|f| quote!(if !#f(&__value) { return ::core::result::Result::Err(#rc::Stop::Invalid); }));
-    let assume_back = assume_value.as_ref().map(|f| quote!(if !#f(__target) { return ::std::vec::Vec::new(); }));
+    let top = input.attrs.assume_top.as_ref().map(|a| {
+        let ok = assume_check(&a.expr, quote!(__value));
+        helpers.extend(quote!(
+            fn __assume_top(__value: &#self_ty) -> bool { #ok }
+        ));
+        (quote!(Self::__assume_top), retries(a))
+    });
+    let assume_back = every.as_ref().map(|(f, _)| quote!(if !#f(__target) { return ::std::vec::Vec::new(); }));
+    // Backward, the outermost value only is held to `top` (the count of
+    // this generator's runs around it is in `__nesting`, as forward).
+    let top_back = top.as_ref().map(|(f, _)| {
+        quote!(
+            let __outer = #rc::derived::Outermost::enter(&self.__nesting);
+            if __outer.is_top() && !#f(__target) { return ::std::vec::Vec::new(); }
+        )
+    });
 
     let (run_body, back_body) = match &input.body {
         Body::Struct(style, fields) => {
@@ -426,11 +460,10 @@ pub fn expand(input: &Input) -> TokenStream {
             (
                 quote!(
                     #stmts
-                    let __value = #value;
-                    #assume_run
-                    ::core::result::Result::Ok(__value)
+                    ::core::result::Result::Ok(#value)
                 ),
                 quote!(
+                    #top_back
                     #assume_back
                     let __frame = #rc::derived::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
@@ -504,11 +537,10 @@ pub fn expand(input: &Input) -> TokenStream {
                     let __c = __VARIANTS.choose(__src, __limited)?;
                     let __r = self.__run_variant(__c, __src);
                     #rc::source::Answerer::leave(__src);
-                    let __value = __r?;
-                    #assume_run
-                    ::core::result::Result::Ok(__value)
+                    __r
                 ),
                 quote!(
+                    #top_back
                     #assume_back
                     let __frame = #rc::derived::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
@@ -520,6 +552,71 @@ pub fn expand(input: &Input) -> TokenStream {
                 ),
             )
         }
+    };
+
+    // The forward body: the value made once, or (with `#[assume]`) made
+    // again while it fails (`combinators::retrying`), the outermost value
+    // held to `top` as well.
+    let answerer = quote!(__A: #rc::source::Answerer + ?::core::marker::Sized);
+    let result = quote!(::core::result::Result<#self_ty, #rc::Stop>);
+    let enter = quote!(
+        let __frame = #rc::derived::Frame::enter();
+        if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
+    );
+    let forward = if every.is_none() && top.is_none() {
+        quote!(
+            /// The one forward body, for both `run` and `run_rng`.
+            #[allow(unused_variables)]
+            #[inline]
+            fn __forward<#answerer>(&self, __src: &mut __A) -> #result {
+                #enter
+                #run_body
+            }
+        )
+    } else {
+        let every_run = match &every {
+            Some((f, n)) => quote!(#rc::combinators::retrying(__src, #n, |__src| self.__once(__src, &__frame), #f)),
+            None => quote!(self.__once(__src, &__frame)),
+        };
+        let body = match &top {
+            Some((f, n)) => quote!(
+                let __outer = #rc::derived::Outermost::enter(&self.__nesting);
+                if __outer.is_top() {
+                    #rc::combinators::retrying(__src, #n, |__src| self.__every(__src, &__frame), #f)
+                } else {
+                    self.__every(__src, &__frame)
+                }
+            ),
+            None => quote!(self.__every(__src, &__frame)),
+        };
+        quote!(
+            /// The value, made once.
+            #[allow(unused_variables)]
+            #[inline]
+            fn __once<#answerer>(&self, __src: &mut __A, __frame: &#rc::derived::Frame) -> #result {
+                #run_body
+            }
+
+            /// The value, made again while it fails the condition on every value.
+            #[inline]
+            fn __every<#answerer>(&self, __src: &mut __A, __frame: &#rc::derived::Frame) -> #result {
+                #every_run
+            }
+
+            /// The one forward body, for both `run` and `run_rng`.
+            #[allow(unused_variables)]
+            #[inline]
+            fn __forward<#answerer>(&self, __src: &mut __A) -> #result {
+                #enter
+                #body
+            }
+        )
+    };
+    // How many runs of this generator (one per thread, shared by the
+    // type's parts) are under way: `top` holds where it is none.
+    let (nesting_decl, nesting_init) = match top {
+        Some(_) => (quote!(__nesting: ::core::cell::Cell<u32>,), quote!(__nesting: ::core::cell::Cell::new(0),)),
+        None => (quote!(), quote!()),
     };
 
     // Each stored field generator is a type parameter of the generator
@@ -552,20 +649,14 @@ pub fn expand(input: &Input) -> TokenStream {
             #[doc(hidden)]
             struct __ReflectGen #impl_generics #where_clause {
                 #(#member_decls,)*
+                #nesting_decl
                 __marker: ::core::marker::PhantomData<fn() -> #self_ty>,
             }
 
             impl #impl_generics __ReflectGen #ty_generics #where_clause {
                 #helpers
 
-                /// The one forward body, for both `run` and `run_rng`.
-                #[allow(unused_variables)]
-                #[inline]
-                fn __forward<__A: #rc::source::Answerer + ?::core::marker::Sized>(&self, __src: &mut __A) -> ::core::result::Result<#self_ty, #rc::Stop> {
-                    let __frame = #rc::derived::Frame::enter();
-                    if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
-                    #run_body
-                }
+                #forward
             }
 
             impl #user_impl_generics #rc::Reflective for #self_ty #user_where_clause {
@@ -573,6 +664,7 @@ pub fn expand(input: &Input) -> TokenStream {
                     #rc::derived::cached::<Self>(|| -> #rc::BoxGen<#self_ty> {
                         ::std::rc::Rc::new(__ReflectGen #turbofish {
                             #(#member_inits,)*
+                            #nesting_init
                             __marker: ::core::marker::PhantomData,
                         })
                     })
