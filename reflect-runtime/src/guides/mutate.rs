@@ -9,10 +9,14 @@
 //!   their choices) and the failures remembered in the regressions file
 //!   (replayed first). A generated case joins it when it is valid and new
 //!   (a value not made before in the run), when it raises the best utility
-//!   reported with `maximize!` / `target!`, or when it fails.
+//!   reported with `maximize!` / `target!`, or when it fails. A new value
+//!   joins only if its shape is new too ([`super::shape`]: its picks'
+//!   options and number of choices): a corpus of new values filled up with
+//!   small values that differ in an integer, where new shapes press toward
+//!   new structures and sizes.
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
 //!   random generation); after that a case is fresh with probability
-//!   [`MutateConfig::fresh`] (default 0.1), else a mutant of a corpus entry
+//!   [`MutateConfig::fresh`] (default 0.5: half the cases fresh, for variety; 0.1 found fewer bugs than random generation on the typed terms of `examples/bugfind.rs`), else a mutant of a corpus entry
 //!   drawn with weight the square of its number of choices (larger entries
 //!   have more to mutate, and were reached by more steps: growing valid
 //!   values step by step is what mutation is for), by an operator drawn
@@ -35,6 +39,7 @@
 //! [`mutant`] makes one mutant outside a run, the same way.
 
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
+use super::shape::Shapes;
 use crate::hashing::mix;
 use rand::Rng;
 use reflect_core::choice::{Choice, ChoiceTree, Request};
@@ -49,7 +54,7 @@ use std::fmt::Debug;
 pub struct MutateConfig {
     /// The most entries the corpus keeps; default 256.
     pub corpus_size: usize,
-    /// The probability that a case is fresh once the corpus has entries; default 0.1.
+    /// The probability that a case is fresh once the corpus has entries; default 0.5.
     pub fresh: f64,
     /// The operators mutants are made by, drawn uniformly; default all three.
     pub operators: Vec<Mutation>,
@@ -57,7 +62,7 @@ pub struct MutateConfig {
 
 impl Default for MutateConfig {
     fn default() -> Self {
-        MutateConfig { corpus_size: 256, fresh: 0.1, operators: Mutation::ALL.to_vec() }
+        MutateConfig { corpus_size: 256, fresh: 0.5, operators: Mutation::ALL.to_vec() }
     }
 }
 
@@ -134,6 +139,8 @@ pub struct MutateGuide {
     stats: MutateStats,
     /// Mixed with the key of every case heard, so the schedule follows the run.
     salt: u64,
+    /// The shapes of the valid cases that were new values.
+    shapes: Shapes,
 }
 
 impl Default for MutateGuide {
@@ -157,7 +164,15 @@ fn slot(op: Mutation) -> usize {
 impl MutateGuide {
     /// A guide with `config`.
     pub fn new(config: MutateConfig) -> Self {
-        MutateGuide { config, corpus: Vec::new(), best: None, planned: None, stats: MutateStats::default(), salt: 0 }
+        MutateGuide {
+            config,
+            corpus: Vec::new(),
+            best: None,
+            planned: None,
+            stats: MutateStats::default(),
+            salt: 0,
+            shapes: Shapes::default(),
+        }
     }
 
     /// The corpus, oldest first.
@@ -249,7 +264,7 @@ impl Guide for MutateGuide {
             _ if feedback.outcome == Outcome::Failed => Some(Joined::Failed),
             None if feedback.valid => Some(Joined::Seed),
             _ if raised.is_some() => Some(Joined::Utility),
-            _ if feedback.valid && feedback.new => Some(Joined::New),
+            _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
             _ => None,
         };
         if let Some(joined) = joined {

@@ -41,7 +41,6 @@ use crate::hashing::BuildKey;
 use rand::Rng;
 use reflect_core::choice::{Choice, Request, Site};
 use reflect_core::source::{DetRng, Stop};
-use super::shape::{Observed, Shapes};
 use state::State;
 use std::collections::HashMap;
 
@@ -77,19 +76,6 @@ pub struct RlConfig {
     /// Where the policy starts: the generator's weights (the default) or
     /// uniform (RLCheck). See the module docs.
     pub prior: Prior,
-    /// Reward new shapes rather than new values (see [`super::shape`]): a
-    /// valid value of a shape not seen before earns [`RlConfig::r_unique`],
-    /// a new value of a shape seen before a quarter of it. Default `true`;
-    /// `false` is RLCheck's reward.
-    pub shape_novelty: bool,
-    /// How strongly a valid value's reward grows with its size: the reward
-    /// of a valid value is multiplied by its size over the mean size of the
-    /// valid values so far (clamped to `1/4..=4`), raised to this power.
-    /// Default 1; 0 is RLCheck's reward.
-    pub size_pressure: f64,
-    /// Whether a state also sees how deep the choice is (the open picks on
-    /// its path), beyond the window. Default `true`.
-    pub depth_in_state: bool,
 }
 
 /// Where an [`RlGuide`]'s policy starts (see the module docs).
@@ -115,9 +101,6 @@ impl Default for RlConfig {
             sibling_picks: false,
             explore: Explore::default(),
             prior: Prior::Weights,
-            shape_novelty: true,
-            size_pressure: 1.0,
-            depth_in_state: true,
         }
     }
 }
@@ -175,39 +158,12 @@ impl RlConfig {
         self
     }
 
-    /// RLCheck's reward, without pressure toward size and shapes: the
-    /// configuration with [`RlConfig::shape_novelty`] off,
-    /// [`RlConfig::size_pressure`] 0 and [`RlConfig::depth_in_state`] off.
-    pub fn paper(mut self) -> Self {
-        self.shape_novelty = false;
-        self.size_pressure = 0.0;
-        self.depth_in_state = false;
-        self
-    }
-
-    /// The reward for a case that went as `feedback` says (RLCheck Eq. 1),
-    /// before the pressure toward size and shapes ([`RlGuide`] adds it).
+    /// The reward for a case that went as `feedback` says (RLCheck Eq. 1).
     pub fn reward(&self, feedback: &Feedback<'_>) -> f64 {
         match (feedback.valid, feedback.new) {
             (false, _) => self.r_invalid,
             (true, true) => self.r_unique,
             (true, false) => self.r_valid,
-        }
-    }
-
-    /// The reward for a valid case: `new` its value is new, `seen` what
-    /// [`Shapes::observe`] said of its shape and size.
-    fn valid_reward(&self, new: bool, seen: Observed) -> f64 {
-        let base = match (self.shape_novelty, seen.new_shape, new) {
-            (true, true, _) => self.r_unique,
-            (true, false, true) => self.r_unique / 4.0,
-            (false, _, true) => self.r_unique,
-            (_, _, false) => self.r_valid,
-        };
-        if self.size_pressure == 0.0 {
-            base
-        } else {
-            base * seen.relative_size.clamp(0.25, 4.0).powf(self.size_pressure)
         }
     }
 }
@@ -241,8 +197,6 @@ pub struct RlGuide {
     rewards: Vec<f64>,
     /// The generator's weights of the buckets of the current choice.
     weights: Vec<f64>,
-    /// The shapes and sizes of the valid values so far.
-    shapes: Shapes,
 }
 
 /// The generator's weight of `bucket` of `request`: a pick's option weight,
@@ -255,30 +209,6 @@ fn bucket_weight(request: Request<'_>, bucket: u64) -> f64 {
     }
 }
 
-/// What [`RlConfig::depth_in_state`] adds to a state: how many picks are
-/// open on the path (the depth), and for the innermost three, how many
-/// choices were made beneath each so far, in powers of two (a finished left
-/// subtree's size, seen by its right sibling: where validity couples siblings,
-/// as balance does).
-fn path_counts(trail: &reflect_core::trail::Trail) -> u64 {
-    let mut h = 0u64;
-    let mut inner = 0;
-    let mut depth = 0u64;
-    for &id in trail.open_nodes().iter().rev() {
-        let node = trail.node(id);
-        if node.choice.is_none() {
-            continue;
-        }
-        depth += 1;
-        if inner < 3 {
-            inner += 1;
-            let beneath = trail.choice_count() - node.ordinal - 1;
-            h = crate::hashing::mix(h, u64::from((beneath as u64 + 1).ilog2()));
-        }
-    }
-    crate::hashing::mix(h, depth)
-}
-
 impl Default for RlGuide {
     fn default() -> Self {
         RlGuide::new(RlConfig::default())
@@ -288,15 +218,6 @@ impl Default for RlGuide {
 impl RlGuide {
     /// A guide with this configuration, knowing nothing yet.
     pub fn new(config: RlConfig) -> Self {
-        let mut config = config;
-        if let Ok(v) = std::env::var("REFLECT_RL_EXPERIMENT") {
-            let f: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
-            if f.len() == 3 {
-                config.shape_novelty = f[0] != 0.0;
-                config.size_pressure = f[1];
-                config.depth_in_state = f[2] != 0.0;
-            }
-        }
         RlGuide {
             config,
             name: {
@@ -315,7 +236,6 @@ impl RlGuide {
             state: State::default(),
             rewards: Vec::new(),
             weights: Vec::new(),
-            shapes: Shapes::default(),
         }
     }
 
@@ -372,10 +292,7 @@ impl Guide for RlGuide {
         } else {
             let arity = usize::try_from(arity).unwrap_or(usize::MAX);
             self.state.collect(ctx.trail, &self.config);
-            let mut state = self.state.key(ctx.trail);
-            if self.config.depth_in_state {
-                state = crate::hashing::mix(state, path_counts(ctx.trail));
-            }
+            let state = self.state.key(ctx.trail);
             let next = self.learners.len();
             let li = *self.sites.entry(ctx.site).or_insert(next);
             if li == next {
@@ -403,13 +320,7 @@ impl Guide for RlGuide {
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
-        let plain = !self.config.shape_novelty && self.config.size_pressure == 0.0;
-        let r = if feedback.valid && !plain {
-            let seen = self.shapes.observe(feedback.trail);
-            self.config.valid_reward(feedback.new, seen)
-        } else {
-            self.config.reward(feedback)
-        };
+        let r = self.config.reward(feedback);
         self.rewards.push(r);
         for &i in &self.touched {
             self.learners[i].update(r);
