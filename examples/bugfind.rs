@@ -22,7 +22,9 @@
 //! every property there. Per setup, the table gives: tasks solved (in at
 //! least one trial), tasks solved in every trial, the mean time to failure
 //! (over the trials that failed), the median tests to failure, the cost per
-//! valid test (all the time of all trials over all their tests), the valid
+//! valid test (all the time of all trials over all their tests), the property
+//! loop's cost (`loop_us`: µs per valid test of the workload's first property
+//! on the correct code, one run of the whole budget), the valid
 //! values tested, and their size distribution (the size of the main
 //! structure: nodes of the first tree, length of the list, nodes of the
 //! term). Then the tasks not solved in every trial. Values are deterministic

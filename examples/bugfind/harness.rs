@@ -193,6 +193,7 @@ struct Row {
     sizes: [u64; 6],
     size_sum: u64,
     missed: Vec<String>,
+    loop_us: f64,
 }
 
 /// Run `w` under every setup whose name `setup_filter` accepts and print its table.
@@ -234,18 +235,24 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
         budget.secs
     );
     println!(
-        "{:<12} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
+        "{:<12} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
         "setup",
         "solved",
         "all_trials",
         "mean_ms",
         "med_tests",
         "us/valid",
+        "loop_us",
         "valid",
         BUCKETS.map(|b| format!("{b:>5}")).join(" ")
     );
     for setup in setups().into_iter().filter(|s| setup_filter(s.name)) {
         let mut row = Row::default();
+        // The property loop's cost: the first property on the correct code, the whole budget of tests.
+        let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
+        let t = (w.props[0].run)(setup.source, c);
+        take_sizes();
+        row.loop_us = 1e6 * t.secs / t.tests.max(1) as f64;
         for (ti, &(m, pi)) in tasks.iter().enumerate() {
             let p = &w.props[pi];
             select(m);
@@ -292,9 +299,10 @@ fn print_row(name: &str, row: &Row, tasks: usize) {
     let shares = row.sizes.map(|n| format!("{:>4.0}%", 100.0 * n as f64 / valid.max(1) as f64)).join(" ");
     let mean_size = row.size_sum as f64 / valid.max(1) as f64;
     println!(
-        "{name:<12} {:>7} {:>9} {mean_ms:>9.2} {median:>9} {us:>9.2} {valid:>9}   {shares}  mean {mean_size:.1}",
+        "{name:<12} {:>7} {:>9} {mean_ms:>9.2} {median:>9} {us:>9.2} {:>9.2} {valid:>9}   {shares}  mean {mean_size:.1}",
         format!("{}/{tasks}", row.solved),
         row.solved_all,
+        row.loop_us,
     );
     if !row.missed.is_empty() {
         let shown: Vec<&str> = row.missed.iter().take(16).map(String::as_str).collect();

@@ -33,9 +33,7 @@
 //! than its number of choices: with no target, the search presses toward
 //! larger valid values over validity-preserving neighbours (a value of a
 //! size not reached before is found by growing one that is valid, which
-//! random generation of a type with a hard `#[assume]` rarely does); and
-//! until a case reports a utility, every other case is fresh, so that the
-//! search never has less variety than half of random generation's. Several utilities in
+//! random generation of a type with a hard `#[assume]` rarely does). Several utilities in
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
 //! [`reflect_core::neighbour`].
@@ -202,10 +200,6 @@ pub struct SaGuide {
     fresh: bool,
     /// The index of the case planned last, for seeding.
     case: u64,
-    /// Whether any case reported a utility.
-    targeted: bool,
-    /// Whether the case under way is a fresh one between the walk's steps (no target yet).
-    interleaved: bool,
     user: Option<Box<dyn TreeNeighbour>>,
     stats: SaStats,
     /// The utility of the current input and the temperature after each step, for the report.
@@ -230,8 +224,6 @@ impl SaGuide {
             invalid_in_a_row: 0,
             fresh: true,
             case: 0,
-            targeted: false,
-            interleaved: false,
             user: None,
             stats: SaStats::default(),
             trace: Vec::new(),
@@ -289,12 +281,6 @@ impl Guide for SaGuide {
             self.k_max = Some(self.config.steps.unwrap_or(case.budget.min(MAX_DEFAULT_STEPS)).max(1));
         }
         self.case = case.index;
-        // With no target, every other case is fresh: the walk on size alone
-        // stays near one value, and bugs need variety too.
-        self.interleaved = !self.targeted && case.index % 2 == 1;
-        if self.interleaved {
-            return Plan::Fresh;
-        }
         let Some(current) = &self.current else { return Plan::Fresh };
         if self.fresh {
             return Plan::Fresh;
@@ -344,8 +330,7 @@ impl Guide for SaGuide {
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
-        self.targeted |= feedback.utility.is_some();
-        let was_fresh = self.fresh || self.interleaved || self.current.is_none();
+        let was_fresh = self.fresh || self.current.is_none();
         if feedback.outcome == Outcome::Discarded {
             if !was_fresh {
                 self.stats.invalid_neighbours += 1;
@@ -358,8 +343,10 @@ impl Guide for SaGuide {
             return;
         }
         self.invalid_in_a_row = 0;
+        if let Some(u) = feedback.utility {
+            self.stats.best = Some(self.stats.best.map_or(u, |b| b.max(u)));
+        }
         let u = feedback.utility.unwrap_or_else(|| (1.0 + feedback.trail.choice_count() as f64).ln());
-        self.stats.best = Some(self.stats.best.map_or(u, |b| b.max(u)));
         self.stats.steps += 1;
         let t = self.temperature();
         let take = match &self.current {
