@@ -38,8 +38,8 @@
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
-use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use super::shape::Shapes;
+use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
 use reflect_core::choice::{Choice, ChoiceTree, Request};

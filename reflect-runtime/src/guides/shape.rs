@@ -66,8 +66,11 @@ impl Shapes {
     /// Record a valid case: whether its shape is new, and its size against the mean so far.
     pub fn observe(&mut self, trail: &Trail) -> Observed {
         let size = trail.choice_count();
-        let relative_size =
-            if self.cases == 0 { 1.0 } else { (size as f64 + 1.0) / (self.total_size as f64 / self.cases as f64 + 1.0) };
+        let relative_size = if self.cases == 0 {
+            1.0
+        } else {
+            (size as f64 + 1.0) / (self.total_size as f64 / self.cases as f64 + 1.0)
+        };
         let new_shape = self.seen.insert(shape_key(trail));
         self.cases += 1;
         self.total_size += size as u64;
