@@ -106,9 +106,10 @@ pub fn is_bst(t: &Bst) -> bool {
     within(t, i16::MIN, i16::MAX)
 }
 
-/// The case study's generator: [`tree_gen`] with depth bound 4, valid when [`is_bst`].
+/// The case study's generator: [`tree_gen`] with depth bound 4, valid when [`is_bst`]. As in the
+/// paper, an invalid tree is one discarded input (no retry: `retries(0)`).
 pub fn bst_gen() -> impl Gen<Value = Bst> {
-    tree_gen(MAX_DEPTH).filter(is_bst)
+    tree_gen(MAX_DEPTH).filter(is_bst).retries(0)
 }
 
 /// The exploration schemes beyond the paper, each on Tree L/R: each part
@@ -142,14 +143,14 @@ pub fn is_avl(t: &Bst) -> bool {
 
 /// Sorted lists (non-decreasing) of up to 10 numbers in `0..=10`: a length, then each element.
 pub fn sorted_gen() -> impl Gen<Value = Vec<u8>> {
-    vec(int(0u8..=10).site("x"), 0..=10).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1]))
+    vec(int(0u8..=10).site("x"), 0..=10).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1])).retries(0)
 }
 
 /// Distinct valid values on two other generators with validity conditions
 /// (AVL trees from the same tree generator; sorted lists), for Random, the
 /// paper's Tree L/R and the chosen exploration: `(workload, guide, unique valid)`.
 pub fn other_workloads(trials: usize, seed: u64) -> Vec<(&'static str, &'static str, usize)> {
-    let avl = tree_gen(MAX_DEPTH).filter(is_avl);
+    let avl = tree_gen(MAX_DEPTH).filter(is_avl).retries(0);
     let sorted = sorted_gen();
     // `None`: plain random generation.
     let guides =

@@ -717,3 +717,35 @@ fn a_filter_of_a_filter_tells_its_failed_attempts_from_the_inner_ones() {
     }
     assert!(both > 0);
 }
+
+#[test]
+fn a_source_may_turn_retries_off() {
+    use reflect::reflect_core::source::rng_from_seed;
+    use reflect::reflect_core::{Request, RngSource, Site, Source};
+    /// The RNG, asking filters not to retry.
+    struct NoRetries<'a>(RngSource<'a>);
+    impl Source for NoRetries<'_> {
+        fn choose(&mut self, site: Site, request: Request<'_>) -> Result<u64, Stop> {
+            self.0.choose(site, request)
+        }
+        fn filters_retry(&self) -> bool {
+            false
+        }
+    }
+    let g = even();
+    let (mut retried, mut stopped) = (0, 0);
+    for seed in 0..100 {
+        let mut rng = rng_from_seed(seed);
+        let once = g.run(&mut NoRetries(RngSource(&mut rng)));
+        let first = int(0u32..=99).run_rng(&mut rng_from_seed(seed)).unwrap();
+        match once {
+            Ok(x) => assert_eq!(x, first),
+            Err(e) => {
+                assert_eq!((e, first % 2), (Stop::Invalid, 1));
+                stopped += 1;
+            }
+        }
+        retried += usize::from(generate(&g, seed).is_ok() && first % 2 == 1);
+    }
+    assert!(stopped > 20 && retried == stopped, "{stopped} {retried}");
+}

@@ -519,7 +519,8 @@ fn a_top_and_an_every_condition_together() {
         }
     }
     // A subtree's root may be odd.
-    let odd_child = Both::Node(Box::new(Both::Node(Box::new(Both::Leaf), 1, Box::new(Both::Leaf))), 2, Box::new(Both::Leaf));
+    let odd_child =
+        Both::Node(Box::new(Both::Node(Box::new(Both::Leaf), 1, Box::new(Both::Leaf))), 2, Box::new(Both::Leaf));
     assert!(check(&g, &odd_child));
     assert!(!check(&g, &Both::Node(Box::new(Both::Leaf), 3, Box::new(Both::Leaf))));
 }

@@ -180,7 +180,7 @@ impl Guide for Sampler {
 fn feedback_carries_the_outcome_and_the_tree_and_a_guide_can_run_the_generator() {
     let (log, sampled) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new((0, 0))));
     let (shared, counts) = (log.clone(), sampled.clone());
-    let gen = || int(0u32..=99).filter(|x| x % 2 == 0);
+    let gen = || int(0u32..=99).filter(|x| x % 2 == 0).retries(0);
     let p = Property::new(gen, |x: u32| {
         assume!(!x.is_multiple_of(3));
         assert!(x < 90);

@@ -241,7 +241,9 @@ fn exploration_names_the_guide_and_the_paper_mode_is_the_default() {
 #[test]
 fn diverse_exploration_finds_more_distinct_valid_values() {
     // Strictly increasing triples from 0..=9: 120 of them.
-    let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b"), int(0u8..=9).site("c")).filter(|(a, b, c)| a < b && b < c);
+    let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b"), int(0u8..=9).site("c"))
+        .filter(|(a, b, c)| a < b && b < c)
+        .retries(0);
     let paper = generate_distinct(&g, &mut RlGuide::default(), 2_000, 1);
     let diverse = generate_distinct(&g, &mut RlGuide::new(RlConfig::diverse()), 2_000, 1);
     assert!(diverse.unique_valid.iter().all(|(a, b, c)| a < b && b < c));

@@ -100,6 +100,15 @@ pub trait Source {
     fn end_attempt(&mut self, kept: bool) {
         let _ = kept;
     }
+
+    /// Whether retrying filters may retry under this source (the default).
+    /// A source answering for a guide that learns from each discarded
+    /// attempt (or measures what a prefix of choices leads to) may say no:
+    /// every filter then ends the run at its first failing value, as with
+    /// `retries = 0`.
+    fn filters_retry(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
@@ -123,6 +132,9 @@ impl<S: Source + ?Sized> Source for &mut S {
     }
     fn end_attempt(&mut self, kept: bool) {
         (**self).end_attempt(kept)
+    }
+    fn filters_retry(&self) -> bool {
+        (**self).filters_retry()
     }
 }
 
@@ -312,6 +324,9 @@ pub trait Answerer: sealed::Sealed {
     /// The attempt ends (see [`Source::end_attempt`]); nothing for the RNG.
     fn end_attempt(&mut self, kept: bool);
 
+    /// Whether retrying filters may retry (see [`Source::filters_retry`]); always for the RNG.
+    fn filters_retry(&self) -> bool;
+
     /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
     /// for a source, [`Gen::run_rng`] for the RNG.
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
@@ -379,6 +394,10 @@ impl Answerer for dyn Source + '_ {
         Source::end_attempt(self, kept)
     }
     #[inline]
+    fn filters_retry(&self) -> bool {
+        Source::filters_retry(self)
+    }
+    #[inline]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run(self)
     }
@@ -440,6 +459,10 @@ impl Answerer for DetRng {
     fn begin_attempt(&mut self) {}
     #[inline(always)]
     fn end_attempt(&mut self, _kept: bool) {}
+    #[inline(always)]
+    fn filters_retry(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
         g.run_rng(self)
@@ -542,6 +565,9 @@ impl<S: Script> Source for Handover<'_, S> {
     fn end_attempt(&mut self, kept: bool) {
         self.script.end_attempt(kept);
         self.inner.end_attempt(kept);
+    }
+    fn filters_retry(&self) -> bool {
+        self.inner.filters_retry()
     }
 }
 

@@ -471,6 +471,9 @@ impl<S: Source> Source for Recorder<S> {
         self.inner.end_attempt(kept);
         self.trail.end_attempt(kept);
     }
+    fn filters_retry(&self) -> bool {
+        self.inner.filters_retry()
+    }
 }
 
 // ---------------------------------------------------------------- the replay cursor
@@ -793,10 +796,7 @@ mod tests {
         t.close();
         t.leaf_choice("after", Request::Int { span: 9 }, 2);
         consistent(&t);
-        assert_eq!(
-            t.to_tree().to_string(),
-            "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry> t=0) after=2)"
-        );
+        assert_eq!(t.to_tree().to_string(), "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry> t=0) after=2)");
         assert_eq!(t.choices_beneath(2), 4);
         assert_eq!(t.to_tree().without_retries().to_string(), "<root>(before=1 p(t=0) after=2)");
     }

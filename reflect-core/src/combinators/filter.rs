@@ -31,7 +31,7 @@ pub const DEFAULT_RETRIES: u32 = 10;
 /// How many failed attempts all the filters of one run may make together:
 /// once they are spent, a failing filter gives up at once. The budget is
 /// filled when a filter begins with no other filter running around it.
-pub const RETRY_BUDGET: u32 = 100;
+pub const RETRY_BUDGET: u32 = 200;
 
 thread_local! {
     /// How many retrying filters run (nested), and the failed attempts left to them.
@@ -79,8 +79,9 @@ impl Drop for Running {
 /// the run's budget lasts ([`RETRY_BUDGET`]); then the run stops with
 /// [`Stop::Invalid`]. Each attempt is bracketed by
 /// [`Answerer::begin_attempt`] and [`Answerer::end_attempt`]; with no
-/// retry, none is, and a failing value stops the run at once. Any other
-/// stop ends the run as it is.
+/// retry (`retries` 0, or a source that says no:
+/// [`Answerer::filters_retry`]), none is, and a failing value stops the
+/// run at once. Any other stop ends the run as it is.
 ///
 /// Derived generators call it for `#[assume]`; a generator written by hand
 /// calls it to filter a part it makes itself.
@@ -94,7 +95,7 @@ pub fn retrying<A, T>(
 where
     A: Answerer + ?Sized,
 {
-    if retries == 0 {
+    if retries == 0 || !a.filters_retry() {
         let v = once(a)?;
         return if valid(&v) { Ok(v) } else { Err(Stop::Invalid) };
     }

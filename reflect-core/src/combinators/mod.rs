@@ -270,7 +270,6 @@ impl<G: Gen> Gen for Part<G> {
     }
 }
 
-
 // ---------------------------------------------------------------- at and bind
 
 /// A generator focused on a part of a larger value (see [`Gen::at`]),

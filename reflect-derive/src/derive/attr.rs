@@ -205,14 +205,13 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         match name {
             "assume" => {
                 if let Some(a) = assume_attr(cx, attr) {
-                    let span = a.span;
                     match a.scope() {
-                        Scope::Every if out.assume.is_some() => cx.error(
-                            span,
+                        Scope::Every if out.assume.is_some() => cx.error_spanned(
+                            attr,
                             "a second `#[assume]` on every value of the type; join the conditions with `&&` in one",
                         ),
-                        Scope::Top if out.assume_top.is_some() => cx.error(
-                            span,
+                        Scope::Top if out.assume_top.is_some() => cx.error_spanned(
+                            attr,
                             "a second `#[assume(..., top)]`; join the conditions with `&&` in one",
                         ),
                         Scope::Every => out.assume = Some(a),

@@ -68,6 +68,34 @@ const _: () = {
                 _ => ::core::result::Result::Err(::reflect::reflect_core::Stop::Rejected),
             }
         }
+        #[doc = r" The value, made once."]
+        #[allow(unused_variables)]
+        #[inline]
+        fn __once<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+            &self,
+            __src: &mut __A,
+            __frame: &::reflect::reflect_core::derived::Frame,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            let __c = __VARIANTS.choose(__src, __limited)?;
+            let __r = self.__run_variant(__c, __src);
+            ::reflect::reflect_core::source::Answerer::leave(__src);
+            __r
+        }
+        #[doc = r" The value, made again while it fails the condition on every value."]
+        #[inline]
+        fn __every<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+            &self,
+            __src: &mut __A,
+            __frame: &::reflect::reflect_core::derived::Frame,
+        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            ::reflect::reflect_core::combinators::retrying(
+                __src,
+                ::reflect::reflect_core::combinators::DEFAULT_RETRIES,
+                |__src| self.__once(__src, &__frame),
+                Self::__assume,
+            )
+        }
         #[doc = r" The one forward body, for both `run` and `run_rng`."]
         #[allow(unused_variables)]
         #[inline]
@@ -79,15 +107,7 @@ const _: () = {
             if __frame.too_deep() {
                 return ::core::result::Result::Err(::reflect::reflect_core::Stop::Void);
             }
-            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
-            let __c = __VARIANTS.choose(__src, __limited)?;
-            let __r = self.__run_variant(__c, __src);
-            ::reflect::reflect_core::source::Answerer::leave(__src);
-            let __value = __r?;
-            if !Self::__assume(&__value) {
-                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Invalid);
-            }
-            ::core::result::Result::Ok(__value)
+            self.__every(__src, &__frame)
         }
     }
     impl ::reflect::reflect_core::Reflective for Shape {

@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+#[assume(self.lo <= self.hi, top, every)]
+struct Interval {
+    lo: u8,
+    hi: u8,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use reflect::prelude::*;
+
+#[derive(Reflective)]
+struct Interval {
+    lo: u8,
+    #[assume(*self > 3, top)]
+    hi: u8,
+}
+
+fn main() {}
