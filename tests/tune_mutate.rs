@@ -232,7 +232,8 @@ fn the_corpus_is_replayable_from_the_regressions_file_format() {
     let out = generate_distinct(&g, &mut guide, 600, 3);
     assert!(out.valid > 0);
     let corpus = guide.corpus();
-    assert_eq!(corpus.len(), 40, "the corpus fills up to its size");
+    // One new value per shape joins (see `reflect::guides::shape`), at most the corpus's size.
+    assert!((2..=40).contains(&corpus.len()), "{}", corpus.len());
     assert!(corpus.iter().all(|e| e.joined == Joined::New));
     let stats = guide.stats();
     assert!(stats.mutants.iter().all(|&n| n > 50) && stats.fresh > 0, "{stats:?}");

@@ -39,7 +39,10 @@ fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Ctxt) -> Option<Expr> 
                 }
             }
         } else {
-            errors.error_spanned(&attr, "only `#[with(EXPR)]` (or `#[gen(EXPR)]` before edition 2024) is allowed on a property's argument");
+            errors.error_spanned(
+                &attr,
+                "only `#[with(EXPR)]` (or `#[gen(EXPR)]` before edition 2024) is allowed on a property's argument",
+            );
         }
     }
     gen

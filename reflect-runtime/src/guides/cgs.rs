@@ -11,7 +11,8 @@
 //!    fixed, every later choice random: what
 //!    [`reflect_core::interpret::derivative`] makes of them); the *fitness*
 //!    of `c` is the number of distinct valid values among them;
-//! 3. choose `c` with probability proportional to its fitness (uniformly
+//! 3. choose `c` with probability proportional to its fitness, each value
+//!    weighed by its size (see below) (uniformly
 //!    when every fitness is 0, as the paper's artifact does) and continue
 //!    from `δ_c g`;
 //! 4. when the chosen derivative makes no further choice (it is nullable),
@@ -52,6 +53,12 @@
 //!   choice after it (the derivative is nullable), the option is not
 //!   sampled again: its other `N - 1` samples could only repeat that value.
 //!   The paper's artifact samples it `N` times.
+//! - **Size.** The paper draws an option by its fitness, each distinct
+//!   valid value counted once; here each counts one more than its number of
+//!   choices ([`CgsStep::fitness`] is still the count), so that an option whose
+//!   valid values are larger weighs more. Counted once, the walk settled on
+//!   the options with the most (small) valid values, and found fewer bugs
+//!   than random generation on `examples/bugfind.rs`.
 //! - **The budget** is counted in runs of the generator (each sample is one)
 //!   rather than in the paper's wall-clock time, so that every guide is
 //!   compared at equal cost.
@@ -179,6 +186,8 @@ struct Point {
     /// The request's span, for integers (to draw inside a bucket); `None` for a pick.
     span: Option<u64>,
     fitness: Vec<u64>,
+    /// The fitness with each distinct valid value weighed by its size (one more than its number of choices).
+    weight: Vec<u64>,
     samples: Vec<u64>,
     /// The first valid sample's choice here, per option, and whether its run ended there.
     first_valid: Vec<Option<(Choice, bool)>>,
@@ -201,6 +210,7 @@ impl Point {
             site,
             span,
             fitness: vec![0; n],
+            weight: vec![0; n],
             samples: vec![0; n],
             first_valid: vec![None; n],
             ended: vec![false; n],
@@ -299,7 +309,7 @@ impl CgsGuide {
     /// Every option of the point was sampled: choose one by fitness and extend the walk.
     fn decide(&mut self, rng: &mut DetRng) {
         let Some(point) = self.point.take() else { return };
-        let total: u64 = point.fitness.iter().sum();
+        let total: u64 = point.weight.iter().sum();
         let n = point.fitness.len() as u64;
         let chosen = if total == 0 {
             self.stats.blind_steps += 1;
@@ -307,7 +317,7 @@ impl CgsGuide {
         } else {
             let mut x = rng.random_range(0..total);
             let mut b = 0;
-            for (i, &f) in point.fitness.iter().enumerate() {
+            for (i, &f) in point.weight.iter().enumerate() {
                 if x < f {
                     b = i as u64;
                     break;
@@ -407,6 +417,8 @@ impl Guide for CgsGuide {
         if let (true, Some(key)) = (feedback.valid, feedback.key) {
             if point.keys.insert(key) {
                 point.fitness[b] += 1;
+                // Weighed by size: an option whose valid values are larger is worth more.
+                point.weight[b] += 1 + feedback.trail.choice_count() as u64;
             }
             if point.first_valid[b].is_none() {
                 point.first_valid[b] = Some((c, ended));

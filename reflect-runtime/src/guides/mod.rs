@@ -51,6 +51,7 @@ pub mod mutate;
 pub mod random;
 pub mod rl;
 pub mod sa;
+pub mod shape;
 pub mod tuned;
 
 pub use auto::{AutoConfig, AutoGuide};

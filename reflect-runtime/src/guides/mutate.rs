@@ -9,7 +9,11 @@
 //!   their choices) and the failures remembered in the regressions file
 //!   (replayed first). A generated case joins it when it is valid and new
 //!   (a value not made before in the run), when it raises the best utility
-//!   reported with `maximize!` / `target!`, or when it fails.
+//!   reported with `maximize!` / `target!`, or when it fails. A new value
+//!   joins only if its shape is new too ([`super::shape`]: its picks'
+//!   options and number of choices): a corpus of new values filled up with
+//!   small values that differ in an integer, where new shapes press toward
+//!   new structures and sizes.
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
 //!   random generation); after that a case is fresh with probability
 //!   [`MutateConfig::fresh`] (default 0.1), else a mutant of a corpus entry
@@ -34,6 +38,7 @@
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
+use super::shape::Shapes;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
@@ -139,6 +144,8 @@ pub struct MutateGuide {
     stats: MutateStats,
     /// Mixed with the key of every case heard, so the schedule follows the run.
     salt: u64,
+    /// The shapes of the valid cases that were new values.
+    shapes: Shapes,
 }
 
 impl Default for MutateGuide {
@@ -171,6 +178,7 @@ impl MutateGuide {
             planned: None,
             stats: MutateStats::default(),
             salt: 0,
+            shapes: Shapes::default(),
         }
     }
 
@@ -271,7 +279,7 @@ impl Guide for MutateGuide {
             _ if feedback.outcome == Outcome::Failed => Some(Joined::Failed),
             None if feedback.valid => Some(Joined::Seed),
             _ if raised.is_some() => Some(Joined::Utility),
-            _ if feedback.valid && feedback.new => Some(Joined::New),
+            _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
             _ => None,
         };
         if let Some(joined) = joined {

@@ -29,7 +29,11 @@
 //!    PropEr's default temperature function; when the schedule is spent
 //!    (`k = k_max`) it starts another.
 //!
-//! A case that reports no utility counts as utility 0. Several utilities in
+//! A case that reports no utility counts as the natural log of one more
+//! than its number of choices: with no target, the search presses toward
+//! larger valid values over validity-preserving neighbours (a value of a
+//! size not reached before is found by growing one that is valid, which
+//! random generation of a type with a hard `#[assume]` rarely does). Several utilities in
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
 //! [`reflect_core::neighbour`].
@@ -343,8 +347,10 @@ impl Guide for SaGuide {
             return;
         }
         self.invalid_in_a_row = 0;
-        let u = feedback.utility.unwrap_or(0.0);
-        self.stats.best = Some(self.stats.best.map_or(u, |b| b.max(u)));
+        if let Some(u) = feedback.utility {
+            self.stats.best = Some(self.stats.best.map_or(u, |b| b.max(u)));
+        }
+        let u = feedback.utility.unwrap_or_else(|| (1.0 + feedback.trail.choice_count() as f64).ln());
         self.stats.steps += 1;
         let t = self.temperature();
         let take = match &self.current {

@@ -133,7 +133,7 @@ const SLOT: usize = 4096;
 impl InFlight {
     /// Creates (and locks) the in-flight file of a run of `property` in `dir`.
     /// The file is made and locked under another name, then renamed (the
-    /// lock goes with it): a run looking for orphans ([`Store::take_orphans`])
+    /// lock goes with it): a run looking for orphans ([`super::store::Store::take_orphans`])
     /// never sees an in-flight file that is not locked yet, which it would
     /// take for the file of a run that ended the process.
     pub fn create(dir: &Path, property: &str) -> io::Result<InFlight> {

@@ -2,7 +2,7 @@
 //!
 //! A [`Property`] is a generator (made by a function, so it can be built on
 //! the thread that runs the cases) and a test. [`Property::check`] runs it
-//! under a [`Config`](crate::config::Config):
+//! under a [`Config`]:
 //!
 //! 1. with a replay token (`REFLECT_REPLAY`) this property printed, only
 //!    that case runs, exactly as the token's choices make it, and it is not

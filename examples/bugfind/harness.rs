@@ -1,0 +1,313 @@
+//! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
+
+use reflect::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
+use reflect::prelude::*;
+use reflect::runner::RunError;
+use std::cell::RefCell;
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The mutant the data structure code runs (0: the correct code).
+static MUTANT: AtomicUsize = AtomicUsize::new(0);
+
+/// The mutant now selected (0 is the correct implementation).
+pub fn mutant() -> usize {
+    MUTANT.load(Ordering::Relaxed)
+}
+
+/// Whether mutant `m` is selected.
+pub fn is(m: usize) -> bool {
+    mutant() == m
+}
+
+fn select(m: usize) {
+    MUTANT.store(m, Ordering::Relaxed)
+}
+
+/// Buckets of the size histogram of valid values: `0`, `1-2`, `3-4`, `5-6`, `7-9`, `10+`.
+pub const BUCKETS: [&str; 6] = ["0", "1-2", "3-4", "5-6", "7-9", "10+"];
+
+fn bucket(size: usize) -> usize {
+    match size {
+        0 => 0,
+        1..=2 => 1,
+        3..=4 => 2,
+        5..=6 => 3,
+        7..=9 => 4,
+        _ => 5,
+    }
+}
+
+thread_local! {
+    /// Valid values seen per bucket, and the sum of their sizes.
+    static SIZES: RefCell<([u64; 6], u64)> = const { RefCell::new(([0; 6], 0)) };
+}
+
+fn record(size: usize) {
+    SIZES.with(|s| {
+        let mut s = s.borrow_mut();
+        s.0[bucket(size)] += 1;
+        s.1 += size as u64;
+    })
+}
+
+fn take_sizes() -> ([u64; 6], u64) {
+    SIZES.with(|s| std::mem::take(&mut *s.borrow_mut()))
+}
+
+/// Where a trial's values come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The derived type (with its `#[assume]`) under a guide.
+    Derived,
+    /// The hand-written generator, valid by construction.
+    Hand,
+}
+
+/// How one trial went.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Trial {
+    /// The property failed.
+    pub found: bool,
+    /// Tests (valid cases) up to and including the failure, or run in all.
+    pub tests: u64,
+    /// Wall-clock seconds.
+    pub secs: f64,
+}
+
+type Runner = Box<dyn Fn(Source, Config) -> Trial>;
+
+/// A property of a workload, runnable from either source.
+pub struct Prop {
+    /// The property's name.
+    pub name: &'static str,
+    run: Runner,
+}
+
+/// A property over values of type `V`: the derived and hand-written
+/// generators, the size of a value (of its main structure), and the test.
+pub fn prop<V: Debug + 'static>(
+    name: &'static str,
+    derived: fn() -> BoxGen<V>,
+    hand: fn() -> BoxGen<V>,
+    size: fn(&V) -> usize,
+    test: fn(&V) -> bool,
+) -> Prop {
+    let run = move |source: Source, config: Config| {
+        let gen = match source {
+            Source::Derived => derived,
+            Source::Hand => hand,
+        };
+        let p = Property::new(gen, move |v: V| {
+            record(size(&v));
+            test(&v)
+        });
+        let t0 = Instant::now();
+        let out = p.check(&config);
+        let secs = t0.elapsed().as_secs_f64();
+        match out {
+            Ok(r) => Trial { found: false, tests: r.cases, secs },
+            Err(RunError::Failed(f)) => Trial { found: true, tests: f.tests, secs },
+            Err(RunError::Vacuous { valid, .. }) => Trial { found: false, tests: valid, secs },
+            Err(e) => panic!("{name}: {e:?}"),
+        }
+    };
+    Prop { name, run: Box::new(run) }
+}
+
+/// A workload: mutants of a data structure and properties over it.
+pub struct Workload {
+    /// Its name (the `--workload` filter matches it).
+    pub name: &'static str,
+    /// The mutants' names; mutant `i + 1` is `mutants[i]`.
+    pub mutants: Vec<&'static str>,
+    /// The properties.
+    pub props: Vec<Prop>,
+}
+
+/// A setup: a source and, for the derived type, a guide.
+#[derive(Clone, Copy)]
+pub struct Setup {
+    /// Its name in the tables.
+    pub name: &'static str,
+    /// Where values come from.
+    pub source: Source,
+    guide: fn(Config) -> Config,
+}
+
+impl Setup {
+    /// `config` with this setup's guide.
+    pub fn with_guide(&self, config: Config) -> Config {
+        (self.guide)(config)
+    }
+}
+
+/// Every setup: the hand-written generator, then the derived type under each guide.
+pub fn setups() -> Vec<Setup> {
+    let s = |name, source, guide| Setup { name, source, guide };
+    vec![
+        s("hand", Source::Hand, |c: Config| c.guide(|| RandomGuide)),
+        s("random", Source::Derived, |c: Config| c.guide(|| RandomGuide)),
+        s("auto", Source::Derived, |c: Config| c.guide(AutoGuide::default)),
+        s("rl", Source::Derived, |c: Config| c.guide(RlGuide::default)),
+        s("rl(diverse)", Source::Derived, |c: Config| c.guide(|| RlGuide::new(RlConfig::diverse()))),
+        s("cgs", Source::Derived, |c: Config| c.guide(CgsGuide::default)),
+        s("sa", Source::Derived, |c: Config| c.guide(SaGuide::default)),
+        s("mutate", Source::Derived, |c: Config| c.guide(MutateGuide::default)),
+    ]
+}
+
+/// The run's limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Trials per task.
+    pub trials: u64,
+    /// Tests (valid cases) per trial at most.
+    pub tests: u64,
+    /// Seconds per trial at most.
+    pub secs: f64,
+    /// The first seed.
+    pub seed: u64,
+}
+
+fn config(name: String, budget: &Budget, seed: u64) -> Config {
+    Config::new(name)
+        .seed(seed)
+        .cases(budget.tests)
+        .max_time(Duration::from_secs_f64(budget.secs))
+        .no_timeout()
+        .max_shrink_steps(0)
+        .max_discard_ratio(1 << 24)
+}
+
+/// A setup's results over every task.
+#[derive(Debug, Default)]
+struct Row {
+    solved: usize,
+    solved_all: usize,
+    fail_secs: Vec<f64>,
+    fail_tests: Vec<u64>,
+    tests: u64,
+    secs: f64,
+    sizes: [u64; 6],
+    size_sum: u64,
+    missed: Vec<String>,
+    loop_us: f64,
+}
+
+/// Run `w` under every setup whose name `setup_filter` accepts and print its table.
+pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
+    // Which (mutant, property) pairs are tasks: those that fail in a discovery
+    // run of the hand-written generator or of the derived type under the
+    // default guide (one trial each, the full budget). The correct code must
+    // pass every property.
+    let discovery = |source: Source, guide: fn(Config) -> Config, m: usize, p: &Prop| {
+        select(m);
+        let c = guide(config(format!("{}/discover/{m}/{}", w.name, p.name), budget, budget.seed ^ 0xd15c));
+        let t = (p.run)(source, c);
+        select(0);
+        take_sizes();
+        t
+    };
+    for p in &w.props {
+        let t = discovery(Source::Hand, |c| c.guide(|| RandomGuide), 0, p);
+        assert!(!t.found, "{}: the correct implementation fails {}", w.name, p.name);
+    }
+    let mut tasks = Vec::new();
+    for m in 1..=w.mutants.len() {
+        for (i, p) in w.props.iter().enumerate() {
+            if discovery(Source::Hand, |c| c.guide(|| RandomGuide), m, p).found
+                || discovery(Source::Derived, |c| c.guide(AutoGuide::default), m, p).found
+            {
+                tasks.push((m, i));
+            }
+        }
+    }
+    println!(
+        "\n== {}: {} mutants x {} properties, {} tasks; {} trials per task, at most {} tests or {} s per trial",
+        w.name,
+        w.mutants.len(),
+        w.props.len(),
+        tasks.len(),
+        budget.trials,
+        budget.tests,
+        budget.secs
+    );
+    println!(
+        "{:<12} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
+        "setup",
+        "solved",
+        "all_trials",
+        "mean_ms",
+        "med_tests",
+        "us/valid",
+        "loop_us",
+        "valid",
+        BUCKETS.map(|b| format!("{b:>5}")).join(" ")
+    );
+    for setup in setups().into_iter().filter(|s| setup_filter(s.name)) {
+        let mut row = Row::default();
+        // The property loop's cost: the first property on the correct code, the whole budget of tests.
+        let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
+        let t = (w.props[0].run)(setup.source, c);
+        take_sizes();
+        row.loop_us = 1e6 * t.secs / t.tests.max(1) as f64;
+        for (ti, &(m, pi)) in tasks.iter().enumerate() {
+            let p = &w.props[pi];
+            select(m);
+            let mut found = 0;
+            for trial in 0..budget.trials {
+                let seed = budget.seed.wrapping_add(trial * 1_000_003 + ti as u64 * 7919);
+                let c = (setup.guide)(config(format!("{}/{m}/{}", w.name, p.name), budget, seed));
+                let t = (p.run)(setup.source, c);
+                row.tests += t.tests;
+                row.secs += t.secs;
+                if t.found {
+                    found += 1;
+                    row.fail_secs.push(t.secs);
+                    row.fail_tests.push(t.tests);
+                }
+            }
+            select(0);
+            row.solved += usize::from(found > 0);
+            row.solved_all += usize::from(found == budget.trials);
+            if found < budget.trials {
+                row.missed.push(format!("{}/{}:{}", w.mutants[m - 1], p.name, found));
+            }
+            let (sizes, sum) = take_sizes();
+            for (a, b) in row.sizes.iter_mut().zip(sizes) {
+                *a += b;
+            }
+            row.size_sum += sum;
+        }
+        print_row(setup.name, &row, tasks.len());
+    }
+}
+
+fn print_row(name: &str, row: &Row, tasks: usize) {
+    let mean_ms = if row.fail_secs.is_empty() {
+        f64::NAN
+    } else {
+        1000.0 * row.fail_secs.iter().sum::<f64>() / row.fail_secs.len() as f64
+    };
+    let mut ft = row.fail_tests.clone();
+    ft.sort_unstable();
+    let median = ft.get(ft.len() / 2).copied().unwrap_or(0);
+    let valid: u64 = row.sizes.iter().sum();
+    let us = if row.tests == 0 { f64::NAN } else { 1e6 * row.secs / row.tests as f64 };
+    let shares = row.sizes.map(|n| format!("{:>4.0}%", 100.0 * n as f64 / valid.max(1) as f64)).join(" ");
+    let mean_size = row.size_sum as f64 / valid.max(1) as f64;
+    println!(
+        "{name:<12} {:>7} {:>9} {mean_ms:>9.2} {median:>9} {us:>9.2} {:>9.2} {valid:>9}   {shares}  mean {mean_size:.1}",
+        format!("{}/{tasks}", row.solved),
+        row.solved_all,
+        row.loop_us,
+    );
+    if !row.missed.is_empty() {
+        let shown: Vec<&str> = row.missed.iter().take(16).map(String::as_str).collect();
+        let more = row.missed.len().saturating_sub(16);
+        let more = if more > 0 { format!(" (+{more} more)") } else { String::new() };
+        println!("{:<12} not in every trial (mutant/property:trials solved): {}{more}", "", shown.join(" "));
+    }
+}
