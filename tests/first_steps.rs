@@ -35,21 +35,21 @@ fn every_generator_is_in_combinators_and_the_old_paths_still_work() {
 }
 
 /// The advice of the `cgs` docs, on their example made rarer (sorted lists of up to 12 digits): at an
-/// equal budget, `rl(explore = diverse)` and `mutate` find more distinct valid values than `cgs`, and
-/// `cgs` at least as many as random generation.
+/// equal budget, `rl(explore = diverse)` finds more distinct valid values than `cgs`, and `cgs` at least
+/// as many as random generation.
 #[test]
 fn the_guide_advice_of_the_cgs_docs_holds() {
     use reflect::guides::rl::RlConfig;
-    use reflect::guides::{CgsGuide, MutateGuide, RandomGuide, RlGuide};
+    use reflect::guides::{CgsGuide, RandomGuide, RlGuide};
     use reflect::reflect_runtime::explore::generate_distinct;
-    let g = vec(int(0u8..=9), 0..=12).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1]));
+    // Discarding, not retrying, as the docs' numbers were measured (a retried filter is rejection sampling).
+    let g = vec(int(0u8..=9), 0..=12).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1])).retries(0);
     let found = |guide: &mut dyn reflect::reflect_runtime::guide::Guide| {
         generate_distinct(&g, guide, 20_000, 1).unique_valid.len()
     };
     let random = found(&mut RandomGuide);
     let cgs = found(&mut CgsGuide::default());
     let diverse = found(&mut RlGuide::new(RlConfig::diverse()));
-    let mutate = found(&mut MutateGuide::default());
     assert!(cgs >= random, "cgs {cgs}, random {random}");
-    assert!(diverse > 2 * cgs && mutate > 2 * cgs, "rl(explore = diverse) {diverse}, mutate {mutate}, cgs {cgs}");
+    assert!(diverse > 2 * cgs, "rl(explore = diverse) {diverse}, cgs {cgs}");
 }
