@@ -13,8 +13,8 @@
 //!
 //! Run with `cargo run --release --example assume_sizes [-- --runs N]`.
 
-use reflect::interpret::generate_recorded;
-use reflect::prelude::*;
+use refgen::interpret::generate_recorded;
+use refgen::prelude::*;
 
 /// The list of the derive's docs, sorted, with `retries = $n` (`default` for the default).
 macro_rules! sorted {

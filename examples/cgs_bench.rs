@@ -18,7 +18,7 @@
 //! `cost` line gives the time per CGS sample against a run of plain
 //! generation (`generate`: no guide, no trail, no value key), a run of
 //! rejection sampling (the same loop as CGS's: guide, trail, value key) and
-//! a sample of a derivative taken the naive way (`reflect_core`'s
+//! a sample of a derivative taken the naive way (`refgen_core`'s
 //! `derivative` by the first half of a generated value's choices); then the
 //! choices per run and the time per choice, since CGS's values are larger
 //! than rejection's.
@@ -27,14 +27,14 @@
 //! unique valid values of rejection sampling for BST, 10.3x for SORTED, 1.7x
 //! for AVL and 4.0x for STLC.
 
-use reflect::interpret::{derivative, generate_recorded, generate_with};
-use reflect::prelude::*;
-use reflect::reflect_core::choice::Choice;
-use reflect::reflect_core::source::rng_from_seed;
-use reflect::reflect_core::source::{DetRng, Stop};
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
-use reflect::reflect_runtime::guides::{CgsConfig, CgsGuide, RandomGuide, RlGuide};
+use refgen::interpret::{derivative, generate_recorded, generate_with};
+use refgen::prelude::*;
+use refgen::refgen_core::choice::Choice;
+use refgen::refgen_core::source::rng_from_seed;
+use refgen::refgen_core::source::{DetRng, Stop};
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+use refgen::refgen_runtime::guides::{CgsConfig, CgsGuide, RandomGuide, RlGuide};
 use std::fmt::Debug;
 use std::time::Instant;
 
@@ -139,7 +139,7 @@ fn plain_secs_per_run<G: Gen>(g: &G, n: usize, seed: u64) -> f64 {
     t0.elapsed().as_secs_f64() / n as f64
 }
 
-/// Time per sample of a derivative taken the naive way: `reflect_core`'s
+/// Time per sample of a derivative taken the naive way: `refgen_core`'s
 /// `derivative` by the first half of a generated value's choices, sampled
 /// by `generate`, over `n` samples.
 fn naive_derivative_secs<G: Gen>(g: &G, n: usize, seed: u64) -> f64 {

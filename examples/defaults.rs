@@ -5,9 +5,9 @@
 //! the defaults (`Config::new`, the types' own generators, the default
 //! guide), over 20 seeds each, so the numbers are deterministic.
 
-use reflect::combinators::vec;
-use reflect::prelude::*;
-use reflect::runner::RunError;
+use refgen::combinators::vec;
+use refgen::prelude::*;
+use refgen::runner::RunError;
 
 /// A list the property only cares about when it is sorted.
 #[derive(Debug, Clone, PartialEq, Reflective)]

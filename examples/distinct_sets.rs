@@ -30,12 +30,12 @@
 //! distance 10 in 592 s, 200 strings of different lengths in 298 s, 1,000
 //! cover-regex strings in 168 s.
 
-use reflect::distinct::{
+use refgen::distinct::{
     cover_regex, cover_regex_counts, different_lengths, distinct, not_equal, numeric_distance, Difference, DistinctSet,
     Member, Reduce,
 };
-use reflect::prelude::*;
-use reflect::reflect_core::{check, combinators::int, regex::regex};
+use refgen::prelude::*;
+use refgen::refgen_core::{check, combinators::int, regex::regex};
 use std::time::Instant;
 
 /// Run one row, check the set independently, print its line.
@@ -140,7 +140,7 @@ fn main() {
     }
     #[cfg(feature = "z3")]
     {
-        use reflect::distinct::smt::{distinct_strings, StrDifference};
+        use refgen::distinct::smt::{distinct_strings, StrDifference};
         let set = distinct_strings(100, pattern, &StrDifference::CoverRegex, 101).expect("the pattern suits Z3");
         println!(
             "cover_regex {pattern} backend=z3: {} values, stopped={}",
@@ -165,8 +165,8 @@ fn main() {
 /// up on a row, the table's larger rows are skipped.
 #[cfg(feature = "z3")]
 fn smt_string_rows() {
-    use reflect::distinct::smt::{distinct_strings, StrDifference};
-    use reflect::distinct::Stopped;
+    use refgen::distinct::smt::{distinct_strings, StrDifference};
+    use refgen::distinct::Stopped;
     let tables: [(u32, &str, StrDifference, &[usize]); 2] =
         [(3, WORDS, StrDifference::DifferentLengths, &TABLE_3), (4, NAMES, StrDifference::CoverRegexCounts, &TABLE_4)];
     for (table, pattern, difference, ns) in tables {
@@ -190,7 +190,7 @@ fn smt_string_rows() {
 /// Tables 1 and 2 on the SMT back end, checked the same way (over `i64`, the generator of the native rows).
 #[cfg(feature = "z3")]
 fn smt_rows() {
-    use reflect::distinct::smt::{distinct_ints, IntDifference};
+    use refgen::distinct::smt::{distinct_ints, IntDifference};
     let ints = int(i64::MIN..=i64::MAX);
     let rows: [(u32, IntDifference, u64, &[usize]); 2] =
         [(1, IntDifference::NotEqual, 1, &TABLE_1), (2, IntDifference::Distance(10), 10, &TABLE_2)];

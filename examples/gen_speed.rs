@@ -26,14 +26,14 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use proptest_derive::Arbitrary;
 use rand::Rng;
-use reflect::combinators::{any_int, char_class, string, vec};
-use reflect::interpret::generate;
-use reflect::prelude::*;
+use refgen::combinators::{any_int, char_class, string, vec};
+use refgen::interpret::generate;
+use refgen::prelude::*;
 /// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
 #[path = "../tests/common/fixtures.rs"]
 mod fixtures;
 use fixtures::{bin_tree, Tree};
-use reflect::reflect_core::{rng_from_seed, DetRng};
+use refgen::refgen_core::{rng_from_seed, DetRng};
 use std::hint::black_box;
 use std::time::Instant;
 

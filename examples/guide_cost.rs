@@ -13,9 +13,9 @@
 #[path = "workloads/mod.rs"]
 mod workloads;
 
-use reflect::guides::{CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
-use reflect::prelude::*;
-use reflect::reflect_runtime::guide::Guide;
+use refgen::guides::{CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
+use refgen::prelude::*;
+use refgen::refgen_runtime::guide::Guide;
 use std::fmt::Debug;
 use std::time::Instant;
 use workloads::AnyBst;
@@ -50,7 +50,7 @@ fn bsts() -> BoxGen<AnyBst> {
 fn rows<V: Clone + Debug + 'static>(workload: &str, gen: fn() -> BoxGen<V>, cases: u64, repeats: u32) {
     let row = |guide: &str, us: f64| println!("workload={workload} guide={guide} us_per_case={us:.2}");
     row("random", per_case(gen, || RandomGuide, cases, repeats));
-    row("auto", per_case(gen, reflect::guides::AutoGuide::default, cases, repeats));
+    row("auto", per_case(gen, refgen::guides::AutoGuide::default, cases, repeats));
     row("rl", per_case(gen, RlGuide::default, cases, repeats));
     row("sa", per_case(gen, SaGuide::default, cases, repeats));
     row("cgs", per_case(gen, CgsGuide::default, cases / 10, repeats));

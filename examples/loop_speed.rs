@@ -30,10 +30,10 @@
 #[path = "workloads/mod.rs"]
 mod workloads;
 
-use reflect::guides::RlGuide;
-use reflect::prelude::*;
-use reflect::reflect_core::rng_from_seed;
-use reflect::runner::case_seed;
+use refgen::guides::RlGuide;
+use refgen::prelude::*;
+use refgen::refgen_core::rng_from_seed;
+use refgen::runner::case_seed;
 use std::hint::black_box;
 use std::time::Instant;
 use workloads::{bst_keys, AnyBst, Bst};
@@ -49,7 +49,7 @@ fn insert(t: &Bst, x: u8) -> Bst {
 }
 
 fn bst_gen() -> BoxGen<(AnyBst, u8)> {
-    Gen::boxed((AnyBst::generator(), reflect::combinators::int(0u8..=9)))
+    Gen::boxed((AnyBst::generator(), refgen::combinators::int(0u8..=9)))
 }
 
 fn bst_prop(v: (AnyBst, u8)) -> bool {
@@ -110,7 +110,7 @@ const MODES: [&str; 4] = ["property", "api", "inline", "bare"];
 
 /// Shrink tries per second in `mode` (see the module docs), over `seeds` seeds.
 fn shrink_speed(mode: &str, seeds: u64) -> f64 {
-    use reflect::combinators::{int, vec};
+    use refgen::combinators::{int, vec};
     let regressions = std::env::temp_dir().join(format!("reflect-loop-speed-shrink-{}", std::process::id()));
     let (mut tries, mut secs) = (0u64, 0.0);
     for seed in 0..seeds {
@@ -121,7 +121,7 @@ fn shrink_speed(mode: &str, seeds: u64) -> f64 {
             "inline" => config.no_timeout(),
             _ => config,
         };
-        let Err(reflect::runner::RunError::Failed(f)) = property.check(&config) else { panic!("the property fails") };
+        let Err(refgen::runner::RunError::Failed(f)) = property.check(&config) else { panic!("the property fails") };
         tries += f.shrink.attempts;
         secs += f.shrink.elapsed.as_secs_f64();
         // The next seed finds its own failure, not this one remembered.
@@ -153,7 +153,7 @@ fn main() {
     println!("# tests per second, best of {repeats} repeats of {cases} cases each (release build)");
     type Case = (&'static str, u64, fn(&str, &str, u64) -> f64);
     let table: [Case; 3] = [
-        ("trivial", cases, |n, m, c| measure(n, m, c, || Gen::boxed(reflect::combinators::any_int::<u64>()), trivial)),
+        ("trivial", cases, |n, m, c| measure(n, m, c, || Gen::boxed(refgen::combinators::any_int::<u64>()), trivial)),
         ("bst_insert", cases / 4, |n, m, c| measure(n, m, c, bst_gen, bst_prop)),
         ("bst_insert_rl", cases / 40, |n, m, c| measure(n, m, c, bst_gen, bst_prop)),
     ];

@@ -13,10 +13,10 @@
 //! from the lines, and prints the table the comparison page opens with.
 //! Last, it times one run without and with a report.
 
-use reflect::combinators::{int, vec};
-use reflect::guides::{CgsGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
-use reflect::html::{self, read_runs};
-use reflect::prelude::*;
+use refgen::combinators::{int, vec};
+use refgen::guides::{CgsGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
+use refgen::html::{self, read_runs};
+use refgen::prelude::*;
 use std::path::PathBuf;
 
 /// Sorted lists of up to 8 digits: the generator makes any list, its validity condition keeps the sorted ones.

@@ -10,7 +10,7 @@
 //! Sequence 6,790, Tree 4,371, Tree L/R 9,431 unique valid trees.
 //!
 //! Beyond the paper, one line per exploration scheme of the RL guide
-//! (`TreeLR+<scheme>`, see `reflect::guides::rl::Explore`), then the unique
+//! (`TreeLR+<scheme>`, see `refgen::guides::rl::Explore`), then the unique
 //! valid values of Random, Tree L/R and Tree L/R with the chosen scheme
 //! (`diverse`) on two other generators with validity conditions: AVL trees
 //! (the same tree generator) and sorted lists. Last, where the generator's
@@ -22,13 +22,13 @@
 //! case study's generator weighs every option equally, so its lines are the
 //! same under either start.)
 
-use reflect::combinators::{int, just, pick, pure, recursive, vec};
-use reflect::prelude::*;
-use reflect::reflect_core::choice::Site;
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::Guide;
-use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, Prior, RlConfig, RlGuide};
-use reflect::reflect_runtime::guides::RandomGuide;
+use refgen::combinators::{int, just, pick, pure, recursive, vec};
+use refgen::prelude::*;
+use refgen::refgen_core::choice::Site;
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::Guide;
+use refgen::refgen_runtime::guides::rl::{Abstraction, Explore, Prior, RlConfig, RlGuide};
+use refgen::refgen_runtime::guides::RandomGuide;
 use std::time::Instant;
 
 /// RLCheck Fig. 1's `BinaryTree`: a value and two optional children.
@@ -205,7 +205,7 @@ pub fn start_study(seeds: u64, seed: u64) -> Vec<(&'static str, f64)> {
                 Some(p) => config.guide(move || RlGuide::new(RlConfig::default().prior(p))),
             };
             match property.check(&config) {
-                Err(reflect::runner::RunError::Failed(f)) => total += f.tests,
+                Err(refgen::runner::RunError::Failed(f)) => total += f.tests,
                 other => panic!("the bug is found within 100,000 cases: {other:?}"),
             }
         }

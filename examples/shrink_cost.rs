@@ -35,11 +35,11 @@
 mod problems;
 
 use problems::*;
-use reflect::choice::ChoiceTree;
-use reflect::interpret::{generate_recorded, lenient_source};
-use reflect::prelude::*;
-use reflect::reflect_core::trail::{Recorder, Trail};
-use reflect::reflect_runtime::shrink::{shrink, shrink_by_ref, Budget, ShrinkStats};
+use refgen::choice::ChoiceTree;
+use refgen::interpret::{generate_recorded, lenient_source};
+use refgen::prelude::*;
+use refgen::refgen_core::trail::{Recorder, Trail};
+use refgen::refgen_runtime::shrink::{shrink, shrink_by_ref, Budget, ShrinkStats};
 use std::time::{Duration, Instant};
 
 const RUNS: u64 = 100;

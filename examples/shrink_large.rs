@@ -14,13 +14,13 @@
 //! A second line gives each pass's kept candidates and tries
 //! (`ShrinkStats::passes`). `SEEDS=<n>` shrinks `n` starts.
 
-use reflect::choice::ChoiceTree;
-use reflect::combinators::{int, vec};
-use reflect::config::{DEFAULT_SHRINK_STEPS, DEFAULT_SHRINK_TIME};
-use reflect::interpret::{generate_recorded, lenient_source};
-use reflect::reflect_core::trail::{Recorder, Trail};
-use reflect::reflect_core::Gen;
-use reflect::reflect_runtime::shrink::{shrink_by_ref, Budget, Pass};
+use refgen::choice::ChoiceTree;
+use refgen::combinators::{int, vec};
+use refgen::config::{DEFAULT_SHRINK_STEPS, DEFAULT_SHRINK_TIME};
+use refgen::interpret::{generate_recorded, lenient_source};
+use refgen::refgen_core::trail::{Recorder, Trail};
+use refgen::refgen_core::Gen;
+use refgen::refgen_runtime::shrink::{shrink_by_ref, Budget, Pass};
 use std::time::Instant;
 
 fn fails(xs: &[u32]) -> bool {
@@ -64,7 +64,7 @@ fn main() {
             used
         });
         let took = began.elapsed();
-        let xs = reflect::reflect_core::parse_tree(&g, &min).expect("the shrunk tree parses");
+        let xs = refgen::refgen_core::parse_tree(&g, &min).expect("the shrunk tree parses");
         let (to_min, ms_to_min) = reached.map_or(("-".to_owned(), "-".to_owned()), |(n, t)| {
             (n.to_string(), format!("{:.1}", t.as_secs_f64() * 1e3))
         });

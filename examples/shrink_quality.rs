@@ -53,8 +53,8 @@
 
 use proptest::prelude::{any, prop_oneof, Just as PJust, Strategy};
 use proptest::test_runner::{Config as PConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use reflect::prelude::*;
-use reflect::runner::RunError;
+use refgen::prelude::*;
+use refgen::runner::RunError;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 

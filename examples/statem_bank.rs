@@ -7,9 +7,9 @@
 #[path = "../tests/statem_models/mod.rs"]
 mod statem_models;
 
-use reflect::prelude::*;
-use reflect::runner::RunError;
-use reflect::statem::check_state_machine;
+use refgen::prelude::*;
+use refgen::runner::RunError;
+use refgen::statem::check_state_machine;
 use statem_models::BankMachine;
 
 fn main() {

@@ -13,10 +13,10 @@
 #[path = "../tests/statem_models/mod.rs"]
 mod statem_models;
 
-use reflect::guides::{MutateGuide, RandomGuide, RlConfig, RlGuide, SaConfig, SaGuide};
-use reflect::prelude::*;
-use reflect::runner::RunError;
-use reflect::statem::{neighbour, state_machine_property, Commands};
+use refgen::guides::{MutateGuide, RandomGuide, RlConfig, RlGuide, SaConfig, SaGuide};
+use refgen::prelude::*;
+use refgen::runner::RunError;
+use refgen::statem::{neighbour, state_machine_property, Commands};
 use statem_models::CounterMachine;
 
 const CASES: u64 = 10_000;

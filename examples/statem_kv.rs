@@ -5,9 +5,9 @@
 #[path = "../tests/statem_models/mod.rs"]
 mod statem_models;
 
-use reflect::prelude::*;
-use reflect::runner::RunError;
-use reflect::statem::{check_state_machine, Commands};
+use refgen::prelude::*;
+use refgen::runner::RunError;
+use refgen::statem::{check_state_machine, Commands};
 use statem_models::{Kv, KvMachine};
 
 fn main() {

@@ -8,9 +8,9 @@
 #[path = "../tests/statem_models/mod.rs"]
 mod statem_models;
 
-use reflect::prelude::*;
-use reflect::runner::RunError;
-use reflect::statem::{check_parallel, check_state_machine, parallel_property};
+use refgen::prelude::*;
+use refgen::runner::RunError;
+use refgen::statem::{check_parallel, check_state_machine, parallel_property};
 use statem_models::RacyMachine;
 
 const CASES: u64 = 10_000;

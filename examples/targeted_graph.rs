@@ -25,11 +25,11 @@
 //! their first graph has too few vertices to hold a path of 21.
 
 use rand::Rng;
-use reflect::combinators::{int, vec};
-use reflect::guides::sa::{SaConfig, SaGuide};
-use reflect::prelude::*;
-use reflect::reflect_core::source::DetRng;
-use reflect::runner::RunError;
+use refgen::combinators::{int, vec};
+use refgen::guides::sa::{SaConfig, SaGuide};
+use refgen::prelude::*;
+use refgen::refgen_core::source::DetRng;
+use refgen::runner::RunError;
 use std::collections::VecDeque;
 use std::time::Instant;
 

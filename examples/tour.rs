@@ -2,11 +2,11 @@
 //!
 //! Run with `cargo run --release --example tour`.
 
-use reflect::interpret::{
+use refgen::interpret::{
     check, derivative, generate, generate_recorded, generate_weighted, language, next_pick, nullable, parse,
     parse_tree, probability, reflect, replay_lenient, Weights,
 };
-use reflect::prelude::*;
+use refgen::prelude::*;
 /// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
 #[path = "../tests/common/fixtures.rs"]
 mod fixtures;
@@ -46,7 +46,7 @@ fn main() {
     println!("nullable(refBST)        = {:?}", nullable(&g));
 
     // Lenient replay: edit the tree (reroll the root's first choice) and replay.
-    let broken = reflect::reflect_core::edit::Edit::Reroll { at: vec![0] }
+    let broken = refgen::refgen_core::edit::Edit::Reroll { at: vec![0] }
         .apply(&reflected[0])
         .expect("the root's first child is a choice");
     let (mutant, _) = replay_lenient(&g, &broken, 1);
@@ -116,7 +116,7 @@ fn derived_type() {
 /// A property found failing, shrunk by reflection and replayed, through the
 /// runner API (a `#[property]` test does the same and prints the report).
 fn failing_property() {
-    use reflect::reflect_runtime::runner::RunError;
+    use refgen::refgen_runtime::runner::RunError;
 
     println!();
     println!("== a failing property: found, shrunk, replayed ==");
@@ -144,8 +144,8 @@ fn failing_property() {
 
 /// The same generator steered by RLCheck's learner: far more distinct valid values.
 fn guided_by_rl() {
-    use reflect::reflect_runtime::explore::generate_distinct;
-    use reflect::reflect_runtime::guides::{RandomGuide, RlGuide};
+    use refgen::refgen_runtime::explore::generate_distinct;
+    use refgen::refgen_runtime::guides::{RandomGuide, RlGuide};
     println!();
     println!("== guided generation: Random vs RLCheck (TreeLR) ==");
     let g = Booking::generator();

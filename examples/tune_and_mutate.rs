@@ -39,16 +39,16 @@
 //! cases (valid or discarded) run up to the failure, over those runs.
 
 use rand::Rng;
-use reflect::combinators::int;
-use reflect::edit::Mutation;
-use reflect::guides::mutate::mutant;
-use reflect::guides::tuned::{examples_from_dir, tune, TunedGuide};
-use reflect::guides::{MutateGuide, RandomGuide, RlGuide};
-use reflect::interpret::{check, generate, generate_recorded, generate_weighted, labels_of, parse, Weights};
-use reflect::prelude::*;
-use reflect::reflect_core::choice::ChoiceTree;
-use reflect::reflect_core::source::{rng_from_seed, DetRng};
-use reflect::runner::RunError;
+use refgen::combinators::int;
+use refgen::edit::Mutation;
+use refgen::guides::mutate::mutant;
+use refgen::guides::tuned::{examples_from_dir, tune, TunedGuide};
+use refgen::guides::{MutateGuide, RandomGuide, RlGuide};
+use refgen::interpret::{check, generate, generate_recorded, generate_weighted, labels_of, parse, Weights};
+use refgen::prelude::*;
+use refgen::refgen_core::choice::ChoiceTree;
+use refgen::refgen_core::source::{rng_from_seed, DetRng};
+use refgen::runner::RunError;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Debug;
 
@@ -125,7 +125,7 @@ fn tuning(seed: u64) {
             *best = (label.as_str(), *f);
         }
     }
-    let like = tune(&g, examples.clone(), Vec::new(), reflect::guides::tuned::DEFAULT_SMOOTHING).expect("in range");
+    let like = tune(&g, examples.clone(), Vec::new(), refgen::guides::tuned::DEFAULT_SMOOTHING).expect("in range");
     let unlike = tune(&g, Vec::new(), examples.clone(), 0.0).expect("in range");
     let n = 10_000u64;
     let rows: [(&str, Option<&Weights>); 3] = [("untuned", None), ("like", Some(&like)), ("unlike", Some(&unlike))];

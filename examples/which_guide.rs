@@ -11,13 +11,13 @@
 //! ```
 //!
 //! `sorted_N` is `vec(int(0u8..=9), 0..=N)` filtered to the sorted lists; the docs' example is
-//! `sorted_6`. The numbers these lines gave are quoted in the docs of `reflect::guides::cgs`.
+//! `sorted_6`. The numbers these lines gave are quoted in the docs of `refgen::guides::cgs`.
 
-use reflect::guides::rl::RlConfig;
-use reflect::guides::{CgsGuide, MutateGuide, RandomGuide, RlGuide};
-use reflect::prelude::*;
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::Guide;
+use refgen::guides::rl::RlConfig;
+use refgen::guides::{CgsGuide, MutateGuide, RandomGuide, RlGuide};
+use refgen::prelude::*;
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::Guide;
 use std::time::Instant;
 
 fn row(workload: &str, budget: usize, seed: u64, name: &str, gen: &impl Gen<Value = Vec<u8>>, guide: &mut dyn Guide) {

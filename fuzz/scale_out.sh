@@ -23,7 +23,7 @@ check() { # check DESCRIPTION CONDITION...
     if "$@"; then echo "  ok: $what"; else echo "  FAILED: $what"; status=1; fi
 }
 count() { find "$1" -maxdepth 1 -type f -name "${2:-*}" | wc -l; }
-remembered() { grep -o '"tree"' "$1/reflect_fuzz__bst_delete.json" 2>/dev/null | wc -l; }
+remembered() { grep -o '"tree"' "$1/refgen_fuzz__bst_delete.json" 2>/dev/null | wc -l; }
 
 echo "fork: -fork=2 -ignore_crashes=1, ${LIMIT}s"
 mkdir -p "$work/fork/corpus" "$work/fork/artifacts"

@@ -2,20 +2,20 @@
 //!
 //! One dependency brings the three crates of the project:
 //!
-//! - [`reflect_core`]: the choice model, generators and combinators, and every
+//! - [`refgen_core`]: the choice model, generators and combinators, and every
 //!   interpretation of a generator (generate, parse, replay leniently,
 //!   weighted, language, derivative, reflect, check, probability);
-//! - [`reflect_derive`]: `#[derive(Reflective)]` and `#[property]`;
-//! - [`reflect_runtime`]: the property runner, guides, shrinking and persistence.
+//! - [`refgen_derive`]: `#[derive(Reflective)]` and `#[property]`;
+//! - [`refgen_runtime`]: the property runner, guides, shrinking and persistence.
 //!
-//! `use reflect::prelude::*;` brings what a test needs into scope, the
+//! `use refgen::prelude::*;` brings what a test needs into scope, the
 //! functions that make generators included; the combinators (every
 //! generator, [`regex`](combinators::regex) too), the interpretations and
 //! the guides have a module each: [`combinators`], [`interpret`], [`guides`].
 //!
 //! ```
-//! use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
-//! use reflect::prelude::*;
+//! use refgen::interpret::{check, generate_recorded, parse_tree, reflect};
+//! use refgen::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
 //! #[assume(self.lo <= self.hi)]
@@ -50,32 +50,32 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-pub use reflect_core;
-pub use reflect_derive;
-pub use reflect_runtime;
+pub use refgen_core;
+pub use refgen_derive;
+pub use refgen_runtime;
 
-pub use reflect_core::{bytes, choice, combinators, edit, interpret, laws, regex};
-pub use reflect_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner, statem};
+pub use refgen_core::{bytes, choice, combinators, edit, interpret, laws, regex};
+pub use refgen_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner, statem};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]
-pub use reflect_runtime::fuzz_property;
+pub use refgen_runtime::fuzz_property;
 
 /// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
 /// `#[property]`, `assume!`, `maximize!`, `minimize!`, `target!`, `label!`,
-/// `classify!`), the generator types ([`Reflective`](reflect_core::Reflective),
-/// [`Gen`](reflect_core::Gen), [`BoxGen`](reflect_core::BoxGen)), the functions
+/// `classify!`), the generator types ([`Reflective`](refgen_core::Reflective),
+/// [`Gen`](refgen_core::Gen), [`BoxGen`](refgen_core::BoxGen)), the functions
 /// that make generators (`int`, `vec`, `regex`, `pick`, ..., everything of
 /// [`combinators`], so a `#[gen(...)]` or `#[choice(with = ...)]` expression
-/// needs no other `use`), and the runner ([`Property`](reflect_runtime::runner::Property),
-/// [`Config`](reflect_runtime::config::Config)), and for stateful tests
-/// [`StateMachine`](reflect_runtime::statem::StateMachine) and
-/// [`Commands`](reflect_runtime::statem::Commands). The combinators' types and
+/// needs no other `use`), and the runner ([`Property`](refgen_runtime::runner::Property),
+/// [`Config`](refgen_runtime::config::Config)), and for stateful tests
+/// [`StateMachine`](refgen_runtime::statem::StateMachine) and
+/// [`Commands`](refgen_runtime::statem::Commands). The combinators' types and
 /// the rest live in [`combinators`]; interpretations (generate, parse,
 /// reflect, check, ...) in [`interpret`], guides in [`guides`].
 ///
 /// ```
-/// use reflect::prelude::*;
+/// use refgen::prelude::*;
 ///
 /// #[derive(Debug, Clone, Reflective)]
 /// struct Login {
@@ -91,14 +91,14 @@ pub use reflect_runtime::fuzz_property;
 /// assert_eq!(report.cases, 50);
 /// ```
 pub mod prelude {
-    pub use reflect_core::combinators::{
+    pub use refgen_core::combinators::{
         any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,
         recursive, regex, string, vec, void,
     };
-    pub use reflect_core::{BoxGen, Gen, Reflective};
-    pub use reflect_derive::{property, Reflective};
-    pub use reflect_runtime::config::Config;
-    pub use reflect_runtime::runner::Property;
-    pub use reflect_runtime::statem::{Commands, StateMachine};
-    pub use reflect_runtime::{assume, classify, label, maximize, minimize, target};
+    pub use refgen_core::{BoxGen, Gen, Reflective};
+    pub use refgen_derive::{property, Reflective};
+    pub use refgen_runtime::config::Config;
+    pub use refgen_runtime::runner::Property;
+    pub use refgen_runtime::statem::{Commands, StateMachine};
+    pub use refgen_runtime::{assume, classify, label, maximize, minimize, target};
 }

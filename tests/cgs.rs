@@ -1,14 +1,14 @@
 //! Choice Gradient Sampling: fitness is the count of distinct valid values of a derivative, options with no valid value are never taken while another has some, every sample is an output of the run, and the budget of generator runs is respected exactly.
 
-use reflect::combinators::{int, just, pick};
-use reflect::interpret::{derivative, language};
-use reflect::prelude::*;
-use reflect::reflect_core::gen::Way;
-use reflect::reflect_core::source::{rng_from_seed, sample, DetRng, RngSource};
-use reflect::reflect_core::source::{Source, Stop};
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
-use reflect::reflect_runtime::guides::{CgsConfig, CgsGuide, RandomGuide, RlGuide};
+use refgen::combinators::{int, just, pick};
+use refgen::interpret::{derivative, language};
+use refgen::prelude::*;
+use refgen::refgen_core::gen::Way;
+use refgen::refgen_core::source::{rng_from_seed, sample, DetRng, RngSource};
+use refgen::refgen_core::source::{Source, Stop};
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+use refgen::refgen_runtime::guides::{CgsConfig, CgsGuide, RandomGuide, RlGuide};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -1,15 +1,15 @@
 //! Laws of reflect-core's interpretations, over hand-written generators and many seeds.
 
-use reflect::combinators::{any_char, bool, char_class, int, just, option, pick, recursive, string, vec};
-use reflect::interpret::{
+use refgen::combinators::{any_char, bool, char_class, int, just, option, pick, recursive, string, vec};
+use refgen::interpret::{
     check, generate, generate_recorded, generate_weighted, parse, parse_tree, probability, reflect, replay_lenient,
     ParseError, Weights,
 };
-use reflect::prelude::*;
-use reflect::reflect_core::{ChoiceTree, Stop};
+use refgen::prelude::*;
+use refgen::refgen_core::{ChoiceTree, Stop};
 mod common;
 use common::fixtures::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
-use reflect::reflect_core::laws;
+use refgen::refgen_core::laws;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -235,7 +235,7 @@ const PINNED: [u64; 4] = [324575, 811612, 765236, 51451];
 
 #[test]
 fn floats_round_trip_by_bits() {
-    fn laws<F: reflect::reflect_core::combinators::FloatValue>(g: &BoxGen<F>) -> [usize; 3] {
+    fn laws<F: refgen::refgen_core::combinators::FloatValue>(g: &BoxGen<F>) -> [usize; 3] {
         let mut kinds = [0; 3];
         for seed in 0..SEEDS {
             let (v, tree) = generate_recorded(g, seed);
@@ -349,7 +349,7 @@ fn a_plain_bind_runs_forward_and_does_not_reflect() {
 
 #[test]
 fn a_heap_ending_in_just_shrinks_as_one_ending_in_a_pick() {
-    use reflect::reflect_runtime::shrink::{shrink, Budget};
+    use refgen::refgen_runtime::shrink::{shrink, Budget};
     let n = |k, l, r| Heap::Node(k, Box::new(l), Box::new(r));
     let leaf = |k| n(k, Heap::Empty, Heap::Empty);
     let unsorted = |h: &Heap| {
@@ -386,8 +386,8 @@ fn a_heap_ending_in_just_shrinks_as_one_ending_in_a_pick() {
 /// one char; elements that stop the run; regexes whose top is one repetition and others.
 #[test]
 fn fast_paths_draw_as_the_source_path_does() {
-    use reflect::combinators::any_int;
-    use reflect::reflect_core::regex::regex;
+    use refgen::combinators::any_int;
+    use refgen::refgen_core::regex::regex;
     fn same<G: Gen>(g: G)
     where
         G::Value: PartialEq + Debug,
@@ -422,8 +422,8 @@ fn fast_paths_draw_as_the_source_path_does() {
 /// source: the RNG is left where the stopping part left it.
 #[test]
 fn a_tuple_stops_at_the_part_that_stops() {
-    use reflect::reflect_core::source::rng_from_seed;
-    use reflect::reflect_core::RngSource;
+    use refgen::refgen_core::source::rng_from_seed;
+    use refgen::refgen_core::RngSource;
     let never = || int(0u8..=9).filter(|x| *x > 9).retries(0);
     let (first, middle) = ((never(), int(0u8..=9), int(0u8..=9)), (int(0u8..=9), never(), int(0u8..=9)));
     for seed in 0..SEEDS {
@@ -448,11 +448,11 @@ fn a_tuple_stops_at_the_part_that_stops() {
 /// fill path with the range folded in), and the same ways backward.
 #[test]
 fn const_int_is_int_with_constant_bounds() {
-    use reflect::combinators::ConstInt;
-    use reflect::reflect_core::source::rng_from_seed;
+    use refgen::combinators::ConstInt;
+    use refgen::refgen_core::source::rng_from_seed;
     fn alike<T, const LO: i128, const HI: i128>(lo: T, hi: T, probes: &[T])
     where
-        T: reflect::combinators::IntValue + Hash,
+        T: refgen::combinators::IntValue + Hash,
     {
         let (fast, slow) = (ConstInt::<T, LO, HI>::new("n"), int(lo..=hi).site("n"));
         for seed in 0..SEEDS {
@@ -485,7 +485,7 @@ fn const_int_is_int_with_constant_bounds() {
 /// built, as `int` refuses an empty range.
 #[test]
 fn const_int_refuses_bounds_it_cannot_hold() {
-    use reflect::combinators::ConstInt;
+    use refgen::combinators::ConstInt;
     let refused = |f: fn()| std::panic::catch_unwind(f).is_err();
     assert!(refused(|| {
         ConstInt::<u8, 0, 256>::new("n");
@@ -512,9 +512,9 @@ fn const_int_refuses_bounds_it_cannot_hold() {
 /// the RNG's draws are always in range).
 #[test]
 fn answers_out_of_range_are_rejected() {
-    use reflect::reflect_core::choice::{Choice, Request, Site};
-    use reflect::reflect_core::regex::regex;
-    use reflect::reflect_core::Source;
+    use refgen::refgen_core::choice::{Choice, Request, Site};
+    use refgen::refgen_core::regex::regex;
+    use refgen::refgen_core::Source;
     /// Answers every choice point with one more than its largest answer.
     struct PastTheEnd;
     impl Source for PastTheEnd {
@@ -621,14 +621,14 @@ fn nested_retrying_filters_keep_every_law() {
         assert_eq!(ways, vec![tree.without_retries()]);
         let p = probability(&g, &t);
         assert!(p > 0.0 && p <= 1.0);
-        assert!((p - reflect::interpret::sequence_probability(&g, &ways[0].choices())).abs() < 1e-12);
+        assert!((p - refgen::interpret::sequence_probability(&g, &ways[0].choices())).abs() < 1e-12);
     }
     assert!(nested > 0, "no tree retried more than once");
 }
 
 #[test]
 fn failed_attempts_cost_a_bounded_number_of_draws() {
-    use reflect::reflect_core::source::rng_from_seed;
+    use refgen::refgen_core::source::rng_from_seed;
     // A condition that never holds: 1 + retries attempts, then `Invalid`.
     let never = int(0u8..=9).filter(|_| false).retries(5);
     for seed in 0..50 {
@@ -648,7 +648,7 @@ fn failed_attempts_cost_a_bounded_number_of_draws() {
         let (r, tree) = generate_recorded(&g, seed);
         assert_eq!(r, Err(Stop::Invalid));
         let draws = tree.choice_count() as u32;
-        let budget = reflect::combinators::RETRY_BUDGET;
+        let budget = refgen::combinators::RETRY_BUDGET;
         assert!(draws <= budget + 1 + 7, "{draws} draws");
         assert_eq!(parse_tree(&g, &tree), Err(ParseError::NoValue(Stop::Invalid)));
     }
@@ -679,7 +679,7 @@ fn lenient_replay_steps_into_failed_attempts_and_drops_deleted_ones() {
 
 #[test]
 fn shrinking_drops_failed_attempts() {
-    use reflect::reflect_runtime::shrink::{shrink, Budget};
+    use refgen::refgen_runtime::shrink::{shrink, Budget};
     use std::time::Duration;
     let g = filtered_bst();
     let budget = Budget { max_steps: 10_000, max_time: Duration::from_secs(60) };
@@ -720,8 +720,8 @@ fn a_filter_of_a_filter_tells_its_failed_attempts_from_the_inner_ones() {
 
 #[test]
 fn a_source_may_turn_retries_off() {
-    use reflect::reflect_core::source::rng_from_seed;
-    use reflect::reflect_core::{Request, RngSource, Site, Source};
+    use refgen::refgen_core::source::rng_from_seed;
+    use refgen::refgen_core::{Request, RngSource, Site, Source};
     /// The RNG, asking filters not to retry.
     struct NoRetries<'a>(RngSource<'a>);
     impl Source for NoRetries<'_> {

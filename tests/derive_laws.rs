@@ -1,12 +1,12 @@
 //! Laws of derived generators: round trip, reflection soundness, check, derivatives, lenient replay, termination.
 
-use reflect::interpret::{
+use refgen::interpret::{
     check, derivative, generate, generate_recorded, language, next_pick, nullable, parse, parse_tree, reflect,
     replay_lenient,
 };
-use reflect::prelude::*;
-use reflect::reflect_core::{combinators::int, derived::DEFAULT_DEPTH};
-use reflect::reflect_core::{ChoiceTree, Stop};
+use refgen::prelude::*;
+use refgen::refgen_core::{combinators::int, derived::DEFAULT_DEPTH};
+use refgen::refgen_core::{ChoiceTree, Stop};
 use std::fmt::Debug;
 
 // ---------------------------------------------------------------- types
@@ -167,13 +167,13 @@ struct Wide {
 
 // ---------------------------------------------------------------- laws
 
-/// Checks the laws of `reflect_core::laws` on `seeds` generated values of `T` (round trip, reflection,
+/// Checks the laws of `refgen_core::laws` on `seeds` generated values of `T` (round trip, reflection,
 /// lenient replay of edited trees, the bytes encoding and its totality); returns how many were valid.
 fn laws<T: Reflective + Clone + PartialEq + Debug>(seeds: u64) -> usize {
     let g = T::generator();
-    let valid = reflect::reflect_core::laws::round_trip(&g, seeds);
-    reflect::reflect_core::laws::lenient_replay(&g, seeds);
-    reflect::reflect_core::laws::bytes_total(&g, 64);
+    let valid = refgen::refgen_core::laws::round_trip(&g, seeds);
+    refgen::refgen_core::laws::lenient_replay(&g, seeds);
+    refgen::refgen_core::laws::bytes_total(&g, 64);
     valid
 }
 
@@ -234,7 +234,7 @@ fn first_option_is_a_base_case_and_sites_are_stable() {
     let pick = next_pick(&g).expect("a pick");
     assert_eq!(pick.site, "Term");
     let labels: Vec<&str> = match &pick.request {
-        reflect::reflect_core::OwnedRequest::Pick { options, .. } => options.iter().map(|o| o.label).collect(),
+        refgen::refgen_core::OwnedRequest::Pick { options, .. } => options.iter().map(|o| o.label).collect(),
         other => panic!("{other:?}"),
     };
     assert_eq!(labels, ["Var", "lit", "App", "Lam", "If"]);
@@ -345,7 +345,7 @@ struct Bounded {
 /// the derived type keeps every law.
 #[test]
 fn literal_and_computed_ranges() {
-    use reflect::reflect_core::combinators::{option, vec};
+    use refgen::refgen_core::combinators::{option, vec};
     assert_eq!(laws::<Bounded>(300), 300);
     let g = Bounded::generator();
     for seed in 0..300 {

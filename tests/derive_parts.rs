@@ -1,7 +1,7 @@
 //! Attributes for the parts of a field: `each(...)` for elements, `some(...)` for the value in `Some`, `key(...)` / `value(...)` for maps, and `range` on `char`.
 
-use reflect::interpret::{generate_recorded, parse_tree, reflect};
-use reflect::prelude::*;
+use refgen::interpret::{generate_recorded, parse_tree, reflect};
+use refgen::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// The values of seeds `0..seeds` that `g` makes, each checked to parse
@@ -77,11 +77,11 @@ struct Shadow {
     regex: u8,
     #[choice(with = regex("[a-c]{2}"))]
     name: String,
-    #[choice(with = reflect::combinators::int(0..=*regex))]
+    #[choice(with = refgen::combinators::int(0..=*regex))]
     below: u8,
 }
 
-use reflect::regex::regex;
+use refgen::regex::regex;
 
 #[test]
 fn field_names_do_not_shadow_combinators() {
@@ -112,7 +112,7 @@ fn sorted(mut v: Vec<u8>) -> Vec<u8> {
 #[derive(Debug, Clone, PartialEq, Reflective)]
 #[assume(self.0.is_sorted())]
 struct SortedList(
-    #[choice(with = reflect::combinators::vec(u8::generator(), 0..=12).map(sorted, |v: &Vec<u8>| Some(v.clone())))]
+    #[choice(with = refgen::combinators::vec(u8::generator(), 0..=12).map(sorted, |v: &Vec<u8>| Some(v.clone())))]
     Vec<u8>,
 );
 

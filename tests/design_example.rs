@@ -1,10 +1,10 @@
 //! The README's first example, as a user writes it: a derived type with a
 //! validity condition, and properties over it run by `cargo test`.
 
-use reflect::interpret::{check, generate_recorded, parse_tree, reflect};
-use reflect::prelude::*;
-use reflect::reflect_core::Stop;
-use reflect::runner::RunError;
+use refgen::interpret::{check, generate_recorded, parse_tree, reflect};
+use refgen::prelude::*;
+use refgen::refgen_core::Stop;
+use refgen::runner::RunError;
 
 // The derived tree of the README, with `is_bst` and `insert`, lives in `common`:
 //

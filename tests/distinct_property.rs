@@ -1,9 +1,9 @@
 //! `#[property]` over a set of pairwise different inputs: the distinct guide's cover set comes first.
 
-use reflect::combinators::int;
-use reflect::guides::DistinctGuide;
-use reflect::prelude::*;
-use reflect::regex::regex;
+use refgen::combinators::int;
+use refgen::guides::DistinctGuide;
+use refgen::prelude::*;
+use refgen::regex::regex;
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Mutex;
 

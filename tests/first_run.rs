@@ -1,7 +1,7 @@
 //! What a new user meets first: the default generators find ordinary bugs, validity that filters still gets its cases, and misconfiguration says what is wrong.
 
-use reflect::prelude::*;
-use reflect::runner::RunError;
+use refgen::prelude::*;
+use refgen::runner::RunError;
 
 /// The cases a property over `V` runs before it fails, for seeds `0..seeds`
 /// (`None` when it passed every one of `cases`).
@@ -55,7 +55,7 @@ fn default_chars_include_control_and_non_ascii() {
 fn assume_outside_a_property_says_so() {
     let payload = std::panic::catch_unwind(|| {
         let b = 0;
-        reflect::prelude::assume!(b != 0);
+        refgen::prelude::assume!(b != 0);
     })
     .expect_err("a false assume! panics");
     let msg = payload.downcast_ref::<String>().expect("a readable message");
@@ -83,7 +83,7 @@ struct Sorted(#[choice(len = 0..=20)] Vec<u8>);
 #[test]
 fn the_default_guide_gets_enough_valid_cases() {
     let p = Property::new(Sorted::generator, |s: Sorted| assert!(s.0.is_sorted()));
-    let random = p.check(&Config::new("sorted").cases(500).guide(|| reflect::guides::RandomGuide)).unwrap_err();
+    let random = p.check(&Config::new("sorted").cases(500).guide(|| refgen::guides::RandomGuide)).unwrap_err();
     let msg = random.to_string();
     assert!(msg.contains("gave up"), "{msg}");
     // The advice does not repeat what the type already does.

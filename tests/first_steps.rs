@@ -1,8 +1,8 @@
 //! What a new user pastes compiles with the one `use` line the docs give: generators in
 //! `#[gen(...)]` and `#[choice(with = ...)]` from the prelude, every generator (`regex` too) in
-//! `reflect::combinators` with the old paths kept, and `examples_from_dir` in scope in `tuned(...)`.
+//! `refgen::combinators` with the old paths kept, and `examples_from_dir` in scope in `tuned(...)`.
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[derive(Debug, Clone, PartialEq, Reflective)]
 struct Login {
@@ -26,12 +26,12 @@ fn tuned_by_files_without_an_import(#[gen(int(0u8..=9))] x: u8) {
 
 #[test]
 fn every_generator_is_in_combinators_and_the_old_paths_still_work() {
-    let new = reflect::combinators::regex("[0-9]{2}");
-    let old = reflect::regex::regex("[0-9]{2}");
-    let (a, b) = (reflect::interpret::generate(&new, 3).unwrap(), reflect::interpret::generate(&old, 3).unwrap());
+    let new = refgen::combinators::regex("[0-9]{2}");
+    let old = refgen::regex::regex("[0-9]{2}");
+    let (a, b) = (refgen::interpret::generate(&new, 3).unwrap(), refgen::interpret::generate(&old, 3).unwrap());
     assert_eq!(a, b);
-    let _: reflect::combinators::Regex = new;
-    let _ = reflect::reflect_core::prelude::regex("a");
+    let _: refgen::combinators::Regex = new;
+    let _ = refgen::refgen_core::prelude::regex("a");
 }
 
 /// The advice of the `cgs` docs, on their example made rarer (sorted lists of up to 12 digits): at an
@@ -39,12 +39,12 @@ fn every_generator_is_in_combinators_and_the_old_paths_still_work() {
 /// as many as random generation.
 #[test]
 fn the_guide_advice_of_the_cgs_docs_holds() {
-    use reflect::guides::rl::RlConfig;
-    use reflect::guides::{CgsGuide, RandomGuide, RlGuide};
-    use reflect::reflect_runtime::explore::generate_distinct;
+    use refgen::guides::rl::RlConfig;
+    use refgen::guides::{CgsGuide, RandomGuide, RlGuide};
+    use refgen::refgen_runtime::explore::generate_distinct;
     // Discarding, not retrying, as the docs' numbers were measured (a retried filter is rejection sampling).
     let g = vec(int(0u8..=9), 0..=12).filter(|xs: &Vec<u8>| xs.windows(2).all(|w| w[0] <= w[1])).retries(0);
-    let found = |guide: &mut dyn reflect::reflect_runtime::guide::Guide| {
+    let found = |guide: &mut dyn refgen::refgen_runtime::guide::Guide| {
         generate_distinct(&g, guide, 20_000, 1).unique_valid.len()
     };
     let random = found(&mut RandomGuide);

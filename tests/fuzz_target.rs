@@ -2,13 +2,13 @@
 //! input is shrunk by reflection and remembered, and the property's next run replays it; a
 //! `#[property]` is a fuzz target without being written twice.
 
-use reflect::bytes::{from_bytes, to_bytes};
-use reflect::combinators::{int, vec};
-use reflect::config::Config;
-use reflect::fuzz::{fuzz_one, mutate_bytes, mutate_into, seed_corpus, Fuzzer, SeedError};
-use reflect::prelude::*;
-use reflect::reflect_core::source::rng_from_seed;
-use reflect::runner::{Origin, Property, RunError};
+use refgen::bytes::{from_bytes, to_bytes};
+use refgen::combinators::{int, vec};
+use refgen::config::Config;
+use refgen::fuzz::{fuzz_one, mutate_bytes, mutate_into, seed_corpus, Fuzzer, SeedError};
+use refgen::prelude::*;
+use refgen::refgen_core::source::rng_from_seed;
+use refgen::runner::{Origin, Property, RunError};
 mod common;
 use common::runs::{failure, temp_dir};
 use rand::Rng;

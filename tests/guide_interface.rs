@@ -1,17 +1,17 @@
 //! The guide interface: plans (fresh or a tree replayed leniently), what a guide sees at a choice (the trail, the cue, the
 //! budget, the generator), stopping a case, and the feedback after it.
 
-use reflect::interpret::{generate, generate_recorded, parse_tree};
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::{bool, int, vec};
-use reflect::reflect_core::edit::random_edit;
-use reflect::reflect_core::source::{rng_from_seed, sample, RngSource};
-use reflect::reflect_core::trail::Cue;
-use reflect::reflect_core::{replay_with, DetRng};
-use reflect::reflect_core::{ChoiceTree, Stop};
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
-use reflect::runner::RunError;
+use refgen::interpret::{generate, generate_recorded, parse_tree};
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::{bool, int, vec};
+use refgen::refgen_core::edit::random_edit;
+use refgen::refgen_core::source::{rng_from_seed, sample, RngSource};
+use refgen::refgen_core::trail::Cue;
+use refgen::refgen_core::{replay_with, DetRng};
+use refgen::refgen_core::{ChoiceTree, Stop};
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
+use refgen::runner::RunError;
 use std::sync::{Arc, Mutex};
 
 /// Replays a fixed plan; counts the choices it is asked for, and what the plan held there.
@@ -255,7 +255,7 @@ fn a_mutation_guide_of_its_own_finds_a_planted_bug() {
         },
     );
     // Random generation itself: the default guide, `auto`, would move to annealing on the utility.
-    let random = p.check(&Config::new("planted_random").cases(20_000).guide(|| reflect::guides::RandomGuide));
+    let random = p.check(&Config::new("planted_random").cases(20_000).guide(|| refgen::guides::RandomGuide));
     assert!(random.is_ok(), "random generation should not find it: {random:?}");
     match p.check(&Config::new("planted_climber").cases(20_000).guide(Climber::default)) {
         Err(RunError::Failed(f)) => {

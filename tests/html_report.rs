@@ -2,12 +2,12 @@
 //! shrink trace of a failure, the guide's own section, readable errors on bad lines, and the
 //! page rendered by a real headless Chromium (when one is installed; CI installs it).
 
-use reflect::html::{self, read_runs};
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::{int, vec};
-use reflect::reflect_runtime::observe::{CaseStatus, Taken};
-use reflect::reflect_runtime::shrink::shortlex_less;
-use reflect::reflect_runtime::token;
+use refgen::html::{self, read_runs};
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::{int, vec};
+use refgen::refgen_runtime::observe::{CaseStatus, Taken};
+use refgen::refgen_runtime::shrink::shortlex_less;
+use refgen::refgen_runtime::token;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -108,7 +108,7 @@ fn a_failure_report_has_the_shrink_trace_down_to_the_minimal_case() {
 #[test]
 fn a_learning_guide_adds_its_section() {
     let dir = temp_dir("html-rl");
-    let config = Config::new("html::rl").cases(80).guide(reflect::guides::RlGuide::default).report(&dir);
+    let config = Config::new("html::rl").cases(80).guide(refgen::guides::RlGuide::default).report(&dir);
     labelled_lists().check(&config).unwrap();
     let name = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).next().unwrap();
     let page = std::fs::read_to_string(&name).unwrap();
@@ -122,7 +122,7 @@ fn the_comparison_puts_guides_side_by_side() {
     let file = dir.join("lists.jsonl");
     let base = || Config::new("html::compare").cases(60).seed(5).observability(&file);
     labelled_lists().check(&base()).unwrap();
-    labelled_lists().check(&base().guide(reflect::guides::RlGuide::default)).unwrap();
+    labelled_lists().check(&base().guide(refgen::guides::RlGuide::default)).unwrap();
     let runs = read_runs(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(runs.len(), 2);
     let out = dir.join("compare.html");
@@ -201,7 +201,7 @@ fn the_report_renders_in_a_headless_browser() {
             assert!(xs.len() < 20, "too long");
         },
     );
-    let config = Config::new("html::browser").seed(1).cases(400).guide(reflect::guides::RlGuide::default);
+    let config = Config::new("html::browser").seed(1).cases(400).guide(refgen::guides::RlGuide::default);
     let f = failure(prop.check(&config.report(&target)));
     let page = std::fs::read_dir(&target).unwrap().map(|e| e.unwrap().path()).next().unwrap();
     let (dom, log) = run_chromium(&browser, &target.join("profile-dom"), &page, &["--dump-dom"]);

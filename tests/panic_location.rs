@@ -1,6 +1,6 @@
 //! A failing property's panic is located in the test that ran it, not in the runner.
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 use std::sync::Mutex;
 
 static LOCATIONS: Mutex<Vec<String>> = Mutex::new(Vec::new());

@@ -1,14 +1,14 @@
 //! The runner, called directly: failing properties are shrunk, replayed, remembered; hangs,
 //! vacuous runs, corrupt files and bad tokens are reported; the guide hears feedback.
 
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::{int, vec};
-use reflect::reflect_core::DetRng;
-use reflect::reflect_core::Stop;
-use reflect::reflect_runtime::guide::{ChoiceContext, Feedback, Guide};
-use reflect::reflect_runtime::persist::Store;
-use reflect::reflect_runtime::runner::{FailureKind, Origin};
-use reflect::runner::RunError;
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::{int, vec};
+use refgen::refgen_core::DetRng;
+use refgen::refgen_core::Stop;
+use refgen::refgen_runtime::guide::{ChoiceContext, Feedback, Guide};
+use refgen::refgen_runtime::persist::Store;
+use refgen::refgen_runtime::runner::{FailureKind, Origin};
+use refgen::runner::RunError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -175,7 +175,7 @@ fn a_hanging_property_is_stopped_and_reported() {
 #[test]
 fn a_hanging_property_under_a_learning_guide_is_reported_with_its_input() {
     // Made by a guide: the watch knows the case by its choices, replayed for the report.
-    hang_is_reported(Config::new("hang-rl").guide(reflect::guides::RlGuide::default));
+    hang_is_reported(Config::new("hang-rl").guide(refgen::guides::RlGuide::default));
 }
 
 #[test]
@@ -256,7 +256,7 @@ impl Guide for Listener {
         "Listener"
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
-        Ok(reflect::reflect_core::source::sample(rng, ctx.request))
+        Ok(refgen::refgen_core::source::sample(rng, ctx.request))
     }
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         self.log.lock().unwrap().push((feedback.valid, feedback.new, feedback.utility));
@@ -358,7 +358,7 @@ fn the_report_counts_distinct_values_when_asked() {
     let fast = p.check(&base().count_distinct(true)).unwrap();
     assert_eq!(fast.distinct, Some(12));
     assert!(fast.statistics().contains("12 distinct values"), "{}", fast.statistics());
-    let guided = p.check(&base().count_distinct(true).guide(reflect::guides::RlGuide::default)).unwrap();
+    let guided = p.check(&base().count_distinct(true).guide(refgen::guides::RlGuide::default)).unwrap();
     assert_eq!(guided.distinct, Some(12));
     assert_eq!(p.check(&base().statistics(true)).unwrap().distinct, Some(12));
 }

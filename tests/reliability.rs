@@ -2,11 +2,11 @@
 //! failures survive concurrent runs, deep trees and processes that die; bad configuration
 //! and mismatched tokens are told; inputs that would blow up are bounded.
 
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::int;
-use reflect::reflect_runtime::guides::RlGuide;
-use reflect::reflect_runtime::runner::{FailureKind, Origin};
-use reflect::runner::RunError;
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::int;
+use refgen::refgen_runtime::guides::RlGuide;
+use refgen::refgen_runtime::runner::{FailureKind, Origin};
+use refgen::runner::RunError;
 use std::path::PathBuf;
 
 mod common;
@@ -206,7 +206,7 @@ fn concurrent_processes_and_threads_lose_no_failure() {
         let f = t.join().unwrap();
         assert!(f.saved_to.is_some() && f.warnings.is_empty(), "{f}");
     }
-    let (store, w) = reflect::reflect_runtime::persist::Store::open(&dir, "concurrent");
+    let (store, w) = refgen::refgen_runtime::persist::Store::open(&dir, "concurrent");
     assert!(w.is_none(), "{w:?}");
     let mut remembered: Vec<u64> = store.entries.iter().map(|e| e.tree.choices()[0]).collect();
     remembered.sort();
@@ -234,7 +234,7 @@ fn a_killer_is_reported_by_the_next_run(mode: &'static str) -> std::process::Out
     let x: u32 = f.args[0].1.parse().unwrap();
     assert!(x >= 5, "the case that ended the process:\n{f}");
     assert!(f.saved_to.is_some() && f.to_string().contains("ended the process"), "{f}");
-    let (store, _) = reflect::reflect_runtime::persist::Store::open(&dir, "killer");
+    let (store, _) = refgen::refgen_runtime::persist::Store::open(&dir, "killer");
     assert_eq!(store.entries.len(), 1, "it is remembered");
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(!left.iter().any(|n| n.to_string_lossy().contains("inflight")), "{left:?}");
@@ -363,7 +363,7 @@ fn a_token_says_which_property_it_belongs_to() {
     let small = Property::new(|| int(0u8..=255), |x: u8| x < 100);
     let f = failure(small.check(&Config::new("tokens::small")));
     let strings = Property::new(
-        || reflect::reflect_core::combinators::vec(reflect::reflect_core::combinators::int(0u32..=9), 0..=3),
+        || refgen::refgen_core::combinators::vec(refgen::refgen_core::combinators::int(0u32..=9), 0..=3),
         |_: Vec<u32>| (),
     );
     // Another property runs its cases as usual, and is told the token is not its own.
@@ -450,14 +450,14 @@ fn a_property_that_fails_now_and_then_is_called_flaky() {
 
 #[test]
 fn a_huge_length_in_a_choice_sequence_is_a_parse_error_not_an_abort() {
-    use reflect::reflect_core::combinators::vec;
+    use refgen::refgen_core::combinators::vec;
     let g = vec(int(0u8..=9), 0..=usize::MAX);
-    assert!(reflect::reflect_core::interpret::parse(&g, &[1 << 40]).is_err());
+    assert!(refgen::refgen_core::interpret::parse(&g, &[1 << 40]).is_err());
 }
 
 #[test]
 fn a_generator_that_cannot_be_built_is_a_setup_error() {
-    use reflect::reflect_core::regex::regex;
+    use refgen::refgen_core::regex::regex;
     for pattern in ["[^\\s\\S]", "a^b"] {
         let p = Property::new(move || regex(pattern), |_: String| ());
         for config in [Config::new("setup"), Config::new("setup").no_timeout()] {
@@ -482,12 +482,12 @@ enum Deep {
 
 #[test]
 fn the_deepest_depth_the_derive_takes_is_honoured() {
-    assert_eq!(reflect::reflect_core::derived::HARD_DEPTH, 128, "the derive's MAX_DEPTH must follow");
+    assert_eq!(refgen::refgen_core::derived::HARD_DEPTH, 128, "the derive's MAX_DEPTH must follow");
     let mut v = Deep::Nil;
     for _ in 0..120 {
         v = Deep::Cons(Box::new(v));
     }
-    assert!(reflect::reflect_core::interpret::check(&Deep::generator(), &v));
+    assert!(refgen::refgen_core::interpret::check(&Deep::generator(), &v));
 }
 
 // ---------------------------------------------------------------- 7. shrinking that stalls
@@ -503,7 +503,7 @@ fn a_two_choice_integer_shrinks_to_the_boundary() {
 
 #[test]
 fn a_long_list_shrinks_by_halves_within_a_small_budget() {
-    use reflect::reflect_core::combinators::vec;
+    use refgen::refgen_core::combinators::vec;
     let p = Property::new(|| vec(int(0u8..=9), 0..=100_000), |xs: Vec<u8>| xs.len() < 1000);
     let f = failure(p.check(&Config::new("long").max_shrink_steps(300).no_timeout()));
     let len = f.tree.choices().len() - 1;

@@ -5,10 +5,10 @@
 #[path = "../examples/rlcheck_bst.rs"]
 mod rlcheck_bst;
 
-use reflect::reflect_runtime::config::Config;
-use reflect::reflect_runtime::guide::Guide;
-use reflect::reflect_runtime::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlGuide, SaGuide, TunedGuide};
-use reflect::reflect_runtime::runner::Property;
+use refgen::refgen_runtime::config::Config;
+use refgen::refgen_runtime::guide::Guide;
+use refgen::refgen_runtime::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlGuide, SaGuide, TunedGuide};
+use refgen::refgen_runtime::runner::Property;
 use rlcheck_bst::{bst_gen, Bst};
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 #[path = "../examples/rlcheck_bst.rs"]
 mod rlcheck_bst;
 
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::Guide;
-use reflect::reflect_runtime::guides::{RandomGuide, RlGuide};
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::Guide;
+use refgen::refgen_runtime::guides::{RandomGuide, RlGuide};
 use rlcheck_bst::{bst_gen, Bst};
 
 /// The keys of a BST in order, with a bug: a fixed buffer of `N` slots that

@@ -1,13 +1,13 @@
 //! The Monte Carlo Control learner (RLCheck Alg. 1) and the RL guide's rewards, determinism and configuration.
 
-use reflect::combinators::{bool, int};
-use reflect::prelude::*;
-use reflect::reflect_core::rng_from_seed;
-use reflect::reflect_core::trail::Trail;
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guide::{Feedback, Guide, Outcome};
-use reflect::reflect_runtime::guides::rl::{Abstraction, Explore, Learner, Prior, RlConfig, RlGuide};
-use reflect::reflect_runtime::guides::RandomGuide;
+use refgen::combinators::{bool, int};
+use refgen::prelude::*;
+use refgen::refgen_core::rng_from_seed;
+use refgen::refgen_core::trail::Trail;
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guide::{Feedback, Guide, Outcome};
+use refgen::refgen_runtime::guides::rl::{Abstraction, Explore, Learner, Prior, RlConfig, RlGuide};
+use refgen::refgen_runtime::guides::RandomGuide;
 
 #[test]
 fn q_update_matches_a_hand_computed_episode() {
@@ -236,7 +236,7 @@ fn exploration_names_the_guide_and_the_paper_mode_is_the_default() {
     let diverse = RlGuide::new(RlConfig::diverse());
     assert_eq!(diverse.name(), "rl(explore = diverse)");
     // The name is the one `#[property(guide = ...)]` writes: only the options that depart from the defaults.
-    let tuned = RlConfig::diverse().epsilon(0.1).window(2).abstraction(reflect::guides::rl::Abstraction::Sequence);
+    let tuned = RlConfig::diverse().epsilon(0.1).window(2).abstraction(refgen::guides::rl::Abstraction::Sequence);
     assert_eq!(RlGuide::new(tuned).name(), "rl(explore = diverse, epsilon = 0.1, window = 2, abstraction = Sequence)");
     assert_eq!(RlGuide::new(RlConfig::default().explore(Explore::FORGET)).name(), "rl(explore = forget)");
     assert_eq!(diverse.config().epsilon, 0.05);
@@ -261,7 +261,7 @@ fn diverse_exploration_finds_more_distinct_valid_values() {
 
 /// A pick whose second option weighs 9 times the first.
 fn heavy_pick() -> impl Gen<Value = u8> {
-    use reflect::combinators::{just, pick};
+    use refgen::combinators::{just, pick};
     pick("p", [("light", 1, just(0u8).boxed()), ("heavy", 9, just(1u8).boxed())])
 }
 

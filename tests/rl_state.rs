@@ -4,9 +4,9 @@
 #[path = "../examples/rlcheck_bst.rs"]
 mod rlcheck_bst;
 
-use reflect::combinators::{int, vec};
-use reflect::interpret::parse;
-use reflect::reflect_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
+use refgen::combinators::{int, vec};
+use refgen::interpret::parse;
+use refgen::refgen_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
 use rlcheck_bst::{tree_gen, Bst, MAX_DEPTH};
 
 /// RLCheck Fig. 2: c1 = 2, c2 = True, c3 = 1, c4 = False, c5 = False,

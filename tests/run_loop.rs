@@ -2,11 +2,11 @@
 //! report shows the input that failed), the watch reports hangs without losing a failure being
 //! shrunk, the run-level time budget stops generation, and runs carry their durations.
 
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::int;
-use reflect::reflect_core::source::rng_from_seed;
-use reflect::reflect_runtime::guides::{AutoGuide, RandomGuide};
-use reflect::reflect_runtime::runner::{case_seed, FailureKind, Origin};
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::int;
+use refgen::refgen_core::source::rng_from_seed;
+use refgen::refgen_runtime::guides::{AutoGuide, RandomGuide};
+use refgen::refgen_runtime::runner::{case_seed, FailureKind, Origin};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -176,7 +176,7 @@ fn the_environment_gives_a_time_budget_in_seconds() {
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     let line = stdout.lines().find_map(|l| l.split_once("budget_child: ").map(|(_, r)| r)).expect("the child's line");
     let (cases, budget) = line.split_once(' ').unwrap();
-    assert!(cases.parse::<u64>().unwrap() > reflect::config::DEFAULT_CASES, "{line}");
+    assert!(cases.parse::<u64>().unwrap() > refgen::config::DEFAULT_CASES, "{line}");
     assert_eq!(budget, "300ms", "{line}");
 }
 
@@ -252,7 +252,7 @@ fn batched_cases_are_counted_as_cases_run_one_by_one() {
             let config = if auto { config.guide(AutoGuide::default) } else { config.guide(|| RandomGuide) };
             let batched = p.check(&config).unwrap();
             let one_by_one = p.check(&config.clone().observability(&observed)).unwrap();
-            let counts = |r: &reflect::runner::Report| {
+            let counts = |r: &refgen::runner::Report| {
                 (r.cases, r.discards, r.labels.clone(), r.best_utility.map(|b| (b.utility, b.case)))
             };
             assert_eq!(counts(&batched), counts(&one_by_one), "seed {seed}, auto {auto}");

@@ -1,9 +1,9 @@
 //! A guide or generator that cannot be built is a clean setup error, said once: its panic is caught
 //! without the panic hook printing it first. (A file of its own: the test sets the process's panic hook.)
 
-use reflect::guides::TunedGuide;
-use reflect::prelude::*;
-use reflect::runner::RunError;
+use refgen::guides::TunedGuide;
+use refgen::prelude::*;
+use refgen::runner::RunError;
 use std::sync::Mutex;
 
 static PRINTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -15,8 +15,8 @@ fn a_bad_tuning_example_is_one_clean_error() {
         let msg = info.payload().downcast_ref::<String>().cloned().unwrap_or_default();
         PRINTED.lock().unwrap().push(msg);
     }));
-    let p = Property::new(|| reflect::combinators::int(0u8..=9), |_: u8| ());
-    let bad = || match TunedGuide::from_examples(&reflect::combinators::int(0u8..=9), [200u8], Vec::new()) {
+    let p = Property::new(|| refgen::combinators::int(0u8..=9), |_: u8| ());
+    let bad = || match TunedGuide::from_examples(&refgen::combinators::int(0u8..=9), [200u8], Vec::new()) {
         Ok(g) => g,
         Err(e) => panic!("{e}"),
     };

@@ -1,13 +1,13 @@
 //! Pressure toward size and new shapes in the guides that learn: shape keys, the mutational corpus, annealing on size, size-weighed CGS.
 
-use reflect::combinators::{int, vec};
-use reflect::prelude::*;
-use reflect::reflect_core::choice::Request;
-use reflect::reflect_core::trail::Trail;
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::guides::mutate::Joined;
-use reflect::reflect_runtime::guides::shape::{shape_key, Shapes};
-use reflect::reflect_runtime::guides::{CgsGuide, MutateGuide, RandomGuide, SaGuide};
+use refgen::combinators::{int, vec};
+use refgen::prelude::*;
+use refgen::refgen_core::choice::Request;
+use refgen::refgen_core::trail::Trail;
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::guides::mutate::Joined;
+use refgen::refgen_runtime::guides::shape::{shape_key, Shapes};
+use refgen::refgen_runtime::guides::{CgsGuide, MutateGuide, RandomGuide, SaGuide};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 fn trail(picks: &[u64], ints: &[u64]) -> Trail {
     let mut t = Trail::new();
     let options = [
-        reflect::reflect_core::choice::Opt { label: "a", weight: 1 },
-        reflect::reflect_core::choice::Opt { label: "b", weight: 1 },
+        refgen::refgen_core::choice::Opt { label: "a", weight: 1 },
+        refgen::refgen_core::choice::Opt { label: "b", weight: 1 },
     ];
     for &p in picks {
         t.open_choice("p", Request::Pick { options: &options, total: 2 }, p);
@@ -67,7 +67,7 @@ fn the_mutational_corpus_keeps_one_new_value_per_shape() {
 }
 
 /// The mean length of the valid lists a property sees under `guide`, over 2,000 valid cases.
-fn mean_length<G: reflect::guide::Guide + 'static>(make: fn() -> G) -> f64 {
+fn mean_length<G: refgen::guide::Guide + 'static>(make: fn() -> G) -> f64 {
     let (n, total) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let (n2, t2) = (n.clone(), total.clone());
     let p = Property::new(sorted, move |xs: Vec<u8>| {

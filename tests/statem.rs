@@ -5,10 +5,10 @@
 mod runs;
 mod statem_models;
 
-use reflect::interpret::{check, generate, generate_recorded, parse_tree, reflect, replay_lenient};
-use reflect::prelude::*;
-use reflect::runner::Origin;
-use reflect::statem::{
+use refgen::interpret::{check, generate, generate_recorded, parse_tree, reflect, replay_lenient};
+use refgen::prelude::*;
+use refgen::runner::Origin;
+use refgen::statem::{
     check_parallel, check_state_machine, linearizable, neighbour, parallel_property, state_machine_property,
     ParallelCommands, ParallelStateMachine,
 };
@@ -137,7 +137,7 @@ fn lenient_replay_of_an_edited_sequence_keeps_preconditions() {
 
 #[test]
 fn the_sequence_neighbour_keeps_preconditions() {
-    let mut rng = reflect::reflect_core::rng_from_seed(7);
+    let mut rng = refgen::refgen_core::rng_from_seed(7);
     let mut c = Commands::<BankMachine>::new(Vec::new());
     for i in 0..500 {
         c = neighbour(&c, (i % 10) as f64 / 10.0, &mut rng);
@@ -248,7 +248,7 @@ fn the_same_seed_gives_the_same_sequences() {
 fn a_counter_bug_past_20_escapes_random_sequences() {
     // What the guides example measures: random sequences do not reach it.
     let r = check_state_machine::<CounterMachine>(
-        &Config::new("statem::deep").seed(1).cases(2_000).guide(|| reflect::guides::RandomGuide),
+        &Config::new("statem::deep").seed(1).cases(2_000).guide(|| refgen::guides::RandomGuide),
     );
     assert!(r.is_ok());
     // The bug is there: 21 steps up.

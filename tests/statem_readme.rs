@@ -1,6 +1,6 @@
 //! The README's smallest complete state-machine example, compiled and run as a test.
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 use std::collections::BTreeMap;
 
 /// The system under test: a store that forgets nothing (and has no bug).

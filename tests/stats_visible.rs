@@ -1,6 +1,6 @@
 //! Statistics asked for are shown by `cargo test` without `--nocapture`: the test binary is run again on a helper property, capturing as `cargo test` does.
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[property(cases = 20, stats)]
 #[ignore = "run by `statistics_are_not_captured`"]

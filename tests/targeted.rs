@@ -1,12 +1,12 @@
 //! Targeted properties: `maximize!` / `minimize!`, the best utility in reports, and simulated annealing
 //! (`guide = sa`) finding what random generation does not, on valid inputs only.
 
-use reflect::combinators::{int, vec};
-use reflect::guides::sa::{SaConfig, SaGuide};
-use reflect::guides::RandomGuide;
-use reflect::prelude::*;
-use reflect::reflect_core::source::DetRng;
-use reflect::runner::RunError;
+use refgen::combinators::{int, vec};
+use refgen::guides::sa::{SaConfig, SaGuide};
+use refgen::guides::RandomGuide;
+use refgen::prelude::*;
+use refgen::refgen_core::source::DetRng;
+use refgen::runner::RunError;
 
 mod common;
 use common::{is_bst, Tree};

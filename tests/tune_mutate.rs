@@ -4,19 +4,19 @@ mod common;
 
 use common::runs::temp_dir;
 use common::{is_bst, node, Tree};
-use reflect::edit::Mutation;
-use reflect::guides::mutate::{mutant, Joined};
-use reflect::guides::tuned::{examples_from_dir, load_weights, save_weights, tune};
-use reflect::guides::{MutateConfig, MutateGuide, TunedGuide};
-use reflect::interpret::{
+use refgen::edit::Mutation;
+use refgen::guides::mutate::{mutant, Joined};
+use refgen::guides::tuned::{examples_from_dir, load_weights, save_weights, tune};
+use refgen::guides::{MutateConfig, MutateGuide, TunedGuide};
+use refgen::interpret::{
     generate_recorded, generate_weighted, labels_of, parse_tree, reflect, replay_lenient, Weights,
 };
-use reflect::prelude::*;
-use reflect::reflect_core::choice::ChoiceTree;
-use reflect::reflect_core::source::{rng_from_seed, Stop};
-use reflect::reflect_runtime::explore::generate_distinct;
-use reflect::reflect_runtime::persist::Store;
-use reflect::runner::RunError;
+use refgen::prelude::*;
+use refgen::refgen_core::choice::ChoiceTree;
+use refgen::refgen_core::source::{rng_from_seed, Stop};
+use refgen::refgen_runtime::explore::generate_distinct;
+use refgen::refgen_runtime::persist::Store;
+use refgen::runner::RunError;
 use std::collections::BTreeMap;
 
 /// Arithmetic expressions, a grammar in the style of "Inputs from Hell".
@@ -76,7 +76,7 @@ fn like_one_example_concentrates_on_it_as_its_weight_grows() {
     };
     let shares: Vec<usize> = [1, 4, 16, 64].into_iter().map(share).collect();
     assert!(shares.windows(2).all(|w| w[0] < w[1]), "the example's share grows with its weight: {shares:?}");
-    let untuned = (0..2000).filter(|&s| reflect::interpret::generate(&g, s).unwrap() == ex).count();
+    let untuned = (0..2000).filter(|&s| refgen::interpret::generate(&g, s).unwrap() == ex).count();
     assert!(shares[0] > untuned, "tuned like it, the example comes more often: {shares:?} vs {untuned}");
     // With no smoothing, every value uses only the example's labels.
     let w = Weights::like(&g, std::slice::from_ref(&ex)).unwrap();
@@ -91,7 +91,7 @@ fn unlike_lowers_each_label_of_the_example() {
     let g = Expr::generator();
     let ex = Expr::Mul(Box::new(num(7)), Box::new(Expr::Neg(Box::new(num(7)))));
     let w = Weights::unlike(&g, std::slice::from_ref(&ex)).unwrap();
-    let before = first_label_shares(&g, 3000, |s| reflect::interpret::generate(&g, s).unwrap());
+    let before = first_label_shares(&g, 3000, |s| refgen::interpret::generate(&g, s).unwrap());
     let after = first_label_shares(&g, 3000, |s| generate_weighted(&g, &w, s).unwrap());
     for (site, label) in labels_of(&g, &ex).unwrap() {
         let key = (site.to_owned(), label);
@@ -102,7 +102,7 @@ fn unlike_lowers_each_label_of_the_example() {
 
 #[test]
 fn wide_integer_ranges_are_tuned_per_bucket() {
-    let g = reflect::combinators::int(0u32..=999);
+    let g = refgen::combinators::int(0u32..=999);
     let w = Weights::like(&g, &[10, 20, 30]).unwrap();
     for seed in 0..300 {
         let x = generate_weighted(&g, &w, seed).unwrap();
@@ -190,7 +190,7 @@ fn every_mutant_of_every_operator_is_in_range() {
                         assert_eq!(stop, Stop::Invalid, "{op:?}");
                         assert!(matches!(
                             parse_tree(&g, &recorded),
-                            Err(reflect::interpret::ParseError::NoValue(Stop::Invalid))
+                            Err(refgen::interpret::ParseError::NoValue(Stop::Invalid))
                         ));
                     }
                 }
@@ -208,7 +208,7 @@ fn shrinking_a_subtree_never_grows_the_tree() {
     for (t, tree) in seeds() {
         for _ in 0..10 {
             let edit = Mutation::Shrink.draw(&tree, &mut rng).expect("a tree of two nodes has a subtree to promote");
-            assert!(matches!(edit, reflect::edit::Edit::Promote { .. }));
+            assert!(matches!(edit, refgen::edit::Edit::Promote { .. }));
             let (lenient, recorded) = replay_lenient(&g, &edit.apply(&tree).unwrap(), 3);
             assert!(recorded.choice_count() <= tree.choice_count());
             if let Ok(v) = lenient {
@@ -232,7 +232,7 @@ fn the_corpus_is_replayable_from_the_regressions_file_format() {
     let out = generate_distinct(&g, &mut guide, 600, 3);
     assert!(out.valid > 0);
     let corpus = guide.corpus();
-    // One new value per shape joins (see `reflect::guides::shape`), at most the corpus's size.
+    // One new value per shape joins (see `refgen::guides::shape`), at most the corpus's size.
     assert!((2..=40).contains(&corpus.len()), "{}", corpus.len());
     assert!(corpus.iter().all(|e| e.joined == Joined::New));
     let stats = guide.stats();
@@ -282,7 +282,7 @@ fn big_expressions() -> Vec<Expr> {
 }
 
 #[property(cases = 200, guide = tuned(like = big_expressions().into_iter().map(|e| (e, 1)), unlike = vec![(num(0), 0)]), regressions = false)]
-fn tuned_by_a_function_and_unlike_a_literal(e: Expr, #[gen(reflect::combinators::int(0u8..=3))] k: u8) {
+fn tuned_by_a_function_and_unlike_a_literal(e: Expr, #[gen(refgen::combinators::int(0u8..=3))] k: u8) {
     let _ = (e, k);
 }
 

@@ -6,8 +6,8 @@
 
 use super::bst::Key;
 use super::harness::{is, prop, Prop, Workload};
-use reflect::combinators::{int, vec};
-use reflect::prelude::*;
+use refgen::combinators::{int, vec};
+use refgen::prelude::*;
 
 /// A tree as a user would derive it, with the AVL invariant as its `#[assume]`.
 #[derive(Debug, Clone, PartialEq, Reflective)]

@@ -6,8 +6,8 @@
 //! keys are small integers, values booleans.
 
 use super::harness::{is, prop, Prop, Workload};
-use reflect::combinators::{bool as any_bool, int, vec};
-use reflect::prelude::*;
+use refgen::combinators::{bool as any_bool, int, vec};
+use refgen::prelude::*;
 
 /// A key, `0..=15`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Reflective)]

@@ -1,8 +1,8 @@
 //! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
 
-use reflect::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
-use reflect::prelude::*;
-use reflect::runner::RunError;
+use refgen::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
+use refgen::prelude::*;
+use refgen::runner::RunError;
 use std::cell::RefCell;
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};

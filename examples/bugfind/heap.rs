@@ -5,8 +5,8 @@
 
 use super::bst::Key;
 use super::harness::{is, prop, Prop, Workload};
-use reflect::combinators::{int, vec};
-use reflect::prelude::*;
+use refgen::combinators::{int, vec};
+use refgen::prelude::*;
 
 /// A heap as a user would derive it, with heap order and the leftist condition as its `#[assume]`.
 #[derive(Debug, Clone, PartialEq, Reflective)]

@@ -7,8 +7,8 @@
 //! environment instead of substitution.
 
 use super::harness::{is, prop, Prop, Workload};
-use reflect::combinators::{bool as any_bool, int, just, lazy, pick};
-use reflect::prelude::*;
+use refgen::combinators::{bool as any_bool, int, just, lazy, pick};
+use refgen::prelude::*;
 use std::rc::Rc;
 
 /// A type.

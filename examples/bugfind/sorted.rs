@@ -1,7 +1,7 @@
 //! The sorted `Vec<u8>` of the derive's docs, by `#[assume]` alone: the length distribution of valid lists under each guide.
 
 use super::harness::{setups, Budget, Source};
-use reflect::prelude::*;
+use refgen::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 

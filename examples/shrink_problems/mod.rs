@@ -6,8 +6,8 @@
 
 #![allow(dead_code)]
 
-use reflect::combinators::{any_int, int, just, pick, recursive, vec};
-use reflect::prelude::*;
+use refgen::combinators::{any_int, int, just, pick, recursive, vec};
+use refgen::prelude::*;
 
 pub fn small_int() -> BoxGen<i64> {
     int(-10i64..=10).site("lit").boxed()

@@ -11,8 +11,8 @@
 
 #![allow(dead_code)]
 
-use reflect::combinators::{just, pick, recursive};
-use reflect::prelude::*;
+use refgen::combinators::{just, pick, recursive};
+use refgen::prelude::*;
 
 /// A binary tree with keys in `0..=9`.
 #[derive(Debug, Clone, PartialEq, Reflective)]

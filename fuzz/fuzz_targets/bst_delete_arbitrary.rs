@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reflect_fuzz::{is_bst, Tree};
+use refgen_fuzz::{is_bst, Tree};
 
 fuzz_target!(|input: (Tree, u8)| {
     let (t, x) = input;

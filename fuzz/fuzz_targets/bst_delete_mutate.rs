@@ -1,5 +1,5 @@
-//! `reflect_fuzz::bst_delete` with the structure-aware mutator: `cargo +nightly fuzz run bst_delete_mutate`.
+//! `refgen_fuzz::bst_delete` with the structure-aware mutator: `cargo +nightly fuzz run bst_delete_mutate`.
 
 #![no_main]
 
-reflect::fuzz_property!(reflect_fuzz::bst_delete, mutate);
+refgen::fuzz_property!(refgen_fuzz::bst_delete, mutate);

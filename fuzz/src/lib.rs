@@ -4,7 +4,7 @@
 //! test` (its regressions directory replays what a fuzzer found) and as the
 //! fuzz targets in `fuzz_targets/`.
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 use serde::Deserialize;
 
 /// A binary search tree; validity (ordered keys) is stated once. `Arbitrary`
@@ -71,7 +71,7 @@ impl Tree {
 /// Deleting a key keeps a tree ordered: a property written once, that runs
 /// under `cargo test` (ignored here, since its bug is planted; `cargo test --
 /// --ignored` runs it) and as the fuzz targets `bst_delete` and
-/// `bst_delete_mutate` (`fuzz_property!(reflect_fuzz::bst_delete)`), which
+/// `bst_delete_mutate` (`fuzz_property!(refgen_fuzz::bst_delete)`), which
 /// remember what they find in `fuzz/regressions`, where the test replays it.
 #[property]
 #[ignore = "the planted bug: it fails by design"]
@@ -82,7 +82,7 @@ pub fn bst_delete(t: Tree, x: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{bst_delete, is_bst};
-    use reflect::runner::{Origin, RunError};
+    use refgen::runner::{Origin, RunError};
 
     /// What CI checks after a fuzz run: the property's run (what `cargo test
     /// -- --ignored` runs) replays the fuzzer's find from the regressions
@@ -95,7 +95,7 @@ mod tests {
             Err(RunError::Failed(f)) => f,
             other => panic!("expected the remembered failure, got {other:?}"),
         };
-        let file = config.regressions.as_ref().unwrap().join("reflect_fuzz__bst_delete.json");
+        let file = config.regressions.as_ref().unwrap().join("refgen_fuzz__bst_delete.json");
         assert_eq!(failure.origin, Origin::Regression(file), "{failure}");
         let (t, x) = property.value_of(&failure).expect("the failing value");
         assert!(is_bst(&t) && !is_bst(&t.delete(x)), "{failure}");

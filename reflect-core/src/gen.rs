@@ -68,7 +68,7 @@ pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
     message = "`{Self}` is not a generator",
     label = "not a generator",
     note = "`#[choice(with = ...)]` and `#[gen(...)]` take a generator of the field's type, such as `int(0..=9)`, \
-            `vec(int(0u8..=9), 0..=4)` or `u8::generator()` (see `reflect::combinators`)"
+            `vec(int(0u8..=9), 0..=4)` or `u8::generator()` (see `refgen::combinators`)"
 )]
 pub trait Gen {
     /// The type of the values generated.
@@ -145,8 +145,8 @@ pub trait Gen {
     /// use [`At::bind`](crate::combinators::At::bind) to keep reflection.
     ///
     /// ```
-    /// use reflect_core::combinators::{int, vec};
-    /// use reflect_core::{generate, Gen};
+    /// use refgen_core::combinators::{int, vec};
+    /// use refgen_core::{generate, Gen};
     ///
     /// // A length, then that many indices below it.
     /// let g = int(1usize..=5).bind(|n| vec(int(0..=n - 1), n..=n));

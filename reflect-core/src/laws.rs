@@ -14,8 +14,8 @@
 //! | factoring (Theorem 1): parsing the randomness of `g` is distributed as generation, whose probabilities `probability` gives exactly | [`factoring`] |
 //!
 //! ```
-//! use reflect_core::combinators::{int, vec};
-//! use reflect_core::laws;
+//! use refgen_core::combinators::{int, vec};
+//! use refgen_core::laws;
 //!
 //! let g = vec(int(0u8..=9), 0..=3);
 //! assert_eq!(laws::round_trip(&g, 100), 100);

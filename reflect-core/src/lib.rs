@@ -31,7 +31,7 @@
 //! Practice", a binary search tree with keys in `lo..=hi`, with its backward annotations ([`Gen::at`]):
 //!
 //! ```
-//! use reflect_core::prelude::*;
+//! use refgen_core::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Tree { Leaf, Node(Box<Tree>, i64, Box<Tree>) }

@@ -24,7 +24,7 @@
 //! pattern does not match gives none.
 //!
 //! ```
-//! use reflect_core::prelude::*;
+//! use refgen_core::prelude::*;
 //!
 //! let g = regex("[a-c]{2}(x|yz)?");
 //! let s = generate(&g, 3).unwrap();
@@ -109,7 +109,7 @@ impl Regex {
     /// pattern rather than run it (an SMT solver's regex membership).
     ///
     /// ```
-    /// use reflect_core::regex::{regex, Shape};
+    /// use refgen_core::regex::{regex, Shape};
     ///
     /// let digits = Box::new(Shape::Class(vec![('0', '9')]));
     /// let ab_or_c = Shape::Alt(vec![Shape::Lit("ab".into()), Shape::Lit("c".into())]);

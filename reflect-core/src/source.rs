@@ -253,7 +253,7 @@ impl Source for RngSource<'_> {
 /// the structure calls ([`Answerer::enter`], [`Answerer::leave`]) that only
 /// recording sources need. Both answerers draw alike: for the same RNG,
 /// [`Gen::run_rng`] makes exactly the draws [`Gen::run`] makes with an
-/// [`RngSource`] over it, in the same order (`reflect_core::laws::round_trip`
+/// [`RngSource`] over it, in the same order (`refgen_core::laws::round_trip`
 /// checks it). The trait is sealed: these two are the only answerers.
 ///
 /// A generator written by hand needs only [`Gen::run`] and [`Gen::back`];
@@ -261,9 +261,9 @@ impl Source for RngSource<'_> {
 /// answerer and call it from both methods:
 ///
 /// ```
-/// use reflect_core::combinators::int;
-/// use reflect_core::source::{Answerer, DetRng, Source, Stop};
-/// use reflect_core::{generate, generate_recorded, Gen, Way};
+/// use refgen_core::combinators::int;
+/// use refgen_core::source::{Answerer, DetRng, Source, Stop};
+/// use refgen_core::{generate, generate_recorded, Gen, Way};
 ///
 /// /// Two digits, as the number they make.
 /// struct TwoDigits;
@@ -286,7 +286,7 @@ impl Source for RngSource<'_> {
 ///     }
 ///     fn back(&self, n: &u8) -> Vec<Way> {
 ///         let (t, o) = (int(0u8..=9).site("tens"), int(0u8..=9).site("ones"));
-///         reflect_core::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
+///         refgen_core::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
 ///     }
 /// }
 ///

@@ -2,14 +2,14 @@
 //!
 //! # `#[derive(Reflective)]`
 //!
-//! Derives `reflect::reflect_core::Reflective` for a struct or an enum: one
+//! Derives `refgen::refgen_core::Reflective` for a struct or an enum: one
 //! generator, built from the type's own shape, that every interpretation
 //! accepts, forward (generate, parse, replay, guides, language, derivatives)
 //! and backward (reflect, check, probability). Nothing is written twice.
 //!
 //! ```
-//! use reflect::interpret::{generate_recorded, parse_tree};
-//! use reflect::prelude::*;
+//! use refgen::interpret::{generate_recorded, parse_tree};
+//! use refgen::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
 //! #[assume(is_bst(self))]
@@ -38,8 +38,8 @@
 //! }
 //! ```
 //!
-//! Every example on this page is a doctest, run against the `reflect` crate
-//! (this crate's dev-dependency): they start with `use reflect::prelude::*;`,
+//! Every example on this page is a doctest, run against the `refgen` crate
+//! (this crate's dev-dependency): they start with `use refgen::prelude::*;`,
 //! which brings the derive, the trait and the functions that make generators
 //! (`int`, `vec`, `regex`, ...) into scope.
 //!
@@ -64,7 +64,7 @@
 //!   no size guard written by the user: every derived generator counts how
 //!   many derived generators run around it (one count shared by all derived
 //!   types, so mutual recursion is covered). At the type's depth budget
-//!   (`#[reflect(depth = N)]`, default `reflect_core::derived::DEFAULT_DEPTH`)
+//!   (`#[reflect(depth = N)]`, default `refgen_core::derived::DEFAULT_DEPTH`)
 //!   an enum offers only its first group of options, and `Vec` and `Option`
 //!   fields of possibly recursive elements offer only their shortest length
 //!   or `None`. Backward runs count the same way, so a value deeper than the
@@ -73,9 +73,9 @@
 //!   `Reflective::generator()` (integers favour 0, ±1, `MIN`, `MAX` and
 //!   small values; chars favour printable ASCII and whitespace, then
 //!   control characters, then the rest of Unicode: see
-//!   `reflect_core::combinators::integer` and `reflect_core::combinators::char`);
+//!   `refgen_core::combinators::integer` and `refgen_core::combinators::char`);
 //!   `Vec<T>` fields have a length in
-//!   `0..=reflect_core::reflective::DEFAULT_MAX_LEN` at the field's site, and
+//!   `0..=refgen_core::reflective::DEFAULT_MAX_LEN` at the field's site, and
 //!   `Option<T>` fields a `None`/`Some` pick (weights 1 and 3) at the field's site.
 //! - **One forward body.** The generator's forward direction is written
 //!   once, generic over what answers its choices, and serves both the
@@ -102,17 +102,17 @@
 //! - **`#[assume(expr)]`**: the validity condition of a value, with `self`
 //!   the value (a reference). A value for which it is false is made again
 //!   (the failing part only: see *Hard validity conditions* below), up to
-//!   `reflect_core::combinators::DEFAULT_RETRIES` (10) times, then
+//!   `refgen_core::combinators::DEFAULT_RETRIES` (10) times, then
 //!   generation stops with `Stop::Invalid`; `check`, `reflect` and `parse`
 //!   reject such a value; every guide is rewarded by it.
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[assume(self.lo <= self.hi)]
 //!   struct Interval { lo: u8, hi: u8 }
 //!
-//!   assert!(!reflect::interpret::check(&Interval::generator(), &Interval { lo: 2, hi: 1 }));
+//!   assert!(!refgen::interpret::check(&Interval::generator(), &Interval { lo: 2, hi: 1 }));
 //!   ```
 //!
 //!   Options follow the condition, in any order:
@@ -150,27 +150,27 @@
 //!   ```
 //!
 //! - **`#[reflect(depth = N)]`**: the recursion depth budget, from 1 to 128
-//!   (`reflect_core::derived::HARD_DEPTH`, where every derived generator
+//!   (`refgen_core::derived::HARD_DEPTH`, where every derived generator
 //!   stops, so that a case's recursion stays within the 2 MiB stack of the
 //!   thread that runs it; more is a compile error).
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[reflect(depth = 3)]
 //!   enum Expr { Num(u8), Add(Box<Expr>, Box<Expr>) }
-//!   # let _ = reflect::interpret::generate(&Expr::generator(), 1);
+//!   # let _ = refgen::interpret::generate(&Expr::generator(), 1);
 //!   ```
 //!
 //! - **`#[reflect(bound = "...")]`**: where-clause predicates that replace
 //!   the inferred `T: Reflective + Clone` bounds (`T: 'static` is kept).
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   #[reflect(bound = "T: Reflective + Clone + Default")]
 //!   struct Pair<T> { a: T, b: T }
-//!   # let _ = reflect::interpret::generate(&Pair::<u8>::generator(), 1);
+//!   # let _ = refgen::interpret::generate(&Pair::<u8>::generator(), 1);
 //!   ```
 //!
 //! ## Variant attributes
@@ -183,14 +183,14 @@
 //!   outside the generator's range. At least one variant must remain.
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   enum Op {
 //!       #[choice(weight = 5, label = "plus")] Add,
 //!       Sub,
 //!       #[choice(skip)] Reserved,
 //!   }
-//!   # assert!(!reflect::interpret::check(&Op::generator(), &Op::Reserved));
+//!   # assert!(!refgen::interpret::check(&Op::generator(), &Op::Reserved));
 //!   ```
 //!
 //! ## Field attributes
@@ -203,7 +203,7 @@
 //!   `len = 1..=*n as usize`). An integer range whose bounds are literals
 //!   or a primitive type's `MIN`/`MAX` (`range = -5..=9`,
 //!   `each(range = 0..=u32::MAX)`) is compiled into the generator
-//!   (`reflect_core::combinators::ConstInt`), so its draws cost what a
+//!   (`refgen_core::combinators::ConstInt`), so its draws cost what a
 //!   hand-written draw over constants costs; any other bounds are read at
 //!   run time. Both make the same values from the same seed.
 //! - **`#[choice(len = a..=b)]`**: the length range of a `String`, `Vec`,
@@ -211,7 +211,7 @@
 //!   string's chars are the default chars). A set or map holds at most `b`
 //!   entries: equal elements or keys generated twice collapse.
 //! - **`#[choice(regex = "...")]`**: a `String` field matching the pattern
-//!   (see `reflect_core::regex`: classes, alternations and repetitions
+//!   (see `refgen_core::regex`: classes, alternations and repetitions
 //!   become choice points; `*` and `+` repeat at most 8 times more than their
 //!   minimum). The pattern is checked when the derive runs.
 //! - **The parts of a field**: `each(...)` for the elements of a `Vec`,
@@ -221,7 +221,7 @@
 //!   any depth; they combine with the field's own `len`.
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   use std::collections::BTreeMap;
 //!
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -235,7 +235,7 @@
 //!       #[choice(each(some(range = -1..=1)))]
 //!       trits: Vec<Option<i8>>,
 //!   }
-//!   # let _ = reflect::interpret::generate(&Service::generator(), 1);
+//!   # let _ = refgen::interpret::generate(&Service::generator(), 1);
 //!   ```
 //!
 //! - **`#[choice(default)]`** / **`#[choice(default = expr)]`**: the field
@@ -244,7 +244,7 @@
 //!   field's value is not looked at.
 //!
 //!   ```
-//!   # use reflect::prelude::*;
+//!   # use refgen::prelude::*;
 //!   #[derive(Debug, Clone, PartialEq, Reflective)]
 //!   struct Account {
 //!       #[choice(range = 1..=5)]
@@ -256,7 +256,7 @@
 //!       #[choice(default = *level as u32 * 100)]
 //!       limit: u32,
 //!   }
-//!   # if let Ok(a) = reflect::interpret::generate(&Account::generator(), 1) { assert!(a.used <= a.level) }
+//!   # if let Ok(a) = refgen::interpret::generate(&Account::generator(), 1) { assert!(a.used <= a.level) }
 //!   ```
 //!
 //! - **`#[choice(with = expr)]`**: a custom reflective generator, any
@@ -264,8 +264,8 @@
 //!   scope by name (as references; positional fields as `_0`, `_1`, ...),
 //!   so a generator may depend on them. The expression is evaluated each time
 //!   a value is generated or reflected. The functions that make generators
-//!   (`int`, `vec`, `regex`, `pick`, ...) are all in `reflect::combinators`,
-//!   and in `reflect::prelude`: `use reflect::prelude::*;` is the one `use`
+//!   (`int`, `vec`, `regex`, `pick`, ...) are all in `refgen::combinators`,
+//!   and in `refgen::prelude`: `use refgen::prelude::*;` is the one `use`
 //!   line a `with` expression needs.
 //! - **`#[at(project)]`**, with `with`: for a generator whose values are not
 //!   the field's own (a generator of `U` for a field of type `F`): forward,
@@ -286,7 +286,7 @@
 //! - **Retries are local and recorded.** A value that fails its condition
 //!   is made again where it failed, up to its `retries`; all the retries of
 //!   one generated value share a budget
-//!   (`reflect_core::combinators::RETRY_BUDGET`, 200 failed attempts), so
+//!   (`refgen_core::combinators::RETRY_BUDGET`, 200 failed attempts), so
 //!   a condition that never holds costs a bounded amount. With `every`, the
 //!   innermost part whose condition fails is made again first; a part that
 //!   used up its retries makes the part around it retry. The choice tree
@@ -337,7 +337,7 @@
 //! pre-image:
 //!
 //! ```
-//! # use reflect::prelude::*;
+//! # use refgen::prelude::*;
 //! fn sorted(mut v: Vec<u8>) -> Vec<u8> { v.sort(); v }
 //!
 //! #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -346,7 +346,7 @@
 //!     #[choice(with = vec(u8::generator(), 0..=12).map(sorted, |v: &Vec<u8>| Some(v.clone())))]
 //!     Vec<u8>,
 //! );
-//! # assert!(reflect::interpret::generate(&Sorted::generator(), 3).unwrap().0.is_sorted());
+//! # assert!(refgen::interpret::generate(&Sorted::generator(), 3).unwrap().0.is_sorted());
 //! ```
 //!
 //! (Without `with`, retries make discards rare but keep the lengths of
@@ -355,7 +355,7 @@
 //! as short lists; construction keeps the whole distribution.)
 //!
 //! ```
-//! use reflect::prelude::*;
+//! use refgen::prelude::*;
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! struct Celsius(i16);
@@ -376,7 +376,7 @@
 //!     #[assume(*self % 2 == 0)]
 //!     until: u8,
 //! }
-//! # if let Ok(r) = reflect::interpret::generate(&Reading::generator(), 5) { assert!(r.month <= r.until) }
+//! # if let Ok(r) = refgen::interpret::generate(&Reading::generator(), 5) { assert!(r.month <= r.until) }
 //! ```
 //!
 //! ## Errors
@@ -415,7 +415,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// replay token, and remembers it in `regressions/` beside `Cargo.toml`.
 ///
 /// ```
-/// use reflect::prelude::*;
+/// use refgen::prelude::*;
 ///
 /// #[derive(Debug, Clone, PartialEq, Reflective)]
 /// #[assume(is_bst(self))]
@@ -466,7 +466,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// label cases for the statistics table.
 ///
 /// ```
-/// # use reflect::prelude::*;
+/// # use refgen::prelude::*;
 /// # fn encode(x: i64) -> String { x.to_string() }
 /// // Checked on 12 integers of 0..=1000, each at least 10 from every other.
 /// #[property(distinct = 12, difference = numeric_distance(10, |x: &i64| i128::from(*x)))]
@@ -480,8 +480,8 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// ```
 ///
 /// `#[gen(...)]` takes any expression whose value is a `Gen` of the
-/// argument's type; `use reflect::prelude::*;` brings every function that
-/// makes one (`int`, `vec`, `regex`, `pick`, ...: all of `reflect::combinators`).
+/// argument's type; `use refgen::prelude::*;` brings every function that
+/// makes one (`int`, `vec`, `regex`, `pick`, ...: all of `refgen::combinators`).
 ///
 /// | option | meaning |
 /// |---|---|
@@ -493,9 +493,9 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// | `timeout = none` | no per-case time limit (as `timeout_ms = 0`): cases run on the test's thread, unwatched |
 /// | `max_time_ms = N` | a time budget: no case is generated once the run has taken `N` ms, and the report says how many ran; without `cases`, the run searches for that long ("10 seconds of search", as fuzzers allow; `REFLECT_MAX_TIME` overrides) |
 /// | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4) |
-/// | `guide = NAME` / `NAME(key = value, ...)` / `EXPR` | the guide that answers the generator's choices: one of `reflect::guides` by its name, with its options (`guide = rl`, `guide = rl(explore = diverse)`, `guide = mutate(corpus = 64)`; the guides, their options and defaults are the table in the docs of `reflect::guides`), or any expression whose value implements `Guide` (`guide = MyGuide::default()`); default `auto` |
+/// | `guide = NAME` / `NAME(key = value, ...)` / `EXPR` | the guide that answers the generator's choices: one of `refgen::guides` by its name, with its options (`guide = rl`, `guide = rl(explore = diverse)`, `guide = mutate(corpus = 64)`; the guides, their options and defaults are the table in the docs of `refgen::guides`), or any expression whose value implements `Guide` (`guide = MyGuide::default()`); default `auto` |
 /// | `distinct = N` | check the property on `N` valid inputs that are pairwise different (the distinct guide): `N` cases, the set first (random ones after it, should fewer than `N` different inputs exist); instead of `cases` and `guide` |
-/// | `difference = EXPR` | with `distinct`: when two inputs differ, a `reflect::distinct::Difference` over the argument's type (the tuple of them, with several), written with `reflect::distinct`'s constructors in scope: `cover` (one input per pick pattern), `cover_regex`, `cover_regex_counts`, `not_equal`, `different_lengths` (a bare name is called), `numeric_distance(10, \|x: &i64\| i128::from(*x))`, `edit_distance(3)`, `differ(\|a, b\| ...)`, `all_of([...])`, `some_of([...])`, `not(...)`; default: different `Debug` |
+/// | `difference = EXPR` | with `distinct`: when two inputs differ, a `refgen::distinct::Difference` over the argument's type (the tuple of them, with several), written with `refgen::distinct`'s constructors in scope: `cover` (one input per pick pattern), `cover_regex`, `cover_regex_counts`, `not_equal`, `different_lengths` (a bare name is called), `numeric_distance(10, \|x: &i64\| i128::from(*x))`, `edit_distance(3)`, `differ(\|a, b\| ...)`, `all_of([...])`, `some_of([...])`, `not(...)`; default: different `Debug` |
 /// | `example = EXPR` | a value (a tuple, with several arguments) run first; repeatable |
 /// | `stats` | print the table of labels and the guide's notes after the run (shown without `--nocapture`) |
 /// | `regressions = false` / `"dir"` | where failures are remembered (default `regressions`) |
@@ -506,7 +506,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// `REFLECT_STATS=1`, `REFLECT_OBSERVABILITY=<file.jsonl or dir>` (one JSON
 /// line per case, for the Tyche viewer), `REFLECT_REPORT=<dir>` (an HTML
 /// report of each run), `REFLECT_REGRESSIONS=off` or
-/// `=<dir>` (see `reflect_runtime::config` for the rules).
+/// `=<dir>` (see `refgen_runtime::config` for the rules).
 ///
 /// The same property is also a fuzz target, without writing it twice: beside
 /// the `#[test] fn name`, the macro defines a hidden type `name` (types and
@@ -514,9 +514,9 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// and its config as the test runs them, and `name::generator()`, its
 /// arguments' generator. Both exist in every build, not only under
 /// `cfg(test)`, so a fuzz crate reaches a `pub` property of a library:
-/// `reflect::fuzz_property!(my_crate::name)` is a whole cargo-fuzz target,
+/// `refgen::fuzz_property!(my_crate::name)` is a whole cargo-fuzz target,
 /// and what it finds lands in the regressions directory the test replays (see
-/// `reflect_runtime::fuzz`).
+/// `refgen_runtime::fuzz`).
 ///
 /// What a run cannot catch: a case that aborts the process (a panic while
 /// unwinding, a failed allocation, a stack overflow) or calls
@@ -524,7 +524,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// `cargo test` report success. Before each case the runner writes its
 /// choices to an in-flight file in the regressions directory, so the next
 /// run reports that case as having ended the process (without running it),
-/// and remembers it (see `reflect_runtime::persist`).
+/// and remembers it (see `refgen_runtime::persist`).
 #[proc_macro_attribute]
 pub fn property(attr: TokenStream, item: TokenStream) -> TokenStream {
     property::expand(attr.into(), item.into()).into()

@@ -151,7 +151,7 @@ pub fn report_label(label: impl Into<String>) {
 /// discard, not a pass or a failure, and tells the guide the input was invalid.
 ///
 /// ```
-/// # use reflect_runtime::assume;
+/// # use refgen_runtime::assume;
 /// fn prop(a: u8, b: u8) {
 ///     assume!(b != 0);
 ///     assert_eq!(a / b * b + a % b, a);
@@ -179,7 +179,7 @@ macro_rules! assume {
 /// says so once. Outside a property it does nothing (said once per process).
 ///
 /// ```
-/// # use reflect_runtime::maximize;
+/// # use refgen_runtime::maximize;
 /// fn prop(xs: Vec<u8>) {
 ///     maximize!(xs.len());
 ///     assert!(xs.len() < 1000);
@@ -198,7 +198,7 @@ macro_rules! maximize {
 /// the negated minimum.
 ///
 /// ```
-/// # use reflect_runtime::minimize;
+/// # use refgen_runtime::minimize;
 /// fn prop(x: i32) {
 ///     minimize!((x - 7).abs());
 /// }
@@ -214,7 +214,7 @@ macro_rules! minimize {
 /// Report a utility for the current case; the same as [`maximize!`].
 ///
 /// ```
-/// # use reflect_runtime::target;
+/// # use refgen_runtime::target;
 /// fn prop(xs: Vec<u8>) {
 ///     target!(xs.len() as f64);
 /// }
@@ -231,7 +231,7 @@ macro_rules! target {
 /// `#[property(stats)]`) the runner prints how many cases had each label.
 ///
 /// ```
-/// # use reflect_runtime::label;
+/// # use refgen_runtime::label;
 /// fn prop(xs: Vec<u8>) {
 ///     label!(if xs.is_empty() { "empty" } else { "non-empty" });
 ///     label!("length {}", xs.len());
@@ -251,7 +251,7 @@ macro_rules! label {
 /// Label the current case `label` when `cond` holds (see [`label!`]).
 ///
 /// ```
-/// # use reflect_runtime::classify;
+/// # use refgen_runtime::classify;
 /// fn prop(x: u8) {
 ///     classify!(x == 0, "zero");
 ///     classify!(x > 200, "large");

@@ -2,9 +2,9 @@
 
 use crate::guide::{CaseInfo, Erased, Feedback, GenHandle, Guide, Outcome};
 use crate::hashing::{value_key, Seen};
-use reflect_core::gen::Gen;
-use reflect_core::source::{rng_from_seed, Source, Stop};
-use reflect_core::trail::Trail;
+use refgen_core::gen::Gen;
+use refgen_core::source::{rng_from_seed, Source, Stop};
+use refgen_core::trail::Trail;
 use std::cell::Cell;
 use std::fmt::Debug;
 
@@ -57,15 +57,15 @@ where
 /// samples are values of the run.
 ///
 /// A run that returns a value is valid; one that stops (a filter or
-/// `assume` rejected it, or any other [`reflect_core::Stop`]) is invalid. A
+/// `assume` rejected it, or any other [`refgen_core::Stop`]) is invalid. A
 /// valid value is *new* when no value with the same `Debug` was generated
 /// before (the runner's notion too: see [`crate::hashing`]). After each run
 /// the guide gets that [`Feedback`] (valid runs count as passed), so a
 /// learning guide learns as it goes. Same seed, same guide state: same result.
 ///
 /// ```
-/// use reflect_core::prelude::*;
-/// use reflect_runtime::{explore::generate_distinct, guides::RlGuide};
+/// use refgen_core::prelude::*;
+/// use refgen_runtime::{explore::generate_distinct, guides::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
 /// let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b")).filter(|(a, b)| a < b);

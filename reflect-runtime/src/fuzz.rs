@@ -2,7 +2,7 @@
 //!
 //! Goldstein's thesis (Ch. 4, "Bringing Fuzzing into Focus") lets an
 //! off-the-shelf fuzzer drive a reflective generator: the fuzzer's bytes
-//! answer the generator's choices ([`reflect_core::bytes`]), so every input
+//! answer the generator's choices ([`refgen_core::bytes`]), so every input
 //! is a value the generator can make, and the property is the fuzz target.
 //!
 //! [`Fuzzer::run_bytes`] runs one input as a case of the property: the bytes
@@ -23,17 +23,17 @@
 //! defines, beside its `#[test]`, a hidden type `name` whose `name::property()`
 //! returns the property and its [`Config`] (the test's own name, regressions
 //! directory and guide), and `name::generator()` its arguments' generator.
-//! With the cargo feature `libfuzzer`, the macro `reflect_runtime::fuzz_property!`
+//! With the cargo feature `libfuzzer`, the macro `refgen_runtime::fuzz_property!`
 //! writes the whole libFuzzer (cargo-fuzz) target from it (not a doctest:
 //! it is a binary of a cargo-fuzz crate, linked with libFuzzer):
 //!
 //! ```ignore
 //! // fuzz/fuzz_targets/short_lists.rs, in a cargo-fuzz crate that depends on
-//! // `reflect` with `features = ["libfuzzer"]`, on libfuzzer-sys (its
+//! // `refgen` with `features = ["libfuzzer"]`, on libfuzzer-sys (its
 //! // `fuzz_target!` names `::libfuzzer_sys`), and on `my_crate`, whose
 //! // `properties` module holds `#[property] pub fn short_lists(xs: Vec<u8>) { .. }`.
 //! #![no_main]
-//! reflect::fuzz_property!(my_crate::properties::short_lists);
+//! refgen::fuzz_property!(my_crate::properties::short_lists);
 //! ```
 //!
 //! and `cargo +nightly fuzz run short_lists` runs it; a crash lands in the
@@ -52,18 +52,18 @@
 //!
 //! [`seed_corpus`] writes values a user writes down into a fuzzer's corpus
 //! directory, each reflected into the bytes that decode to it
-//! ([`reflect_core::bytes::to_bytes`]), so the fuzzer starts from real,
+//! ([`refgen_core::bytes::to_bytes`]), so the fuzzer starts from real,
 //! valid inputs rather than from nothing.
 
 use crate::config::Config;
 use crate::hashing::fnv1a;
 use crate::runner::{Property, Run, RunError};
 use rand::Rng;
-use reflect_core::bytes::{encode_tree, from_bytes_recorded, to_bytes};
-use reflect_core::edit::Mutation;
-use reflect_core::gen::Gen;
-use reflect_core::interpret::replay_lenient;
-use reflect_core::source::rng_from_seed;
+use refgen_core::bytes::{encode_tree, from_bytes_recorded, to_bytes};
+use refgen_core::edit::Mutation;
+use refgen_core::gen::Gen;
+use refgen_core::interpret::replay_lenient;
+use refgen_core::source::rng_from_seed;
 use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
@@ -271,7 +271,7 @@ macro_rules! fuzz_property {
 ///
 /// ```ignore
 /// fn main() {
-///     reflect::fuzz::afl_main(my_crate::properties::bst_delete::property);
+///     refgen::fuzz::afl_main(my_crate::properties::bst_delete::property);
 /// }
 /// ```
 ///

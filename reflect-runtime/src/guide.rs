@@ -19,17 +19,17 @@
 //! runs against; it keeps the one trail of the case.
 //!
 //! A guide of its own, in a few lines: mutate the last valid input with one
-//! of the shared choice-tree edits ([`reflect_core::edit`]), and answer the
+//! of the shared choice-tree edits ([`refgen_core::edit`]), and answer the
 //! gaps the edit leaves at random.
 //!
 //! ```
-//! use reflect_core::choice::{Choice, ChoiceTree};
-//! use reflect_core::combinators::{int, vec};
-//! use reflect_core::edit::random_edit;
-//! use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
-//! use reflect_runtime::config::Config;
-//! use reflect_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
-//! use reflect_runtime::runner::Property;
+//! use refgen_core::choice::{Choice, ChoiceTree};
+//! use refgen_core::combinators::{int, vec};
+//! use refgen_core::edit::random_edit;
+//! use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
+//! use refgen_runtime::config::Config;
+//! use refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+//! use refgen_runtime::runner::Property;
 //!
 //! #[derive(Default)]
 //! struct Mutate { last: Option<ChoiceTree> }
@@ -55,11 +55,11 @@
 //! ```
 
 use crate::hashing::value_key;
-use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
-use reflect_core::gen::Gen;
-use reflect_core::interpret::reroll_choice;
-use reflect_core::source::{sample, DetRng, Source, Stop};
-use reflect_core::trail::{Cue, Cursor, Node, Trail};
+use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
+use refgen_core::gen::Gen;
+use refgen_core::interpret::reroll_choice;
+use refgen_core::source::{sample, DetRng, Source, Stop};
+use refgen_core::trail::{Cue, Cursor, Node, Trail};
 use std::fmt::Debug;
 
 /// How a guide wants the next case made.

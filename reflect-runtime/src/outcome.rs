@@ -5,7 +5,7 @@
 //! [`crate::guide::Feedback`].
 
 use crate::guide::Outcome;
-use reflect_core::choice::ChoiceTree;
+use refgen_core::choice::ChoiceTree;
 use std::time::Duration;
 
 /// Why a case that ended the process failed.

@@ -10,10 +10,10 @@
 //! (`r1.2.0.k.1c-...`, no stamp) are read too.
 
 use crate::hashing::fnv1a;
-use reflect_core::choice::{Choice, ChoiceTree, Request, Site};
-use reflect_core::gen::Gen;
-use reflect_core::source::{Source, Stop};
-use reflect_core::trail::Recorder;
+use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
+use refgen_core::gen::Gen;
+use refgen_core::source::{Source, Stop};
+use refgen_core::trail::Recorder;
 use std::fmt;
 
 const VERSION: &str = "r1";
@@ -169,8 +169,8 @@ pub(crate) fn sequence_source(choices: &[Choice]) -> impl Source + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reflect_core::combinators::{int, vec};
-    use reflect_core::interpret::generate_recorded;
+    use refgen_core::combinators::{int, vec};
+    use refgen_core::interpret::generate_recorded;
 
     #[test]
     fn round_trips() {

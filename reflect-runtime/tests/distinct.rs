@@ -1,7 +1,7 @@
 //! Sets of pairwise different inputs: every member valid and every pair different, checked here without the search's help.
 
-use reflect_core::prelude::*;
-use reflect_runtime::distinct::{
+use refgen_core::prelude::*;
+use refgen_runtime::distinct::{
     all_of, cover, cover_regex, cover_regex_counts, differ, different_lengths, distinct, distinct_with, edit_distance,
     enumerate_star, never, not, not_equal, numeric_distance, some_of, Assertion, Difference, DistinctSet, Member,
     Reduce, Stopped,
@@ -227,7 +227,7 @@ fn a_set_is_written_out_as_json() {
 
 mod guide {
     use super::*;
-    use reflect_runtime::{
+    use refgen_runtime::{
         config::Config,
         guides::DistinctGuide,
         runner::{Property, RunError},

@@ -1,9 +1,9 @@
 //! The SMT back end agrees with the native one (run with `--features z3`).
 #![cfg(feature = "z3")]
 
-use reflect_core::prelude::*;
-use reflect_runtime::distinct::smt::{distinct_ints, distinct_strings, IntDifference, StrDifference};
-use reflect_runtime::distinct::{distinct, DistinctSet, Stopped};
+use refgen_core::prelude::*;
+use refgen_runtime::distinct::smt::{distinct_ints, distinct_strings, IntDifference, StrDifference};
+use refgen_runtime::distinct::{distinct, DistinctSet, Stopped};
 use std::collections::BTreeSet;
 
 /// Every member in range and every pair different, checked by `differ`.

@@ -8,8 +8,8 @@
 
 #![allow(dead_code)]
 
-use reflect::reflect_core::combinators::{int, just, pick, pure, recursive, vec};
-use reflect::reflect_core::gen::{BoxGen, Gen};
+use refgen::refgen_core::combinators::{int, just, pick, pure, recursive, vec};
+use refgen::refgen_core::gen::{BoxGen, Gen};
 
 /// A binary tree with `i64` keys.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

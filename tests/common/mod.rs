@@ -5,7 +5,7 @@
 pub mod fixtures;
 pub mod runs;
 
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 /// A binary search tree with small keys; validity is stated once. Its condition does not retry
 /// (`retries = 0`): the tests of guides that share it measure them against generation that

@@ -1,6 +1,6 @@
 //! Helpers for tests that call the runner directly.
 
-use reflect::runner::{Failure, Report, RunError};
+use refgen::runner::{Failure, Report, RunError};
 use std::path::PathBuf;
 
 /// A fresh temporary directory for the test `name` of this process (not created).

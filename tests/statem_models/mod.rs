@@ -1,9 +1,9 @@
 //! State machines shared by the stateful tests and examples: a key-value store, a bank account, a deep counter, a racy counter.
 #![allow(dead_code)]
 
-use reflect::combinators::{int, just, pick};
-use reflect::prelude::*;
-use reflect::statem::{ParallelStateMachine, StateMachine};
+use refgen::combinators::{int, just, pick};
+use refgen::prelude::*;
+use refgen::statem::{ParallelStateMachine, StateMachine};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -6,8 +6,8 @@
 //! cargo run --manifest-path fuzz/Cargo.toml --bin seed_corpus -- fuzz/corpus/bst_delete [DIR_OF_JSON_FILES]
 //! ```
 
-use reflect::fuzz::seed_corpus;
-use reflect_fuzz::{node, Tree};
+use refgen::fuzz::seed_corpus;
+use refgen_fuzz::{node, Tree};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -50,7 +50,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    match seed_corpus(&reflect_fuzz::bst_delete::generator(), &values, Path::new(out)) {
+    match seed_corpus(&refgen_fuzz::bst_delete::generator(), &values, Path::new(out)) {
         Ok(files) => {
             println!("wrote {} file(s) to {out}", files.len());
             ExitCode::SUCCESS

@@ -11,8 +11,8 @@
 //! `use` brings what a `with = ...` or `#[gen(...)]` expression needs:
 //!
 //! ```
-//! use reflect_core::combinators::*;
-//! use reflect_core::{generate, Gen};
+//! use refgen_core::combinators::*;
+//! use refgen_core::{generate, Gen};
 //!
 //! let pair = (int(0u8..=9), regex("[a-z]{2,4}"));
 //! let (n, s) = generate(&pair, 1).unwrap();

@@ -166,9 +166,9 @@ pub fn reflect<G: Gen + ?Sized>(g: &G, value: &G::Value) -> Vec<ChoiceTree> {
 /// modest size when options overlap.
 ///
 /// ```
-/// use reflect_core::combinators::{pick, pure, vec};
-/// use reflect_core::gen::Gen;
-/// use reflect_core::interpret::{check, reflect};
+/// use refgen_core::combinators::{pick, pure, vec};
+/// use refgen_core::gen::Gen;
+/// use refgen_core::interpret::{check, reflect};
 ///
 /// let either = pick("zero", [("a", 1, pure(0u8).boxed()), ("b", 1, pure(0u8).boxed())]);
 /// let g = vec(either, 0..=12);

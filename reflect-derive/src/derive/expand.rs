@@ -10,9 +10,9 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{parse_quote, Expr, Type};
 
-/// The path of reflect-core as users see it (through the `reflect` crate).
+/// The path of reflect-core as users see it (through the `refgen` crate).
 fn rc() -> TokenStream {
-    quote!(::reflect::reflect_core)
+    quote!(::refgen::refgen_core)
 }
 
 /// The name `self` becomes inside `#[assume]` conditions.

@@ -10,8 +10,8 @@ use syn::{Ident, ItemFn, Pat, ReturnType, Type};
 
 /// The code of the property `func` with arguments `args` and options `opts`.
 pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStream {
-    let core = quote!(::reflect::reflect_core);
-    let rt = quote!(::reflect::reflect_runtime);
+    let core = quote!(::refgen::refgen_core);
+    let rt = quote!(::refgen::refgen_runtime);
     let name = &func.sig.ident;
     let name_str = name.to_string();
     let vis = &func.vis;
@@ -91,7 +91,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
             calls.push(quote_spanned! {name.span()=>
                 .boxed_guide(|| {
                     let #property = #for_property;
-                    ::reflect::reflect_runtime::guides::guide_from::<#ty, _>(#options, #property)
+                    ::refgen::refgen_runtime::guides::guide_from::<#ty, _>(#options, #property)
                 })
             });
         }

@@ -1,6 +1,6 @@
 //! `guide = name(k = v, ...)` written, spans kept, as calls on the guide's own typed options.
 //!
-//! The macro knows no guide (their table is in `reflect_runtime::guides`):
+//! The macro knows no guide (their table is in `refgen_runtime::guides`):
 //! `guide = name` is `guides::name::options::<V>()`, `V` the arguments'
 //! value, and `guide = name(k = v)` adds `.k({ use guides::name::names::*; v })`,
 //! so a bare name in a value is first the guide's own (`explore = diverse`),
@@ -17,7 +17,7 @@ use syn::{Expr, Ident};
 
 /// The guide `guide = ...` names.
 pub(super) enum GuideExpr {
-    /// One of `reflect_runtime::guides`, by its name, with the calls that set its options,
+    /// One of `refgen_runtime::guides`, by its name, with the calls that set its options,
     /// and whether they can be made in a `const` block.
     Named { name: Ident, calls: Vec<TokenStream>, constant: bool },
     /// Any other expression, whose value implements `Guide`.
@@ -51,7 +51,7 @@ pub(super) fn parse_guide(value: Expr, errors: &mut Ctxt) -> GuideExpr {
         Expr::Group(g) => *g.expr,
         v => v,
     };
-    let rt = quote!(::reflect::reflect_runtime);
+    let rt = quote!(::refgen::refgen_runtime);
     if let Some(name) = guide_name(&value) {
         return GuideExpr::Named { name: name.clone(), calls: Vec::new(), constant: true };
     }
@@ -74,7 +74,7 @@ pub(super) fn parse_guide(value: Expr, errors: &mut Ctxt) -> GuideExpr {
         let Some((key, value)) = key else {
             errors.error_spanned(
                 arg,
-                format!("`{name}(...)` takes `key = value` options, such as `{name}(key = 1)`; see `reflect::guides`"),
+                format!("`{name}(...)` takes `key = value` options, such as `{name}(key = 1)`; see `refgen::guides`"),
             );
             continue;
         };
@@ -102,7 +102,7 @@ pub(super) fn options(name: &Ident, calls: &[TokenStream], constant: bool, value
     // The type spanned at the guide's name too, so that a call of a setter is spanned from the
     // name to its value, in the attribute.
     let value_ty = respan(value_ty.clone(), name.span());
-    let base = quote_spanned!(name.span()=> ::reflect::reflect_runtime::guides::#name::options::<#value_ty>());
+    let base = quote_spanned!(name.span()=> ::refgen::refgen_runtime::guides::#name::options::<#value_ty>());
     if constant {
         quote_spanned!(name.span()=> const { #base #(#calls)* })
     } else {

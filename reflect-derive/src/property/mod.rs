@@ -1,8 +1,8 @@
 //! `#[property]`: a function over generated arguments becomes a `#[test]` run by the runtime.
 //!
-//! The attribute's reference is the docs of `reflect_derive::property` (the
+//! The attribute's reference is the docs of `refgen_derive::property` (the
 //! crate's `lib.rs`); the guides and their options are the table of
-//! `reflect_runtime::guides`. The expansion reads the options ([`options`],
+//! `refgen_runtime::guides`. The expansion reads the options ([`options`],
 //! with `guide = ...` written as the guide's own options by [`guide`]),
 //! checks the function and reads its arguments ([`args`]), and writes the
 //! test and the hidden type beside it ([`expand`]).

@@ -48,7 +48,7 @@ pub(super) struct Distinct {
     pub(super) difference: Option<Expr>,
 }
 
-/// The constructors of `reflect::distinct` that `difference = NAME` calls.
+/// The constructors of `refgen::distinct` that `difference = NAME` calls.
 const DIFFERENCES: [&str; 5] = ["cover", "cover_regex", "cover_regex_counts", "not_equal", "different_lengths"];
 
 /// `distinct = N` and `difference = EXPR` (each given at most once, as the
@@ -201,7 +201,7 @@ pub(super) fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
             "guide" => match value {
                 None => errors.error_spanned(
                     &name,
-                    "`guide` needs a value: a guide of `reflect::guides`, such as `guide = rl` or \
+                    "`guide` needs a value: a guide of `refgen::guides`, such as `guide = rl` or \
                      `guide = rl(explore = diverse)`, or an expression whose value implements `Guide`",
                 ),
                 Some(e) => opts.guide = Some(parse_guide(e, errors)),

@@ -1,19 +1,19 @@
 #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 const _: () = {
-    const __VARIANTS: ::reflect::reflect_core::derived::Variants = ::reflect::reflect_core::derived::Variants::new(
+    const __VARIANTS: ::refgen::refgen_core::derived::Variants = ::refgen::refgen_core::derived::Variants::new(
         "Shape",
         &[
-            ::reflect::reflect_core::Opt { label: "Dot", weight: 2u32 },
-            ::reflect::reflect_core::Opt { label: "Line", weight: 1u32 },
-            ::reflect::reflect_core::Opt { label: "Group", weight: 1u32 },
+            ::refgen::refgen_core::Opt { label: "Dot", weight: 2u32 },
+            ::refgen::refgen_core::Opt { label: "Line", weight: 1u32 },
+            ::refgen::refgen_core::Opt { label: "Group", weight: 1u32 },
         ],
         2usize,
     );
     #[doc(hidden)]
     struct __ReflectGen<__G0, __G1>
     where
-        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
-        __G1: ::reflect::reflect_core::Gen<Value = String>,
+        __G0: ::refgen::refgen_core::Gen<Value = Vec<Shape>>,
+        __G1: ::refgen::refgen_core::Gen<Value = String>,
     {
         __g_Group_parts: __G0,
         __g_Group_name: __G1,
@@ -21,27 +21,27 @@ const _: () = {
     }
     impl<__G0, __G1> __ReflectGen<__G0, __G1>
     where
-        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
-        __G1: ::reflect::reflect_core::Gen<Value = String>,
+        __G0: ::refgen::refgen_core::Gen<Value = Vec<Shape>>,
+        __G1: ::refgen::refgen_core::Gen<Value = String>,
     {
         fn __assume(__value: &Shape) -> bool {
             {
                 let __reflect_self = __value;
-                ::reflect::reflect_core::derived::assume_bool(__reflect_self.depth() < 4)
+                ::refgen::refgen_core::derived::assume_bool(__reflect_self.depth() < 4)
             }
         }
         #[allow(unused_variables, clippy::all)]
-        fn __run_variant<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+        fn __run_variant<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
             &self,
             __c: u64,
             __src: &mut __A,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             match __c {
                 0u64 => ::core::result::Result::Ok(Shape::Dot),
                 1u64 => {
                     let __f_0: u8 = {
-                        ::reflect::reflect_core::derived::run_part(
-                            &::reflect::reflect_core::combinators::ConstInt::<
+                        ::refgen::refgen_core::derived::run_part(
+                            &::refgen::refgen_core::combinators::ConstInt::<
                                 u8,
                                 {
                                     let __bound: u8 = 1;
@@ -60,38 +60,38 @@ const _: () = {
                 }
                 2u64 => {
                     let __f_parts: Vec<Shape> =
-                        ::reflect::reflect_core::derived::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
+                        ::refgen::refgen_core::derived::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
                     let __f_name: String =
-                        ::reflect::reflect_core::derived::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
+                        ::refgen::refgen_core::derived::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
                     ::core::result::Result::Ok(Shape::Group { parts: __f_parts, name: __f_name })
                 }
-                _ => ::core::result::Result::Err(::reflect::reflect_core::Stop::Rejected),
+                _ => ::core::result::Result::Err(::refgen::refgen_core::Stop::Rejected),
             }
         }
         #[doc = r" The value, made once."]
         #[allow(unused_variables)]
         #[inline]
-        fn __once<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+        fn __once<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
-            __frame: &::reflect::reflect_core::derived::Frame,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
-            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            __frame: &::refgen::refgen_core::derived::Frame,
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
+            let __limited = __frame.at_limit(::refgen::refgen_core::derived::DEFAULT_DEPTH);
             let __c = __VARIANTS.choose(__src, __limited)?;
             let __r = self.__run_variant(__c, __src);
-            ::reflect::reflect_core::source::Answerer::leave(__src);
+            ::refgen::refgen_core::source::Answerer::leave(__src);
             __r
         }
         #[doc = r" The value, made again while it fails the condition on every value."]
         #[inline]
-        fn __every<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+        fn __every<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
-            __frame: &::reflect::reflect_core::derived::Frame,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
-            ::reflect::reflect_core::combinators::retrying(
+            __frame: &::refgen::refgen_core::derived::Frame,
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
+            ::refgen::refgen_core::combinators::retrying(
                 __src,
-                ::reflect::reflect_core::combinators::DEFAULT_RETRIES,
+                ::refgen::refgen_core::combinators::DEFAULT_RETRIES,
                 |__src| self.__once(__src, &__frame),
                 Self::__assume,
             )
@@ -99,82 +99,82 @@ const _: () = {
         #[doc = r" The one forward body, for both `run` and `run_rng`."]
         #[allow(unused_variables)]
         #[inline]
-        fn __forward<__A: ::reflect::reflect_core::source::Answerer + ?::core::marker::Sized>(
+        fn __forward<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
-            let __frame = ::reflect::reflect_core::derived::Frame::enter();
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
+            let __frame = ::refgen::refgen_core::derived::Frame::enter();
             if __frame.too_deep() {
-                return ::core::result::Result::Err(::reflect::reflect_core::Stop::Void);
+                return ::core::result::Result::Err(::refgen::refgen_core::Stop::Void);
             }
             self.__every(__src, &__frame)
         }
     }
-    impl ::reflect::reflect_core::Reflective for Shape {
-        fn generator() -> ::reflect::reflect_core::BoxGen<Self> {
-            ::reflect::reflect_core::derived::cached::<Self>(|| -> ::reflect::reflect_core::BoxGen<Shape> {
+    impl ::refgen::refgen_core::Reflective for Shape {
+        fn generator() -> ::refgen::refgen_core::BoxGen<Self> {
+            ::refgen::refgen_core::derived::cached::<Self>(|| -> ::refgen::refgen_core::BoxGen<Shape> {
                 ::std::rc::Rc::new(__ReflectGen::<_, _> {
-                    __g_Group_parts: ::reflect::reflect_core::derived::SeqField::<_, Vec<Shape>>::new(
+                    __g_Group_parts: ::refgen::refgen_core::derived::SeqField::<_, Vec<Shape>>::new(
                         "Shape::Group.parts",
                         0,
                         3,
-                        ::reflect::reflect_core::derived::DEFAULT_DEPTH,
+                        ::refgen::refgen_core::derived::DEFAULT_DEPTH,
                         true,
-                        ::reflect::reflect_core::combinators::lazy(|| {
-                            <Shape as ::reflect::reflect_core::Reflective>::generator()
+                        ::refgen::refgen_core::combinators::lazy(|| {
+                            <Shape as ::refgen::refgen_core::Reflective>::generator()
                         }),
                     ),
-                    __g_Group_name: ::reflect::reflect_core::regex::regex("[a-z]{1,4}"),
+                    __g_Group_name: ::refgen::refgen_core::regex::regex("[a-z]{1,4}"),
                     __marker: ::core::marker::PhantomData,
                 })
             })
         }
     }
-    impl<__G0, __G1> ::reflect::reflect_core::Gen for __ReflectGen<__G0, __G1>
+    impl<__G0, __G1> ::refgen::refgen_core::Gen for __ReflectGen<__G0, __G1>
     where
-        __G0: ::reflect::reflect_core::Gen<Value = Vec<Shape>>,
-        __G1: ::reflect::reflect_core::Gen<Value = String>,
+        __G0: ::refgen::refgen_core::Gen<Value = Vec<Shape>>,
+        __G1: ::refgen::refgen_core::Gen<Value = String>,
     {
         type Value = Shape;
         fn run(
             &self,
-            __src: &mut dyn ::reflect::reflect_core::Source,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            __src: &mut dyn ::refgen::refgen_core::Source,
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             self.__forward(__src)
         }
         fn run_rng(
             &self,
-            __rng: &mut ::reflect::reflect_core::DetRng,
-        ) -> ::core::result::Result<Shape, ::reflect::reflect_core::Stop> {
+            __rng: &mut ::refgen::refgen_core::DetRng,
+        ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             self.__forward(__rng)
         }
         #[allow(unused_variables)]
-        fn back(&self, __target: &Shape) -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+        fn back(&self, __target: &Shape) -> ::std::vec::Vec<::refgen::refgen_core::Way> {
             if !Self::__assume(__target) {
                 return ::std::vec::Vec::new();
             }
-            let __frame = ::reflect::reflect_core::derived::Frame::enter();
+            let __frame = ::refgen::refgen_core::derived::Frame::enter();
             if __frame.too_deep() {
                 return ::std::vec::Vec::new();
             }
-            let __limited = __frame.at_limit(::reflect::reflect_core::derived::DEFAULT_DEPTH);
+            let __limited = __frame.at_limit(::refgen::refgen_core::derived::DEFAULT_DEPTH);
             #[allow(unused_variables)]
             match __target {
                 Shape::Dot => {
-                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
                         #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
+                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
                         __ways
                     })();
                     __VARIANTS.ways(__limited, 0usize, __fields)
                 }
                 Shape::Line(__f_0, ..) => {
-                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
                         #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
-                        __ways = ::reflect::reflect_core::derived::back_part(__ways, "Shape::Line.0", {
-                            ::reflect::reflect_core::Gen::back(
-                                &::reflect::reflect_core::combinators::ConstInt::<
+                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
+                        __ways = ::refgen::refgen_core::derived::back_part(__ways, "Shape::Line.0", {
+                            ::refgen::refgen_core::Gen::back(
+                                &::refgen::refgen_core::combinators::ConstInt::<
                                     u8,
                                     {
                                         let __bound: u8 = 1;
@@ -199,21 +199,21 @@ const _: () = {
                     if __limited {
                         return ::std::vec::Vec::new();
                     }
-                    let __fields = (|| -> ::std::vec::Vec<::reflect::reflect_core::Way> {
+                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
                         #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::reflect::reflect_core::Way::empty()];
-                        __ways = ::reflect::reflect_core::derived::back_part(
+                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
+                        __ways = ::refgen::refgen_core::derived::back_part(
                             __ways,
                             "Shape::Group.parts",
-                            ::reflect::reflect_core::Gen::back(&self.__g_Group_parts, __f_parts),
+                            ::refgen::refgen_core::Gen::back(&self.__g_Group_parts, __f_parts),
                         );
                         if __ways.is_empty() {
                             return __ways;
                         }
-                        __ways = ::reflect::reflect_core::derived::back_part(
+                        __ways = ::refgen::refgen_core::derived::back_part(
                             __ways,
                             "Shape::Group.name",
-                            ::reflect::reflect_core::Gen::back(&self.__g_Group_name, __f_name),
+                            ::refgen::refgen_core::Gen::back(&self.__g_Group_name, __f_name),
                         );
                         if __ways.is_empty() {
                             return __ways;

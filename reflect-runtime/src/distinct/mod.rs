@@ -37,8 +37,8 @@
 //! ...)]` and [`crate::guides::DistinctGuide`].
 //!
 //! ```
-//! use reflect_core::prelude::*;
-//! use reflect_runtime::distinct::{distinct, numeric_distance, Stopped};
+//! use refgen_core::prelude::*;
+//! use refgen_runtime::distinct::{distinct, numeric_distance, Stopped};
 //!
 //! // 20 integers in 0..=1000, each at least 10 from every other.
 //! let set = distinct(20, &int(0i64..=1000), &numeric_distance(10, |x: &i64| *x as i128));
@@ -55,9 +55,9 @@ pub(crate) mod search;
 #[cfg(feature = "z3")]
 pub mod smt;
 
-use reflect_core::choice::{Choice, Request, Site};
-use reflect_core::gen::Gen;
-use reflect_core::regex::{CLASS_SITE, REPEAT_SITE};
+use refgen_core::choice::{Choice, Request, Site};
+use refgen_core::gen::Gen;
+use refgen_core::regex::{CLASS_SITE, REPEAT_SITE};
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -109,7 +109,7 @@ pub enum Reduce {
     /// into 8 runs of its characters).
     Buckets,
     /// The Iorek paper's `cover-regexp`, for generators made by
-    /// [`reflect_core::regex::regex`]: a character class is one case (its
+    /// [`refgen_core::regex::regex`]: a character class is one case (its
     /// choices do not count), an alternation is enumerated (each option is a
     /// case), a repetition gives short (its minimum count) and long (any
     /// more). Choices from other sites reduce as in [`Reduce::Buckets`].
@@ -221,7 +221,7 @@ pub fn cover<T: 'static>() -> Difference<T> {
 }
 
 /// The Iorek paper's `cover-regexp`, for a generator made by
-/// [`reflect_core::regex::regex`] (or a `#[choice(regex = ...)]` field):
+/// [`refgen_core::regex::regex`] (or a `#[choice(regex = ...)]` field):
 /// one value per case of [`Reduce::RegexCases`].
 pub fn cover_regex<T: 'static>() -> Difference<T> {
     cover_by(Reduce::RegexCases)

@@ -22,15 +22,15 @@
 
 use super::{Difference, DistinctSet, Member, Reduce, Step, Stopped};
 use rand::Rng;
-use reflect_core::choice::{Choice, Request, Site};
-use reflect_core::source::{rng_from_seed, DetRng, Source, Stop};
+use refgen_core::choice::{Choice, Request, Site};
+use refgen_core::source::{rng_from_seed, DetRng, Source, Stop};
 use std::collections::{HashMap, HashSet};
 
 /// The seed [`super::distinct`] uses.
 pub const DEFAULT_SEED: u64 = 0x1_04e4;
 
 /// Integer ranges of at most this many values are split value by value.
-const SMALL: u64 = reflect_core::choice::SMALL_DOMAIN;
+const SMALL: u64 = refgen_core::choice::SMALL_DOMAIN;
 
 /// One level of the trie: the branches of one narrowing step.
 #[derive(Default)]

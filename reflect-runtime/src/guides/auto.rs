@@ -29,9 +29,9 @@
 //! the random phase are not keyed, so one made again is new to it.)
 //!
 //! ```
-//! use reflect_core::combinators::{int, vec};
-//! use reflect_core::gen::Gen;
-//! use reflect_runtime::{config::Config, guides::AutoGuide, maximize, runner::Property};
+//! use refgen_core::combinators::{int, vec};
+//! use refgen_core::gen::Gen;
+//! use refgen_runtime::{config::Config, guides::AutoGuide, maximize, runner::Property};
 //!
 //! // Sorted lists, by filtering without retries: most random lists are not sorted.
 //! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted()).retries(0);
@@ -49,8 +49,8 @@
 
 use super::{RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
-use reflect_core::choice::Choice;
-use reflect_core::source::{DetRng, Stop};
+use refgen_core::choice::Choice;
+use refgen_core::source::{DetRng, Stop};
 
 /// When an [`AutoGuide`] switches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -252,8 +252,8 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::runner::Property;
-    use reflect_core::combinators::{int, vec};
-    use reflect_core::gen::Gen;
+    use refgen_core::combinators::{int, vec};
+    use refgen_core::gen::Gen;
 
     /// A property whose inputs are always valid stays random, and says nothing.
     #[test]

@@ -6,10 +6,10 @@
 //! 1. start a *walk* from `g` (the empty prefix of choices);
 //! 2. at the next choice point, for every option `c` (every bucket of
 //!    [`Request::buckets`] for an integer range wider than
-//!    [`reflect_core::choice::SMALL_DOMAIN`]), draw `N` samples from the
+//!    [`refgen_core::choice::SMALL_DOMAIN`]), draw `N` samples from the
 //!    derivative `δ_c g` (the generator with the walk's prefix and `c`
 //!    fixed, every later choice random: what
-//!    [`reflect_core::interpret::derivative`] makes of them); the *fitness*
+//!    [`refgen_core::interpret::derivative`] makes of them); the *fitness*
 //!    of `c` is the number of distinct valid values among them;
 //! 3. choose `c` with probability proportional to its fitness, each value
 //!    weighed by its size (see below) (uniformly
@@ -120,8 +120,8 @@
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
 use crate::hashing::BuildKey;
 use rand::Rng;
-use reflect_core::choice::{Choice, Request, Site};
-use reflect_core::source::{sample, DetRng, Stop};
+use refgen_core::choice::{Choice, Request, Site};
+use refgen_core::source::{sample, DetRng, Stop};
 use std::collections::HashSet;
 
 /// The parameters of a [`CgsGuide`].
@@ -235,8 +235,8 @@ impl Point {
 /// Choice Gradient Sampling as a guide; see the module docs.
 ///
 /// ```
-/// use reflect_core::prelude::*;
-/// use reflect_runtime::{explore::generate_distinct, guides::CgsGuide};
+/// use refgen_core::prelude::*;
+/// use refgen_runtime::{explore::generate_distinct, guides::CgsGuide};
 ///
 /// // Sorted lists of digits: rare among random lists of length 0..=6.
 /// let g = vec(int(0u8..=9), 0..=6).filter(|xs| xs.windows(2).all(|w| w[0] <= w[1]));

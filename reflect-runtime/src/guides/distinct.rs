@@ -15,8 +15,8 @@
 //! many members the set had and why the search stopped.
 //!
 //! ```
-//! use reflect_core::prelude::*;
-//! use reflect_runtime::{config::Config, distinct::numeric_distance, guides::DistinctGuide, runner::Property};
+//! use refgen_core::prelude::*;
+//! use refgen_runtime::{config::Config, distinct::numeric_distance, guides::DistinctGuide, runner::Property};
 //!
 //! // The four cases of cover-regexp (ab or c; one digit or more), one per property case.
 //! let p = Property::new(|| regex("(ab|c)[0-9]{1,4}"), |s: String| !s.is_empty());
@@ -38,9 +38,9 @@ use crate::distinct::{
     cover_by, default_budget, distinct_with, not_equal, Difference, DistinctSet, Reduce, Stopped, DEFAULT_SEED,
 };
 use crate::guide::{CaseInfo, ChoiceContext, Guide, Plan};
-use reflect_core::choice::Choice;
-use reflect_core::gen::Gen;
-use reflect_core::source::{sample, DetRng, Stop};
+use refgen_core::choice::Choice;
+use refgen_core::gen::Gen;
+use refgen_core::source::{sample, DetRng, Stop};
 use std::fmt;
 use std::rc::Rc;
 

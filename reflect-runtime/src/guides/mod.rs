@@ -42,7 +42,7 @@
 //! setter's own message).
 
 use crate::guide::Guide;
-use reflect_core::gen::BoxGen;
+use refgen_core::gen::BoxGen;
 
 pub mod auto;
 pub mod cgs;
@@ -69,7 +69,7 @@ pub use tuned::TunedGuide;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot make a guide for arguments of type `{V}`",
     label = "these options are not complete, or not for this type",
-    note = "the guide's `options()` docs, linked from `reflect::guides`, say which options it needs"
+    note = "the guide's `options()` docs, linked from `refgen::guides`, say which options it needs"
 )]
 pub trait GuideOptions<V> {
     /// The guide the options make.
@@ -100,8 +100,8 @@ mod tests {
     //! Each option `#[property(guide = ...)]` writes gives the configuration the guide had
     //! before the guides owned their options.
     use super::*;
-    use reflect_core::combinators::int;
-    use reflect_core::edit::Mutation;
+    use refgen_core::combinators::int;
+    use refgen_core::edit::Mutation;
 
     fn property() -> ForProperty<u8> {
         ForProperty { gen: crate::runner::argument::<u8, _>(int(0u8..=9)), manifest_dir: env!("CARGO_MANIFEST_DIR") }

@@ -42,11 +42,11 @@ use super::shape::Shapes;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
-use reflect_core::choice::{Choice, ChoiceTree, Request};
-use reflect_core::edit::Mutation;
-use reflect_core::gen::Gen;
-use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
-use reflect_core::trail::{Cue, Trail};
+use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::edit::Mutation;
+use refgen_core::gen::Gen;
+use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
+use refgen_core::trail::{Cue, Trail};
 use std::fmt::Debug;
 
 /// The parameters of a [`MutateGuide`]; see the module docs.
@@ -404,7 +404,7 @@ impl MutateOptions {
 /// The names `mutate`'s options use: the operators of `operators = [...]`.
 #[allow(non_upper_case_globals)]
 pub mod names {
-    use reflect_core::edit::Mutation;
+    use refgen_core::edit::Mutation;
 
     /// `rerollMut`: [`Mutation::Reroll`].
     pub const reroll: Mutation = Mutation::Reroll;

@@ -1,8 +1,8 @@
 //! Plain random generation: every choice drawn from the case's RNG, honouring the generator's weights.
 
 use crate::guide::{ChoiceContext, Guide};
-use reflect_core::choice::Choice;
-use reflect_core::source::{sample, DetRng, Stop};
+use refgen_core::choice::Choice;
+use refgen_core::source::{sample, DetRng, Stop};
 
 /// Plain random generation, honouring the generator's weights (how the
 /// default guide, [`super::AutoGuide`], starts).

@@ -10,7 +10,7 @@
 //! 2. each next case is a *neighbour* of the current input at temperature
 //!    `T_k = T_0 · (1 - k / k_max)` (`k_max` the run's cases, at most
 //!    [`MAX_DEFAULT_STEPS`]): by default its recorded choice tree,
-//!    edited by the rules of [`reflect_core::neighbour`] (the paper's Tables
+//!    edited by the rules of [`refgen_core::neighbour`] (the paper's Tables
 //!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
 //!    a value the generator can make, new parts generated afresh (a pick
 //!    there takes its first, base option, as lenient replay does; an integer
@@ -36,17 +36,17 @@
 //! random generation of a type with a hard `#[assume]` rarely does). Several utilities in
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
-//! [`reflect_core::neighbour`].
+//! [`refgen_core::neighbour`].
 
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use crate::hashing::mix;
 use rand::Rng;
-use reflect_core::choice::{Choice, ChoiceTree, Request};
-use reflect_core::gen::BoxGen;
-use reflect_core::interpret::{parse_tree, reflect};
-use reflect_core::neighbour::neighbour;
-use reflect_core::source::{rng_from_seed, sample, DetRng, Stop};
-use reflect_core::trail::{Cue, Kind};
+use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::gen::BoxGen;
+use refgen_core::interpret::{parse_tree, reflect};
+use refgen_core::neighbour::neighbour;
+use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
+use refgen_core::trail::{Cue, Kind};
 
 /// The most steps the default schedule falls over, however many cases the
 /// run has. PropEr ties `k_max` to the number of tests; over a large budget
@@ -170,10 +170,10 @@ struct Current {
 /// Simulated annealing over choice trees; see the module docs.
 ///
 /// ```
-/// use reflect_core::combinators::{int, vec};
-/// use reflect_runtime::config::Config;
-/// use reflect_runtime::guides::sa::SaGuide;
-/// use reflect_runtime::{maximize, runner::Property};
+/// use refgen_core::combinators::{int, vec};
+/// use refgen_runtime::config::Config;
+/// use refgen_runtime::guides::sa::SaGuide;
+/// use refgen_runtime::{maximize, runner::Property};
 ///
 /// // Fails only for a list of at least 30 numbers summing to more than 2,900.
 /// let p = Property::new(

@@ -11,9 +11,9 @@
 //! be rewarded for growing and for new shapes instead.
 //!
 //! ```
-//! use reflect_core::choice::Request;
-//! use reflect_core::trail::Trail;
-//! use reflect_runtime::guides::shape::{shape_key, Shapes};
+//! use refgen_core::choice::Request;
+//! use refgen_core::trail::Trail;
+//! use refgen_runtime::guides::shape::{shape_key, Shapes};
 //!
 //! let mut t = Trail::new();
 //! t.open_choice("x", Request::Int { span: 9 }, 3);
@@ -28,7 +28,7 @@
 //! ```
 
 use crate::hashing::{finish, mix};
-use reflect_core::trail::Trail;
+use refgen_core::trail::Trail;
 use std::collections::HashSet;
 
 /// The key of a case's shape: its picks' options in order and its number of choices.

@@ -8,7 +8,7 @@
 //! `1 + m` when the `unlike` examples took it `m` times; a choice point no
 //! example reached keeps the generator's own weights; large integer ranges
 //! are tuned per bucket. The details are in
-//! [`reflect_core::interpret::weighted`].
+//! [`refgen_core::interpret::weighted`].
 //!
 //! Each `EXPR` gives values of the argument's type (the tuple of them, with
 //! several arguments): an array or `Vec` of literals, a function's result,
@@ -23,10 +23,10 @@
 //! [`TunedGuide::new`]) runs with them.
 
 use crate::guide::{ChoiceContext, Guide};
-use reflect_core::choice::Choice;
-use reflect_core::gen::Gen;
-use reflect_core::interpret::Weights;
-use reflect_core::source::{DetRng, Stop};
+use refgen_core::choice::Choice;
+use refgen_core::gen::Gen;
+use refgen_core::interpret::Weights;
+use refgen_core::source::{DetRng, Stop};
 use serde::de::DeserializeOwned;
 use std::fmt::{self, Debug, Display};
 use std::marker::PhantomData;

@@ -1,6 +1,6 @@
 //! A choice tree as a flat pre-order list of `(site, choice, number of children)`, so a tree of any depth reads back.
 
-use reflect_core::choice::{Choice, ChoiceTree};
+use refgen_core::choice::{Choice, ChoiceTree};
 use serde::{Deserialize, Serialize};
 use serde::{Deserializer, Serializer};
 

@@ -2,7 +2,7 @@
 
 use super::{in_dir, stem, unique_suffix, Entry};
 use crate::hashing::case_seed;
-use reflect_core::choice::{Choice, ChoiceTree};
+use refgen_core::choice::{Choice, ChoiceTree};
 use serde::Deserialize;
 use std::fs::{self, File, OpenOptions};
 use std::io;

@@ -54,7 +54,7 @@ mod tests;
 pub use inflight::{InFlight, InFlightCase};
 pub use store::Store;
 
-use reflect_core::choice::ChoiceTree;
+use refgen_core::choice::ChoiceTree;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io;

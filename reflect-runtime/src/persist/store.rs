@@ -2,9 +2,9 @@
 
 use super::inflight::InFlightCase;
 use super::{file_name, in_dir, stem, unique_suffix, with_suffix, Entry, FORMAT_VERSION, LOCK};
-use reflect_core::choice::ChoiceTree;
-use reflect_core::gen::Gen;
-use reflect_core::interpret::reflect;
+use refgen_core::choice::ChoiceTree;
+use refgen_core::gen::Gen;
+use refgen_core::interpret::reflect;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

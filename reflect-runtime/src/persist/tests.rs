@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::hashing::case_seed;
-use reflect_core::choice::Choice;
-use reflect_core::combinators::{int, vec};
+use refgen_core::choice::Choice;
+use refgen_core::combinators::{int, vec};
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("reflect-persist-{name}-{}", std::process::id()));
@@ -164,6 +164,6 @@ fn a_value_is_remembered_by_reflection() {
     assert!(s.add_value(&g, &vec![3, 1]).unwrap());
     assert!(!s.add_value(&g, &vec![42]).unwrap(), "42 is out of range");
     let (s, _) = Store::open(&dir, "v");
-    assert_eq!(reflect_core::parse_tree(&g, &s.entries[0].tree).unwrap(), vec![3, 1]);
+    assert_eq!(refgen_core::parse_tree(&g, &s.entries[0].tree).unwrap(), vec![3, 1]);
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -38,7 +38,7 @@
 //!
 //! Generated cases under plain random generation (the `random` guide, and
 //! the default `auto` guide until it switches) take the fast path: the
-//! value is made by [`Gen::run_rng`](reflect_core::gen::Gen::run_rng) from
+//! value is made by [`Gen::run_rng`](refgen_core::gen::Gen::run_rng) from
 //! the case's seed, with no guided source and no choice tree; a case that
 //! fails is made again from the same seed under a recorder for its tree
 //! (and tested again: the report never shows an input that did not fail;

@@ -2,7 +2,7 @@
 
 use crate::shrink::ShrinkStats;
 use crate::token;
-use reflect_core::choice::ChoiceTree;
+use refgen_core::choice::ChoiceTree;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;

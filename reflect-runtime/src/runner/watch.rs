@@ -7,7 +7,7 @@
 use super::report::Origin;
 use crate::html::RunLog;
 use crate::outcome::Status;
-use reflect_core::choice::{Choice, ChoiceTree};
+use refgen_core::choice::{Choice, ChoiceTree};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

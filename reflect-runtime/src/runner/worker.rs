@@ -11,12 +11,12 @@ use crate::hashing::{case_seed, Seen};
 use crate::outcome::{CaseResult, Status};
 use crate::persist::InFlight;
 use crate::token;
-use reflect_core::bytes::BytesSource;
-use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::gen::BoxGen;
-use reflect_core::interpret::{lenient_source, reflect};
-use reflect_core::source::{rng_from_seed, RngSource, Stop};
-use reflect_core::trail::{Recorder, Trail};
+use refgen_core::bytes::BytesSource;
+use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::gen::BoxGen;
+use refgen_core::interpret::{lenient_source, reflect};
+use refgen_core::source::{rng_from_seed, RngSource, Stop};
+use refgen_core::trail::{Recorder, Trail};
 use std::any::Any;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -51,7 +51,7 @@ pub(crate) enum Make<'a> {
     /// A case replayed exactly from its choices (a replay token, a case
     /// left in flight by a run that ended).
     Sequence { choices: Vec<Choice> },
-    /// A case whose choices a fuzzer's bytes answer ([`reflect_core::bytes`]).
+    /// A case whose choices a fuzzer's bytes answer ([`refgen_core::bytes`]).
     Bytes { bytes: Vec<u8> },
     /// The example written by hand at `index`, reflected into its choices.
     Example { index: usize },
@@ -109,7 +109,7 @@ struct Handle<'a, V> {
 }
 
 impl<V> GenHandle for Handle<'_, V> {
-    fn run_key(&self, src: &mut dyn reflect_core::Source) -> Result<u64, Stop> {
+    fn run_key(&self, src: &mut dyn refgen_core::Source) -> Result<u64, Stop> {
         self.gen.run(src).map(|v| (self.key)(&v))
     }
 }
@@ -117,7 +117,7 @@ impl<V> GenHandle for Handle<'_, V> {
 impl<V: 'static> Worker<V> {
     /// Whether `value`, made again from `seed` under a recorder, differs
     /// from what the fast path makes from the same seed (by the law of
-    /// [`reflect_core::gen::Gen::run_rng`] it never does; a generator that
+    /// [`refgen_core::gen::Gen::run_rng`] it never does; a generator that
     /// reads anything but its choices can).
     fn differs_from_fast_path(&self, value: &V, seed: u64) -> bool {
         let fast = catch_unwind(AssertUnwindSafe(|| self.gen.run_rng(&mut rng_from_seed(seed))));
@@ -337,7 +337,7 @@ fn no_value(stop: Stop) -> Status {
 
 /// Generated cases run back to back on the fast path ([`Exec::run_batch`]),
 /// while the guide allows it ([`Guide::plain_case`]): each made by
-/// [`reflect_core::gen::Gen::run_rng`] from its seed, with no trail and no
+/// [`refgen_core::gen::Gen::run_rng`] from its seed, with no trail and no
 /// [`CaseResult`], until one does not pass.
 ///
 /// A case in a batch costs what the case itself needs: its seed, the watch
@@ -483,7 +483,7 @@ fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) ->
 /// The recorder takes `spare` (its lists kept from case to case) and leaves the last trail there.
 fn recorded<V>(
     gen: &BoxGen<V>,
-    src: impl reflect_core::Source,
+    src: impl refgen_core::Source,
     trail: &mut Trail,
     spare: &mut Option<Trail>,
 ) -> Made<V> {

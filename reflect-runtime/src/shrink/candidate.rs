@@ -6,7 +6,7 @@
 //! a list of every path. A candidate that only sets choices, or deletes a
 //! run of siblings, is made in the current tree itself and set back after
 //! the try (a renumbered deletion and a cap lower their leaves with
-//! [`reflect_core::edit::lower_leaves`], as [`Edit::Shift`] and [`Edit::Cap`]
+//! [`refgen_core::edit::lower_leaves`], as [`Edit::Shift`] and [`Edit::Cap`]
 //! do); any other edit beneath a node sets aside a copy of that node's
 //! subtree only (into the one kept from the last such try); an edit at the
 //! root is made in one scratch tree kept from try to try ([`ChoiceTree`]'s
@@ -33,8 +33,8 @@
 use super::index::{hash_and_size, key_of, node_key, tree_hash};
 use super::Shrinker;
 use crate::hashing::finish;
-use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{length_before, lower_leaves, restore_leaves, Edit, Path};
+use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::edit::{length_before, lower_leaves, restore_leaves, Edit, Path};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
@@ -174,7 +174,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     /// Tests the current tree with an [`Edit::Delete`] made in place and
     /// undone after the try: the run deleted is kept aside and put back.
     /// With `renumber`, the leaf choices after the run are lowered by its
-    /// length too ([`reflect_core::edit::delete_renumbered`]), and the edit applies only when
+    /// length too ([`refgen_core::edit::delete_renumbered`]), and the edit applies only when
     /// that lowers one.
     pub(super) fn try_delete(
         &mut self,

@@ -20,8 +20,8 @@
 //! the index in place ([`Index::set`]), with no walk of the tree.
 
 use crate::hashing::{finish, fnv1a, mix};
-use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::Path;
+use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::edit::Path;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -331,8 +331,8 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reflect_core::combinators::{int, vec};
-    use reflect_core::interpret::generate_recorded;
+    use refgen_core::combinators::{int, vec};
+    use refgen_core::interpret::generate_recorded;
 
     /// Trees of lists of lists, each with its index.
     fn indexed() -> Vec<(ChoiceTree, Index)> {

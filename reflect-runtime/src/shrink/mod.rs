@@ -2,7 +2,7 @@
 //!
 //! Every candidate is a [`ChoiceTree`] edited from the current smallest
 //! failing one, replayed by the caller with lenient replay
-//! ([`reflect_core::replay_lenient`]), so every candidate is a value the
+//! ([`refgen_core::replay_lenient`]), so every candidate is a value the
 //! generator can make, and one its validity condition accepts (a candidate
 //! the condition rejects is simply not interesting). A candidate is kept
 //! when it still fails and the choices it actually used are smaller in
@@ -28,7 +28,7 @@ mod tests;
 use candidate::Made;
 use index::{BuildPrehashed, Index};
 pub use passes::Pass;
-use reflect_core::choice::{Choice, ChoiceTree};
+use refgen_core::choice::{Choice, ChoiceTree};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -106,7 +106,7 @@ pub fn shrink(
 /// The shrinker makes every candidate in one tree of its own, copying the
 /// current tree into it and editing it there, so a try allocates only where
 /// the candidate's shape differs from the last one's. A caller that
-/// records the replay into a [`Trail`](reflect_core::trail::Trail) it keeps
+/// records the replay into a [`Trail`](refgen_core::trail::Trail) it keeps
 /// between tries, and builds the tree of the choices used only for a
 /// candidate that fails, makes a passing try allocate nothing at all.
 pub fn shrink_by_ref(

@@ -1,6 +1,6 @@
 //! The shrinker's passes, in the order a round runs them, each one counted.
 //!
-//! The passes, each over the shared edits of [`reflect_core::edit`], tried in
+//! The passes, each over the shared edits of [`refgen_core::edit`], tried in
 //! rounds until a round changes nothing (passes 7 to 10, which change
 //! several choices at once and cost more tries, only in a round that did
 //! not shorten the case):
@@ -49,8 +49,8 @@
 
 use super::index::Index;
 use super::{shortlex_less, Shrinker};
-use reflect_core::choice::{Choice, ChoiceTree};
-use reflect_core::edit::{joinable, promotions, Edit, Path};
+use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::edit::{joinable, promotions, Edit, Path};
 use std::collections::BTreeMap;
 
 /// A node with at least this many children is wide: its runs of children

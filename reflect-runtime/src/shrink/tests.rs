@@ -3,10 +3,10 @@
 use super::candidate::EditHasher;
 use super::index::tree_hash;
 use super::*;
-use reflect_core::combinators::{any_int, int, vec};
-use reflect_core::edit::Edit;
-use reflect_core::interpret::{generate_recorded, reflect, replay_lenient, run_recorded};
-use reflect_core::{parse_tree, BoxGen, Gen};
+use refgen_core::combinators::{any_int, int, vec};
+use refgen_core::edit::Edit;
+use refgen_core::interpret::{generate_recorded, reflect, replay_lenient, run_recorded};
+use refgen_core::{parse_tree, BoxGen, Gen};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
@@ -99,7 +99,7 @@ fn deleted_elements_renumber_the_indices_after_them() {
 
 #[test]
 fn an_extreme_integer_shrinks_into_the_uniform_option() {
-    use reflect_core::combinators::integer;
+    use refgen_core::combinators::integer;
     // `u64::MAX` and `u64::MAX - 1` sit in the default integer's last option; the smallest failing
     // value, 1001, in the uniform option before it: the raise pass gets there from the top.
     for (first, fails) in [(u64::MAX, 1001u64), (u64::MAX - 1, 70_000)] {
@@ -321,7 +321,7 @@ fn deletions_made_in_place_make_the_trees_their_edits_make() {
             let mut edits = vec![(Edit::Empty { at: path.clone() }, InPlace::Edit)];
             for start in 0..n {
                 for len in 1..=n - start {
-                    let renumbered = reflect_core::edit::delete_renumbered(&path, start, len);
+                    let renumbered = refgen_core::edit::delete_renumbered(&path, start, len);
                     edits.push((renumbered, InPlace::Delete(start, len, true, true)));
                     for lower_len in [true, false] {
                         let delete = Edit::Delete { at: path.clone(), start, len, lower_len };

@@ -1,10 +1,10 @@
 //! A sequence of commands as a reflective value: its generator over the model, its run, and its printing as steps.
 
 use super::StateMachine;
-use reflect_core::choice::{ChoiceTree, Site};
-use reflect_core::combinators::{int, Int};
-use reflect_core::gen::{product, BoxGen, Gen, Way};
-use reflect_core::{Reflective, Source, Stop};
+use refgen_core::choice::{ChoiceTree, Site};
+use refgen_core::combinators::{int, Int};
+use refgen_core::gen::{product, BoxGen, Gen, Way};
+use refgen_core::{Reflective, Source, Stop};
 use std::fmt;
 use std::marker::PhantomData;
 

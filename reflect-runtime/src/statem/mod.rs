@@ -25,10 +25,10 @@
 //! The smallest complete example, a counter whose model is a number:
 //!
 //! ```
-//! use reflect_runtime::statem::{check_state_machine, StateMachine};
-//! use reflect_runtime::config::Config;
-//! use reflect_core::{BoxGen, Gen, Reflective};
-//! use reflect_core::combinators::{int, pick};
+//! use refgen_runtime::statem::{check_state_machine, StateMachine};
+//! use refgen_runtime::config::Config;
+//! use refgen_core::{BoxGen, Gen, Reflective};
+//! use refgen_core::combinators::{int, pick};
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Cmd { Add(u8), Get }
@@ -44,7 +44,7 @@
 //!     fn commands(_: &u64) -> BoxGen<Cmd> {
 //!         pick("cmd", [
 //!             ("add", 3, int(0u8..=9).map(Cmd::Add, |c: &Cmd| match c { Cmd::Add(n) => Some(*n), _ => None }).boxed()),
-//!             ("get", 1, reflect_core::combinators::just(Cmd::Get).boxed()),
+//!             ("get", 1, refgen_core::combinators::just(Cmd::Get).boxed()),
 //!         ]).boxed()
 //!     }
 //!     fn next_state(n: &mut u64, c: &Cmd) { if let Cmd::Add(k) = c { *n += *k as u64 } }
@@ -81,7 +81,7 @@ pub use parallel::{linearizable, ParallelCommands, ParallelGen, ParallelStateMac
 use crate::config::Config;
 use crate::hashing::value_key;
 use crate::runner::{Property, Report, RunError};
-use reflect_core::{BoxGen, Reflective};
+use refgen_core::{BoxGen, Reflective};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
@@ -95,7 +95,7 @@ use std::ops::RangeInclusive;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a state machine",
     label = "`Commands<...>` and the `statem` entry points take a type that implements `StateMachine`",
-    note = "implement `reflect::statem::StateMachine` for `{Self}`: its model state, `commands`, `next_state`, `new_sut` and `run`"
+    note = "implement `refgen::statem::StateMachine` for `{Self}`: its model state, `commands`, `next_state`, `new_sut` and `run`"
 )]
 pub trait StateMachine: 'static {
     /// The model's state.

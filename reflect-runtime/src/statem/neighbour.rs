@@ -3,8 +3,8 @@
 use super::commands::{Commands, TRIES};
 use super::StateMachine;
 use rand::Rng;
-use reflect_core::gen::Gen;
-use reflect_core::source::DetRng;
+use refgen_core::gen::Gen;
+use refgen_core::source::DetRng;
 
 /// A neighbour of `commands` at temperature `temperature` (in `0..=1`), for
 /// [`SaGuide::with_neighbour`](crate::guides::SaGuide::with_neighbour):

@@ -13,10 +13,10 @@
 
 use super::commands::{any_command, make_steps, steps_back, write_steps, Violation, LEN};
 use super::StateMachine;
-use reflect_core::choice::{ChoiceTree, Site};
-use reflect_core::combinators::{int, Int};
-use reflect_core::gen::{product, BoxGen, Gen, Way};
-use reflect_core::{Reflective, Source, Stop};
+use refgen_core::choice::{ChoiceTree, Site};
+use refgen_core::combinators::{int, Int};
+use refgen_core::gen::{product, BoxGen, Gen, Way};
+use refgen_core::{Reflective, Source, Stop};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
@@ -34,7 +34,7 @@ const INTERLEAVING_BUDGET: usize = 200_000;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no parallel mode",
     label = "the parallel mode needs `ParallelStateMachine`",
-    note = "implement `reflect::statem::ParallelStateMachine` for `{Self}` (`run_shared` on a `Sync` system under test)"
+    note = "implement `refgen::statem::ParallelStateMachine` for `{Self}` (`run_shared` on a `Sync` system under test)"
 )]
 pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Output: Send> {
     /// Run `command` on the shared system under test (from any thread).

@@ -1,5 +1,5 @@
-use reflect::prelude::*;
-use reflect::reflect_core::combinators::int;
+use refgen::prelude::*;
+use refgen::refgen_core::combinators::int;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Celsius(i16);

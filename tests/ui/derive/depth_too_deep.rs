@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[derive(Clone, Reflective)]
 #[reflect(depth = 129)]

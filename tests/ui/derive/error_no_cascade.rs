@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[derive(Debug, Clone, Reflective)]
 struct Config {

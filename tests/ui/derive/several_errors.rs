@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Every mistake in one type is reported together.
 #[derive(Reflective)]

@@ -1,8 +1,8 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[derive(Reflective)]
 struct Point {
-    #[choice(with = reflect::reflect_core::combinators::int(0u8..=3), range = 0..=3)]
+    #[choice(with = refgen::refgen_core::combinators::int(0u8..=3), range = 0..=3)]
     x: u8,
 }
 

@@ -1,5 +1,5 @@
-use reflect::combinators::pure;
-use reflect::prelude::*;
+use refgen::combinators::pure;
+use refgen::prelude::*;
 
 #[derive(Clone)]
 struct Opaque;

@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Every mistake in `cgs(...)` is reported, each at its tokens.
 #[property(guide = cgs(samples = "many"))]

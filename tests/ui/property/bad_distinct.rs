@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Every misuse of `distinct` / `difference` is reported, each at its tokens.
 #[property(distinct = 0)]

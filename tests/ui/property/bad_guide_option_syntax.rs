@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // A guide's options are `key = value`, each key once: the macro checks this for every guide
 // (and leaves the keys and values to the guide).

@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Every mistake of one attribute is reported together.
 #[property(cases = "many", seed = 1, seed = 2, stats = true, guide, regressions = 3)]

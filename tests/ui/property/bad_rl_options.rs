@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Each wrong option of `rl(...)` is reported at its own tokens: a name the guide does not
 // have, a key it does not take, a value of the wrong type, a key given twice.

@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[property]
 async fn is_async(x: u8) {

@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // A per-case limit is `timeout_ms = N` or `timeout = none`; a run budget is a positive `max_time_ms`.
 #[property(timeout = 5, max_time_ms = 0)]

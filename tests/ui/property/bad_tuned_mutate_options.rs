@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // Every mistake in `tuned(...)` and `mutate(...)` is reported, each at its tokens.
 #[property(guide = tuned)]

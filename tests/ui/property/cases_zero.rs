@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[property(cases = 0)]
 fn p(x: u8) {

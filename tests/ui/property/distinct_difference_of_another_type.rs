@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // The difference must be over the argument's type: the error is at the difference.
 #[property(distinct = 3, difference = numeric_distance(10, |x: &i64| i128::from(*x)))]

@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 // The examples must be values of the argument's type: the error is at the examples.
 #[property(guide = tuned(like = [1u16, 2u16]))]

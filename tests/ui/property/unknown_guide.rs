@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[property(guide = rlcheck)]
 fn p(x: u8) {

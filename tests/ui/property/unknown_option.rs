@@ -1,4 +1,4 @@
-use reflect::prelude::*;
+use refgen::prelude::*;
 
 #[property(casez = 10)]
 fn p(x: u8) {

@@ -1,5 +1,5 @@
-use reflect::combinators::int;
-use reflect::prelude::*;
+use refgen::combinators::int;
+use refgen::prelude::*;
 
 #[property]
 fn p(#[gen(int(0u8..=9))] x: String) {

@@ -1,5 +1,5 @@
-use reflect::prelude::*;
-use reflect::statem::check_parallel;
+use refgen::prelude::*;
+use refgen::statem::check_parallel;
 
 struct Counter;
 

@@ -1,5 +1,5 @@
-use reflect::prelude::*;
-use reflect::statem::check_state_machine;
+use refgen::prelude::*;
+use refgen::statem::check_state_machine;
 
 struct Store;
 

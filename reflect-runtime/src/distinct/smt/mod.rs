@@ -3,7 +3,7 @@
 //! A reflective generator is Rust code, which a solver cannot read, so this
 //! back end takes its specification in a form Z3 can: an integer range
 //! ([`distinct_ints`]), or a regex ([`distinct_strings`]: Z3's regex
-//! membership over the same structure [`reflect_core::regex::regex`]
+//! membership over the same structure [`refgen_core::regex::regex`]
 //! generates from). Each member is one query: the solver holds the
 //! specification, and after each model `v` the loop asserts that the next
 //! value differs from `v` (by the constraint, and `x != v`, Iorek's default);

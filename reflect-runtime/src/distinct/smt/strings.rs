@@ -17,7 +17,7 @@
 
 use super::{iorek_loop, solver, Combined};
 use crate::distinct::{cover_by, different_lengths, edit_distance, not_equal, Difference, DistinctSet, Reduce};
-use reflect_core::regex::{Regex, Shape};
+use refgen_core::regex::{Regex, Shape};
 use std::fmt;
 use z3::ast::{Bool, Int, Regexp, String as Text};
 use z3::{SatResult, Solver};
@@ -114,7 +114,7 @@ impl StrDifference {
     }
 
     /// The same constraint for the native back end ([`crate::distinct::distinct`]
-    /// over [`reflect_core::regex::regex`] of the same pattern).
+    /// over [`refgen_core::regex::regex`] of the same pattern).
     pub fn native(&self) -> Difference<String> {
         if let Some(c) = self.combined() {
             return c.native(StrDifference::native);
@@ -427,7 +427,7 @@ fn levenshtein(x: &Text, longest: u64, v: &str) -> Int {
     out
 }
 
-/// Up to `n` strings matching `pattern` (as [`reflect_core::regex::regex`]
+/// Up to `n` strings matching `pattern` (as [`refgen_core::regex::regex`]
 /// reads it: unbounded repetitions bounded alike), every pair different
 /// under `difference`, in at most `budget` rounds of Iorek's loop (one per
 /// member, and the last one that finds none; when the constraint implies a

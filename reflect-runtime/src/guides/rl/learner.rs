@@ -2,7 +2,7 @@
 
 use crate::hashing::{mix, BuildKey};
 use rand::Rng;
-use reflect_core::source::DetRng;
+use refgen_core::source::DetRng;
 use std::collections::HashMap;
 
 /// How a [`Learner`] explores beyond RLCheck's ε-greedy policy over mean
@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// fields combine; [`Explore::DIVERSE`] is the combination measured best.
 ///
 /// ```
-/// use reflect_runtime::guides::rl::{Explore, RlConfig, RlGuide};
+/// use refgen_runtime::guides::rl::{Explore, RlConfig, RlGuide};
 /// let guide = RlGuide::new(RlConfig::default().explore(Explore::DIVERSE).epsilon(0.05));
 /// assert_eq!(guide.config().explore.softmax, Some(0.5));
 /// ```

@@ -7,7 +7,7 @@
 //! One reward per generated value (Eq. 1): [`RlConfig::r_unique`] for a
 //! valid value not seen before, [`RlConfig::r_valid`] for a valid duplicate,
 //! [`RlConfig::r_invalid`] for an invalid one. Learners act over the
-//! request's buckets ([`reflect_core::Request::buckets`]), so a wide integer
+//! request's buckets ([`refgen_core::Request::buckets`]), so a wide integer
 //! range is a small domain; a value inside the chosen bucket is drawn
 //! uniformly. The state abstraction (Sec. 4.3) is derived from the choice
 //! tree, so users write no state code: see [`state`].
@@ -41,15 +41,15 @@ pub use state::{describe_states, Abstraction, DescribedState};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
 use crate::hashing::BuildKey;
 use rand::Rng;
-use reflect_core::choice::{Choice, Request, Site};
-use reflect_core::source::{DetRng, Stop};
+use refgen_core::choice::{Choice, Request, Site};
+use refgen_core::source::{DetRng, Stop};
 use state::State;
 use std::collections::HashMap;
 
 /// The parameters of an [`RlGuide`]; the defaults are RLCheck's (Sec. 4.3.1).
 ///
 /// ```
-/// use reflect_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
+/// use refgen_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
 /// let guide = RlGuide::new(RlConfig::default().epsilon(0.1).window(6).abstraction(Abstraction::Sequence));
 /// assert_eq!(guide.config().window, 6);
 /// ```
@@ -178,8 +178,8 @@ impl RlConfig {
 /// ε = 0.25, rewards 20 / 0 / -1.
 ///
 /// ```
-/// use reflect_core::prelude::*;
-/// use reflect_runtime::{explore::generate_distinct, guides::rl::RlGuide};
+/// use refgen_core::prelude::*;
+/// use refgen_runtime::{explore::generate_distinct, guides::rl::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
 /// let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b")).filter(|(a, b)| a < b);

@@ -26,10 +26,10 @@
 use super::RlConfig;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Guide, GuidedSource, Plan};
 use crate::hashing::{finish, hash_str, mix};
-use reflect_core::choice::{Choice, Site};
-use reflect_core::gen::Gen;
-use reflect_core::source::{rng_from_seed, Stop};
-use reflect_core::trail::{Node, Trail};
+use refgen_core::choice::{Choice, Site};
+use refgen_core::gen::Gen;
+use refgen_core::source::{rng_from_seed, Stop};
+use refgen_core::trail::{Node, Trail};
 use std::fmt;
 
 /// How a learner's state is derived from the choices made so far (RLCheck Sec. 4.3).
@@ -216,7 +216,7 @@ impl Guide for Script<'_> {
     fn name(&self) -> &str {
         "script"
     }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, _rng: &mut reflect_core::DetRng) -> Result<Choice, Stop> {
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, _rng: &mut refgen_core::DetRng) -> Result<Choice, Stop> {
         self.state.collect(ctx.trail, &self.config);
         let c = self.choices.get(self.next).copied().filter(|&c| ctx.request.accepts(c)).unwrap_or(0);
         self.next += 1;
@@ -231,8 +231,8 @@ impl Guide for Script<'_> {
 /// [`super::RlGuide`] with that configuration would show the learner there.
 ///
 /// ```
-/// use reflect_core::prelude::*;
-/// use reflect_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
+/// use refgen_core::prelude::*;
+/// use refgen_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
 ///
 /// let g = (int(0u8..=9).site("a"), bool().site("b"), int(0u8..=9).site("c"));
 /// let seq = describe_states(&g, &[3, 1, 4], RlConfig::default().abstraction(Abstraction::Sequence));

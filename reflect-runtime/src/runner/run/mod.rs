@@ -17,7 +17,7 @@ use crate::outcome::{CaseResult, Status, ENDED};
 use crate::persist::{InFlight, InFlightCase, Store};
 use crate::shrink::{self, Budget, ShrinkStats};
 use crate::token;
-use reflect_core::choice::ChoiceTree;
+use refgen_core::choice::ChoiceTree;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
