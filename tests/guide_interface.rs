@@ -1,12 +1,12 @@
 //! The guide interface: plans (fresh or a tree replayed leniently), what a guide sees at a choice (the trail, the cue, the
 //! budget, the generator), stopping a case, and the feedback after it.
 
+use refgen::interpret::replay::Cue;
 use refgen::interpret::{generate, generate_recorded, parse_tree};
 use refgen::prelude::*;
 use refgen::refgen_core::combinators::{bool, int, vec};
 use refgen::refgen_core::edit::random_edit;
 use refgen::refgen_core::source::{rng_from_seed, sample, RngSource};
-use refgen::refgen_core::trail::Cue;
 use refgen::refgen_core::{replay_with, DetRng};
 use refgen::refgen_core::{ChoiceTree, Stop};
 use refgen::refgen_runtime::explore::generate_distinct;

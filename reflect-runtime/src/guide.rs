@@ -57,9 +57,10 @@
 use crate::hashing::value_key;
 use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
 use refgen_core::gen::Gen;
+use refgen_core::interpret::replay::{Cue, Cursor};
 use refgen_core::interpret::reroll_choice;
 use refgen_core::source::{sample, DetRng, Source, Stop};
-use refgen_core::trail::{Cue, Cursor, Node, Trail};
+use refgen_core::trail::{Node, Trail};
 use std::fmt::Debug;
 
 /// How a guide wants the next case made.

@@ -1,6 +1,6 @@
 //! Container generators: `Option`, sequences (`Vec`, `String`) with a length choice, and tuples.
 
-use super::scalars::{int, Int};
+use super::integers::{int, Int};
 use super::{pick_choose, pick_ways, total};
 use crate::choice::{ChoiceTree, Opt, Site};
 use crate::gen::{one_forward_body, product, Gen, Way};

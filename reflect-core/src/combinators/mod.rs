@@ -27,18 +27,19 @@ use crate::source::{Answerer, Source, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
+mod chars;
 mod collections;
 mod filter;
-mod scalars;
+mod floats;
+mod integers;
 
 pub use crate::regex::{regex, Regex};
+pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
 pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
 pub use filter::{retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
-pub use scalars::{
-    any_char, any_int, bool, char, char_class, float, int, integer, nonzero_integer, Bool, CharClass, ConstInt,
-    FloatValue, Int, IntValue,
-};
+pub use floats::{float, FloatValue};
+pub use integers::{any_int, int, integer, nonzero_integer, ConstInt, Int, IntValue};
 
 // ---------------------------------------------------------------- constants
 

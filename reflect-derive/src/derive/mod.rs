@@ -3,6 +3,7 @@
 pub mod attr;
 pub mod check;
 pub mod expand;
+mod fields;
 pub mod shape;
 
 use proc_macro2::{TokenStream, TokenTree};

@@ -45,8 +45,9 @@ use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
+use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
-use refgen_core::trail::{Cue, Trail};
+use refgen_core::trail::Trail;
 use std::fmt::Debug;
 
 /// The parameters of a [`MutateGuide`]; see the module docs.

@@ -43,10 +43,11 @@ use crate::hashing::mix;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::gen::BoxGen;
+use refgen_core::interpret::replay::Cue;
 use refgen_core::interpret::{parse_tree, reflect};
 use refgen_core::neighbour::neighbour;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
-use refgen_core::trail::{Cue, Kind};
+use refgen_core::trail::Kind;
 
 /// The most steps the default schedule falls over, however many cases the
 /// run has. PropEr ties `k_max` to the number of tests; over a large budget

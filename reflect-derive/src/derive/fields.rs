@@ -1,0 +1,357 @@
+//! One field's generator, forward and backward: its attributes (`range`, `with`, parts, `assume`) as code.
+
+use super::attr::{Assume, Part, PartAttrs};
+use super::shape::{self, Tier};
+use super::{Field, Input};
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Expr, Type};
+
+/// The path of reflect-core as users see it (through the `refgen` crate).
+pub(super) fn rc() -> TokenStream {
+    quote!(::refgen::refgen_core)
+}
+
+/// The name `self` becomes inside `#[assume]` conditions.
+fn self_ident() -> Ident {
+    Ident::new("__reflect_self", Span::call_site())
+}
+
+/// `tokens` with every `self` (not followed by `::`) renamed to [`self_ident`].
+fn replace_self(tokens: TokenStream) -> TokenStream {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tts.len());
+    for (i, t) in tts.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) if id == "self" => {
+                let path = matches!(tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                if path {
+                    out.push(t.clone());
+                } else {
+                    out.push(TokenTree::Ident(Ident::new("__reflect_self", id.span())));
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream()));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `assume_bool(expr)` with `self` bound to `value` (a reference).
+pub(super) fn assume_check(expr: &Expr, value: TokenStream) -> TokenStream {
+    let rc = rc();
+    let me = self_ident();
+    let body = replace_self(quote!(#expr));
+    let call = quote_spanned!(expr.span()=> #rc::derived::assume_bool(#body));
+    quote!({ let #me = #value; #call })
+}
+
+/// Whether `tokens` use the identifier `name` other than as a function
+/// called (`name(...)`) or a path's first segment (`name::...`).
+fn names_value(tokens: TokenStream, name: &str) -> bool {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    tts.iter().enumerate().any(|(i, t)| match t {
+        TokenTree::Ident(id) if id == name => {
+            let called = matches!(tts.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
+            let path = matches!(tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+            !called && !path
+        }
+        TokenTree::Group(g) => names_value(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// What generated code needs to know about the type as a whole.
+pub(super) struct Cx<'a> {
+    pub(super) input: &'a Input<'a>,
+    pub(super) params: Vec<&'a Ident>,
+    pub(super) type_name: String,
+    pub(super) depth: TokenStream,
+}
+
+/// One field's generator: an optional stored member (its name, the type
+/// of the values it makes, its initializer), and how to run it forward and
+/// backward.
+pub(super) struct FieldGen {
+    pub(super) member: Option<(Ident, TokenStream, TokenStream)>,
+    run: TokenStream,
+    back: TokenStream,
+}
+
+impl Cx<'_> {
+    fn field_gen(&self, f: &Field, site: &str, member: Ident, earlier: &[&Field]) -> FieldGen {
+        let rc = rc();
+        let ty = f.ty;
+        let a = &f.attrs;
+        let local = f.local();
+        let stored = |init: TokenStream| FieldGen {
+            member: Some((member.clone(), quote!(#ty), init)),
+            run: quote!(#rc::derived::run_part(&self.#member, #site, __src)),
+            back: quote!(#rc::Gen::back(&self.#member, #local)),
+        };
+        // The earlier fields an expression names as values, bound by name
+        // (forward to references of the locals, backward to the locals, which
+        // are references already). Only those: a field called `regex` must
+        // not shadow the function `regex(...)`.
+        let bindings = |e: &dyn quote::ToTokens| {
+            let tokens = e.to_token_stream();
+            let named: Vec<&&Field> =
+                earlier.iter().filter(|f| names_value(tokens.clone(), &f.binding.to_string())).collect();
+            let fwd: TokenStream = named
+                .iter()
+                .map(|f| {
+                    let (b, l) = (&f.binding, f.local());
+                    quote!(#[allow(unused_variables)] let #b = &#l;)
+                })
+                .collect();
+            let back: TokenStream = named
+                .iter()
+                .map(|f| {
+                    let (b, l) = (&f.binding, f.local());
+                    quote!(#[allow(unused_variables)] let #b = #l;)
+                })
+                .collect();
+            (fwd, back)
+        };
+        if let Some((value, span)) = &a.default {
+            let value = value
+                .as_ref()
+                .map_or_else(|| quote_spanned!(*span=> <#ty as ::core::default::Default>::default()), |e| quote!(#e));
+            let (fwd_bind, _) = bindings(&value);
+            return FieldGen {
+                member: None,
+                run: quote!(::core::result::Result::<#ty, #rc::Stop>::Ok({ #fwd_bind #value })),
+                back: quote!(::std::vec![#rc::Way::empty()]),
+            };
+        }
+        if let Some(with) = &a.with {
+            let (fwd_bind, back_bind) = bindings(with);
+            return match &a.at {
+                None => {
+                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<#ty, _>(#with));
+                    FieldGen {
+                        member: None,
+                        run: quote!({
+                            let __gen = { #fwd_bind #g };
+                            #rc::derived::run_part(&__gen, #site, __src)
+                        }),
+                        back: quote!({
+                            let __gen = { #back_bind #g };
+                            #rc::Gen::back(&__gen, #local)
+                        }),
+                    }
+                }
+                Some(at) => {
+                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<_, _>(#with));
+                    let into = quote_spanned!(with.span()=> ::core::convert::Into::<#ty>::into);
+                    let back_at = quote_spanned!(at.span()=> #rc::derived::back_at::<#ty, _, _>(&__gen, #local, #at));
+                    FieldGen {
+                        member: None,
+                        run: quote!({
+                            let __gen = { #fwd_bind #g };
+                            #rc::derived::run_part(&__gen, #site, __src).map(#into)
+                        }),
+                        back: quote!({
+                            let __gen = { #back_bind #g };
+                            #back_at
+                        }),
+                    }
+                }
+            };
+        }
+        if let Some(r) = &a.part.range {
+            if shape::is_integer(ty) {
+                let g = int_gen(ty, r, site);
+                // The bounds may name earlier fields (`range = 0..=*len`).
+                let (fwd_bind, back_bind) = bindings(r);
+                return FieldGen {
+                    member: None,
+                    run: quote!({ #fwd_bind #rc::derived::run_part(&#g, #site, __src) }),
+                    back: quote!({ #back_bind #rc::Gen::back(&#g, #local) }),
+                };
+            }
+        }
+        let g = self.part_gen(ty, &a.part, site);
+        let (fwd_bind, back_bind) = bindings(&a.part.expr_tokens());
+        if fwd_bind.is_empty() {
+            return stored(g);
+        }
+        // Bounds that name earlier fields (`len = 1..=*n`): the generator is
+        // built for each value, with those fields in scope.
+        FieldGen {
+            member: None,
+            run: quote!({ #fwd_bind let __gen = #g; #rc::derived::run_part(&__gen, #site, __src) }),
+            back: quote!({ #back_bind let __gen = #g; #rc::Gen::back(&__gen, #local) }),
+        }
+    }
+
+    /// A generator of `ty` at `site`, as the attributes `p` say (the type's
+    /// own generator when they say nothing). The combinators it is built of
+    /// stay unboxed, so that their calls to each other are static. A type's
+    /// own generator that may lead back to the type being derived is built
+    /// on first use (`combinators::lazy`), so that building the generator ends.
+    fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> TokenStream {
+        let rc = rc();
+        let depth = &self.depth;
+        let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
+        let recursive_path =
+            |t: &Type| matches!(t, Type::Path(_)) && shape::tier(t, self.input.ident, &self.params) == Tier::Recursive;
+        let own_of = |t: &Type| match shape::generic_arg(t, "Box") {
+            // `Box<T>` of a type that names the type derived: `T`'s own
+            // generator boxed here, not behind `Box<T>`'s (one call fewer
+            // per value).
+            Some(inner) if recursive_path(inner) => quote!(#rc::reflective::boxed_values(
+                #rc::combinators::lazy(|| <#inner as #rc::Reflective>::generator())
+            )),
+            _ if limited(t) => quote!(#rc::combinators::lazy(|| <#t as #rc::Reflective>::generator())),
+            _ => quote!(<#t as #rc::Reflective>::generator()),
+        };
+        let own = || own_of(ty);
+        if let Some(r) = &p.range {
+            let (lo, hi) = (&r.start, &r.end);
+            return if shape::is_char(ty) {
+                quote_spanned!(r.span()=> #rc::combinators::char_class(&[(#lo, #hi)]).site(#site))
+            } else {
+                int_gen(ty, r, site)
+            };
+        }
+        if let Some(re) = &p.regex {
+            return quote!(#rc::regex::regex(#re));
+        }
+        let len = p.len.as_ref().map(|r| {
+            let (lo, hi) = (&r.start, &r.end);
+            quote_spanned!(r.span()=> #lo, #hi)
+        });
+        let default_len = || quote!(0, #rc::reflective::DEFAULT_MAX_LEN);
+        let part = |q: &Option<Part>, t: &Type, name: &str| match q {
+            Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
+            None => own_of(t),
+        };
+        if shape::is_string(ty) {
+            if let Some(len) = len {
+                return quote!(#rc::derived::SeqField::<_, ::std::string::String>::new(
+                    #site, #len, #depth, false, #rc::combinators::char()
+                ));
+            }
+        }
+        if let Some(elem) = shape::generic_arg(ty, "Vec") {
+            let (lim, len, g) = (limited(elem), len.unwrap_or_else(default_len), part(&p.each, elem, "each"));
+            return quote!(#rc::derived::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g));
+        }
+        if let Some(inner) = shape::generic_arg(ty, "Option") {
+            let (lim, g) = (limited(inner), part(&p.some, inner, "some"));
+            return quote!(#rc::derived::option_field(#site, #depth, #lim, #g));
+        }
+        if p.is_empty() {
+            return own();
+        }
+        // A set, map or `VecDeque` with attributes: made from the `Vec` of its entries.
+        let (entry, lim, g) = match (shape::elements(ty), shape::map_args(ty)) {
+            (Some((_, e)), _) => (quote!(#e), limited(e), part(&p.each, e, "each")),
+            (None, Some((k, v))) => {
+                let (gk, gv) = (part(&p.key, k, "key"), part(&p.value, v, "value"));
+                (quote!((#k, #v)), limited(k) || limited(v), quote!((#gk, #gv)))
+            }
+            // The check pass reported the attributes that do not fit the type.
+            (None, None) => return own(),
+        };
+        let len = len.unwrap_or_else(default_len);
+        quote!(#rc::derived::collected::<#ty, _>(
+            #rc::derived::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
+        ))
+    }
+
+    /// Statements generating `fields` into their locals (forward).
+    /// `prefix` names the variant for sites and members.
+    pub(super) fn run_fields(
+        &self,
+        fields: &[Field],
+        site_prefix: &str,
+        member_prefix: &str,
+    ) -> (TokenStream, Vec<FieldGen>) {
+        let rc = rc();
+        let mut stmts = TokenStream::new();
+        let mut gens = Vec::new();
+        for (i, f) in fields.iter().enumerate() {
+            let site = format!("{site_prefix}.{}", f.name);
+            let member = format_ident!("__g_{}{}", member_prefix, f.name);
+            let earlier: Vec<&Field> = fields[..i].iter().collect();
+            let g = self.field_gen(f, &site, member, &earlier);
+            let (local, ty, run) = (f.local(), f.ty, &g.run);
+            match &f.attrs.assume {
+                None => stmts.extend(quote!(let #local: #ty = #run?;)),
+                // The field made again while it fails its condition (see `combinators::retrying`).
+                Some(a) => {
+                    let ok = assume_check(&a.expr, quote!(__v));
+                    let retries = retries(a);
+                    stmts.extend(quote!(
+                        let #local: #ty = #rc::combinators::retrying(
+                            __src,
+                            #retries,
+                            |__src| #run,
+                            |__v: &#ty| #ok,
+                        )?;
+                    ));
+                }
+            }
+            gens.push(g);
+        }
+        (stmts, gens)
+    }
+
+    /// Statements computing `__ways` for `fields` (backward), from their
+    /// locals (references); they return early with no way.
+    pub(super) fn back_fields(&self, fields: &[Field], gens: &[FieldGen], site_prefix: &str) -> TokenStream {
+        let rc = rc();
+        let mut stmts = quote!(#[allow(unused_mut)] let mut __ways = ::std::vec![#rc::Way::empty()];);
+        for (f, g) in fields.iter().zip(gens) {
+            let site = format!("{site_prefix}.{}", f.name);
+            let back = &g.back;
+            if let Some(a) = &f.attrs.assume {
+                let l = f.local();
+                let ok = assume_check(&a.expr, quote!(#l));
+                stmts.extend(quote!(if !#ok { return ::std::vec::Vec::new(); }));
+            }
+            stmts.extend(quote!(
+                __ways = #rc::derived::back_part(__ways, #site, #back);
+                if __ways.is_empty() { return __ways; }
+            ));
+        }
+        stmts
+    }
+}
+
+/// The generator of an integer of type `ty` in the range `r`, at `site`:
+/// a `ConstInt` when both bounds are constants the derive can see
+/// ([`shape::is_const_bound`]) and the type is not `u128` (whose values
+/// an `i128` argument cannot all hold), so that the range is compiled
+/// into the draws; `int(..)` otherwise. Both make the same values.
+fn int_gen(ty: &Type, r: &syn::ExprRange, site: &str) -> TokenStream {
+    let rc = rc();
+    let (lo, hi) = (&r.start, &r.end);
+    let is_const = |e: &Option<Box<Expr>>| e.as_deref().is_some_and(shape::is_const_bound);
+    let u128 = matches!(ty, Type::Path(p) if p.path.is_ident("u128"));
+    if !u128 && is_const(lo) && is_const(hi) {
+        // Typed first, so a bound outside the type is the usual error at its tokens.
+        let bound = |e: &Option<Box<Expr>>| quote_spanned!(e.span()=> { let __bound: #ty = #e; __bound as i128 });
+        let (lo, hi) = (bound(lo), bound(hi));
+        return quote_spanned!(r.span()=> #rc::combinators::ConstInt::<#ty, #lo, #hi>::new(#site));
+    }
+    quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
+}
+
+/// How many times an `#[assume]` makes a failing value again: its
+/// `retries = N`, or `combinators::DEFAULT_RETRIES`.
+pub(super) fn retries(a: &Assume) -> TokenStream {
+    let rc = rc();
+    match &a.retries {
+        Some((_, n)) => quote!(#n),
+        None => quote!(#rc::combinators::DEFAULT_RETRIES),
+    }
+}
