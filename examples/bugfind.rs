@@ -7,7 +7,7 @@
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `heap`,
 //! `lang`, `sorted`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
-//! `rl(diverse)`, `cgs`, `sa`, `mutate`).
+//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), a leftist heap, and a small

@@ -1,6 +1,6 @@
 //! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
 
-use refgen::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
+use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use std::cell::RefCell;
@@ -155,6 +155,9 @@ pub fn setups() -> Vec<Setup> {
         s("cgs", Source::Derived, |c: Config| c.guide(CgsGuide::default)),
         s("sa", Source::Derived, |c: Config| c.guide(SaGuide::default)),
         s("mutate", Source::Derived, |c: Config| c.guide(MutateGuide::default)),
+        s("mutate(splice=0)", Source::Derived, |c: Config| {
+            c.guide(|| MutateGuide::new(MutateConfig::default().splice(0.0)))
+        }),
     ]
 }
 

@@ -71,6 +71,7 @@ pub mod neighbour;
 pub mod reflective;
 pub mod regex;
 pub mod source;
+pub mod splice;
 pub mod trail;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};

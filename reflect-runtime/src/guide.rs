@@ -257,6 +257,15 @@ pub trait Guide {
         false
     }
 
+    /// Whether the filters of the case under way (`#[assume]`, [`Gen::filter`])
+    /// may retry a failing part ([`Source::filters_retry`]); asked during the
+    /// case. A guide that replays an edited tree may say no, so that an edit
+    /// that breaks validity rejects the case instead of being regenerated
+    /// away. `true` by default.
+    fn filters_retry(&self) -> bool {
+        true
+    }
+
     /// What the guide has to say about the run so far, one line each, for
     /// the report (its statistics and its failures); none by default.
     fn notes(&self) -> Vec<String> {
@@ -300,6 +309,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn uses_utility(&self) -> bool {
         (**self).uses_utility()
+    }
+    fn filters_retry(&self) -> bool {
+        (**self).filters_retry()
     }
     fn notes(&self) -> Vec<String> {
         (**self).notes()
@@ -382,6 +394,9 @@ impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
     fn end_attempt(&mut self, kept: bool) {
         self.cursor.end_attempt(kept);
         self.trail.end_attempt(kept);
+    }
+    fn filters_retry(&self) -> bool {
+        self.guide.filters_retry()
     }
 }
 

@@ -36,6 +36,17 @@ pub const RETRY_BUDGET: u32 = 200;
 thread_local! {
     /// How many retrying filters run (nested), and the failed attempts left to them.
     static RETRIES: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+    /// Every failed attempt of a retrying filter on this thread so far.
+    static FAILED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many attempts retrying filters on this thread have rejected and made
+/// again, since the thread began: a count that only grows. The difference
+/// between two readings is the failed attempts of the runs between them; a
+/// guide reads it to see how hard a type's validity condition is for random
+/// generation (see the default guide).
+pub fn failed_attempts() -> u64 {
+    FAILED.with(Cell::get)
 }
 
 /// One retrying filter running: counts the nesting while alive (a guard,
@@ -112,6 +123,7 @@ where
         if !failed {
             return r;
         }
+        FAILED.with(|f| f.set(f.get() + 1));
         if left == 0 || !running.take() {
             return Err(Stop::Invalid);
         }

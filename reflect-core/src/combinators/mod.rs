@@ -37,7 +37,7 @@ pub use crate::regex::{regex, Regex};
 pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
 pub(crate) use collections::sequence_forward;
 pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
-pub use filter::{retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
+pub use filter::{failed_attempts, retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
 pub use floats::{float, FloatValue};
 pub use integers::{any_int, int, integer, nonzero_integer, ConstInt, Int, IntValue};
 

@@ -1,7 +1,7 @@
-//! The default guide: random generation, switching by itself to a search on the utility (`maximize!`) or to a guide that learns validity (RLCheck).
+//! The default guide: random generation, switching by itself to a search on the utility or to guides for hard validity conditions.
 //!
 //! Most properties are best served by plain random generation, and need no
-//! choice of guide. Two kinds are not, and [`AutoGuide`] notices both:
+//! choice of guide. Three kinds are not, and [`AutoGuide`] notices each:
 //!
 //! - a property that reports a utility (`maximize!`, `minimize!`,
 //!   `target!`) asks for inputs of high utility, which random generation does
@@ -13,7 +13,17 @@
 //!   [`AutoConfig::min_cases`] cases have run and more than
 //!   [`AutoConfig::discard_threshold`] of them were discarded, it hands every
 //!   later case to a learning guide ([`RlGuide`] by default), which is
-//!   rewarded for valid, new values.
+//!   rewarded for valid, new values;
+//! - a type whose validity condition holds for random values only after
+//!   many failed attempts (a retrying `#[assume]` or filter: more than
+//!   [`AutoConfig::failed_attempts`] per case, 1 by default, over at least
+//!   [`AutoConfig::min_cases`] cases), such as a balanced search tree, a
+//!   sorted list or a well-typed term: its random valid values stay small,
+//!   whatever the number of tries. It hands every later case to mutation
+//!   with splicing ([`MutateGuide`] with half the work fresh,
+//!   [`MutateConfig::fresh`] 0.5): half the work stays random generation as
+//!   before the switch; the other half grows valid values from the valid
+//!   parts seen (see [`refgen_core::splice`]).
 //!
 //! It switches once, to whichever comes first, and says so in the run's
 //! statistics and in failure reports ([`Guide::notes`]). (After a switch to
@@ -22,8 +32,9 @@
 //!
 //! Until it switches, its cases take the runner's fast path
 //! ([`Guide::plain_case`]): values made straight from each case's seed, no
-//! trail kept; the switch needs only whether each case was discarded, and its
-//! utility. The learner it switches to starts from the generator's weights
+//! trail kept; the switch needs only whether each case was discarded, its
+//! utility, and the thread's count of failed attempts
+//! ([`refgen_core::combinators::failed_attempts`]). The learner it switches to starts from the generator's weights
 //! (see [`super::rl`]), so the first learned cases look like the random ones
 //! before them. (The learner's novelty counts from the switch on: values of
 //! the random phase are not keyed, so one made again is new to it.)
@@ -45,11 +56,19 @@
 //!     .check(&Config::new("long").cases(200).guide(AutoGuide::default))
 //!     .unwrap();
 //! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to sa"));
+//!
+//! // Sorted lists, by a filter that retries: valid, but random sorted lists are short.
+//! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
+//! let report = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()))
+//!     .check(&Config::new("sorted retried").cases(200).guide(AutoGuide::default))
+//!     .unwrap();
+//! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to mutate"));
 //! ```
 
-use super::{RandomGuide, RlGuide, SaGuide};
+use super::{MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use refgen_core::choice::Choice;
+use refgen_core::combinators::failed_attempts;
 use refgen_core::source::{DetRng, Stop};
 
 /// When an [`AutoGuide`] switches.
@@ -59,11 +78,16 @@ pub struct AutoConfig {
     pub min_cases: u64,
     /// Switch once more than this share of the cases so far (`0..=1`) were discarded; default 0.5.
     pub discard_threshold: f64,
+    /// Switch to mutation with splicing once the retrying filters (`#[assume]`, [`Gen::filter`]) have made
+    /// more than this many failed attempts per case, on average over the cases so far; default 1.
+    ///
+    /// [`Gen::filter`]: refgen_core::gen::Gen::filter
+    pub failed_attempts: f64,
 }
 
 impl Default for AutoConfig {
     fn default() -> Self {
-        AutoConfig { min_cases: 20, discard_threshold: 0.5 }
+        AutoConfig { min_cases: 20, discard_threshold: 0.5, failed_attempts: 1.0 }
     }
 }
 
@@ -76,6 +100,9 @@ pub struct AutoGuide {
     random: RandomGuide,
     learner: Box<dyn Guide>,
     search: Box<dyn Guide>,
+    grower: Box<dyn Guide>,
+    /// [`failed_attempts`] when the last case ended, and the failed attempts of the cases since the first.
+    failed: (Option<u64>, u64),
     /// The guide switched to, and why.
     switched: Option<Switch>,
     cases: u64,
@@ -89,6 +116,8 @@ enum Switch {
     Discards { cases: u64, discards: u64 },
     /// To the search: case `case` (from 0) reported a utility.
     Utility { case: u64 },
+    /// To mutation with splicing: the first `cases` cases made `failed` failed attempts.
+    Validity { cases: u64, failed: u64 },
 }
 
 impl Default for AutoGuide {
@@ -118,6 +147,8 @@ impl AutoGuide {
             random: RandomGuide,
             learner: Box::new(learner),
             search: Box::new(SaGuide::default()),
+            grower: Box::new(MutateGuide::new(MutateConfig::default().fresh(0.5))),
+            failed: (None, 0),
             switched: None,
             cases: 0,
             discards: 0,
@@ -131,7 +162,14 @@ impl AutoGuide {
         self
     }
 
-    /// Whether the guide has switched, to its learner or to its search.
+    /// The same guide, switching to `grower` (instead of mutation with splicing) when the validity
+    /// condition makes many failed attempts (see [`AutoConfig::failed_attempts`]).
+    pub fn grower(mut self, grower: impl Guide + 'static) -> Self {
+        self.grower = Box::new(grower);
+        self
+    }
+
+    /// Whether the guide has switched, to its learner, its search or its grower.
     pub fn switched(&self) -> bool {
         self.switched.is_some()
     }
@@ -141,6 +179,7 @@ impl AutoGuide {
             None => &mut self.random,
             Some(Switch::Discards { .. }) => &mut *self.learner,
             Some(Switch::Utility { .. }) => &mut *self.search,
+            Some(Switch::Validity { .. }) => &mut *self.grower,
         }
     }
 }
@@ -152,6 +191,10 @@ impl Guide for AutoGuide {
 
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
         self.active().begin_case(case)
+    }
+
+    fn filters_retry(&self) -> bool {
+        self.active_ref().filters_retry()
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -169,6 +212,7 @@ impl Guide for AutoGuide {
         match self.switched {
             None | Some(Switch::Utility { .. }) => true,
             Some(Switch::Discards { .. }) => self.learner.uses_utility(),
+            Some(Switch::Validity { .. }) => self.grower.uses_utility(),
         }
     }
 
@@ -182,6 +226,16 @@ impl Guide for AutoGuide {
         }
         if feedback.utility.is_some() {
             self.switched = Some(Switch::Utility { case: self.cases - 1 });
+            return;
+        }
+        // The count is the thread's (cases are made and heard on one thread): the first case's attempts
+        // are not seen, as the count is first read when it ends.
+        let now = failed_attempts();
+        let failed = self.failed.1 + self.failed.0.map_or(0, |before| now - before);
+        self.failed = (Some(now), failed);
+        if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
+        {
+            self.switched = Some(Switch::Validity { cases: self.cases, failed });
             return;
         }
         // The share of discards rises only with a discard: past the first
@@ -201,6 +255,12 @@ impl Guide for AutoGuide {
             Some(Switch::Discards { cases, discards }) => vec![format!(
                 "auto: switched from random generation to {} after case #{}, when {discards} of {cases} cases had been discarded",
                 self.learner.name(),
+                cases - 1,
+            )],
+            Some(Switch::Validity { cases, failed }) => vec![format!(
+                "auto: switched from random generation to {} after case #{}, when the validity condition had \
+                 rejected {failed} attempts in {cases} cases: mutation with splicing grows valid values from valid parts",
+                self.grower.name(),
                 cases - 1,
             )],
             Some(Switch::Utility { case }) => vec![format!(
@@ -224,6 +284,7 @@ impl AutoGuide {
             None => &self.random,
             Some(Switch::Discards { .. }) => &*self.learner,
             Some(Switch::Utility { .. }) => &*self.search,
+            Some(Switch::Validity { .. }) => &*self.grower,
         }
     }
 }

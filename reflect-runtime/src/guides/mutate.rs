@@ -1,8 +1,7 @@
-//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4): a corpus of interesting cases, each next case fresh or a mutant of one, its choice tree edited by `rerollMut`, `swapMut` or `shrinkMut` and replayed leniently.
+//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4), with splicing: a corpus of interesting cases, each next case fresh or a mutant of one, replayed leniently.
 //!
-//! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, operators
-//! = [reroll, swap, shrink])`) runs
-//! [`MutateGuide`]:
+//! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, splice =
+//! S, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:
 //!
 //! - **The corpus** is seeded by the cases the guide hears without having
 //!   planned them: the property's examples (`example = ...`, reflected into
@@ -13,14 +12,22 @@
 //!   joins only if its shape is new too ([`super::shape`]: its picks'
 //!   options and number of choices): a corpus of new values filled up with
 //!   small values that differ in an integer, where new shapes press toward
-//!   new structures and sizes.
+//!   new structures and sizes. An entry is kept without the failed attempts
+//!   of its retrying filters.
+//! - **Donors**: every part of every valid new value is kept as a donor for
+//!   splicing ([`refgen_core::splice::Donors`], at most 512 per site).
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
-//!   random generation); after that a case is fresh with probability
-//!   [`MutateConfig::fresh`] (default 0.1), else a mutant of a corpus entry
-//!   drawn with weight the square of its number of choices (larger entries
-//!   have more to mutate, and were reached by more steps: growing valid
-//!   values step by step is what mutation is for), by an operator drawn
-//!   uniformly from [`MutateConfig::operators`] (default all three,
+//!   random generation); after that a case is fresh while fresh cases have
+//!   made less than their share [`MutateConfig::fresh`] (default 0.1) of the
+//!   choices of all cases (valid and rejected: the work), else a mutant of a
+//!   corpus entry drawn with weight the square of its number of choices
+//!   (larger entries have more to mutate, and were reached by more steps:
+//!   growing valid values step by step is what mutation is for). A share
+//!   [`MutateConfig::splice`] (default 0.5) of the mutants are splices: a
+//!   part of the entry (a leaf included) replaced by a donor made at the same
+//!   site, a little larger than it, and again with probability one half (at
+//!   most three splices); the others are made by an operator drawn uniformly
+//!   from [`MutateConfig::operators`] (default all three,
 //!   [`Mutation::ALL`]); an operator with nothing to act on in that entry
 //!   falls back to a reroll.
 //! - **Replay**: a mutant is the entry's choice tree with the edit applied,
@@ -29,12 +36,21 @@
 //!   random; where the tree runs out, a pick takes its first (base) option,
 //!   as Goldstein's `MutGen` does, and an integer is drawn at random. The
 //!   generator's validity condition (`#[assume]`) and `assume!` still
-//!   apply: a rejected mutant is discarded and the next case tried; the
-//!   report's notes give the retry rate per operator.
+//!   apply, with no local retry ([`Guide::filters_retry`]): a rejected
+//!   mutant is discarded and the next case tried (a retry would make the
+//!   failing part again from nothing, losing the edit); the report's notes
+//!   give the rejection rate per operator. A fresh case is random
+//!   generation, retries included.
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new; seeds, failures and utility
 //!   records stay.
+//!
+//! Departures from the thesis: splicing, the donors and the schedule by work
+//! are this library's (splicing is what grows values whose validity couples
+//! a part with its surroundings, such as balanced trees; see
+//! [`refgen_core::splice`]); the thesis's fresh cases are a fixed share of
+//! the cases.
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
@@ -47,6 +63,7 @@ use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
+use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
 use std::fmt::Debug;
 
@@ -55,15 +72,18 @@ use std::fmt::Debug;
 pub struct MutateConfig {
     /// The most entries the corpus keeps; default 256.
     pub corpus_size: usize,
-    /// The probability that a case is fresh once the corpus has entries; default 0.1.
+    /// The share of the valid cases that are fresh once the corpus has entries; default 0.1.
     pub fresh: f64,
     /// The operators mutants are made by, drawn uniformly; default all three.
     pub operators: Vec<Mutation>,
+    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
+    /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
+    pub splice: f64,
 }
 
 impl Default for MutateConfig {
     fn default() -> Self {
-        MutateConfig { corpus_size: 256, fresh: 0.1, operators: Mutation::ALL.to_vec() }
+        MutateConfig { corpus_size: 256, fresh: 0.1, operators: Mutation::ALL.to_vec(), splice: 0.5 }
     }
 }
 
@@ -74,9 +94,15 @@ impl MutateConfig {
         self
     }
 
-    /// The same configuration making a fresh case with probability `p` (clamped to `0..=1`).
+    /// The same configuration making a share `p` of the valid cases fresh (clamped to `0..=1`).
     pub fn fresh(mut self, p: f64) -> Self {
         self.fresh = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// The same configuration making a share `p` of its mutants by splicing (clamped to `0..=1`).
+    pub fn splice(mut self, p: f64) -> Self {
+        self.splice = p.clamp(0.0, 1.0);
         self
     }
 
@@ -121,6 +147,10 @@ pub struct MutateStats {
     pub mutants: [u64; 3],
     /// Mutants the validity condition rejected, by operator.
     pub rejected: [u64; 3],
+    /// Mutants made by splicing.
+    pub spliced: u64,
+    /// Spliced mutants the validity condition rejected.
+    pub splice_rejected: u64,
 }
 
 /// What the guide planned for the case under way.
@@ -128,6 +158,7 @@ pub struct MutateStats {
 enum Planned {
     Fresh,
     Mutant(Mutation),
+    Splice,
 }
 
 /// The mutational guide; see the module docs.
@@ -147,6 +178,10 @@ pub struct MutateGuide {
     salt: u64,
     /// The shapes of the valid cases that were new values.
     shapes: Shapes,
+    /// The parts of the valid cases, for splicing.
+    donors: Donors,
+    /// The choices made by fresh cases, and by all cases.
+    work: (u64, u64),
 }
 
 impl Default for MutateGuide {
@@ -161,6 +196,25 @@ fn fill(cue: Cue, request: Request<'_>, rng: &mut DetRng) -> Choice {
         (Cue::Missing, Request::Pick { .. }) => 0,
         _ => sample(rng, request),
     }
+}
+
+/// The most donors the splice pool keeps per site.
+const DONORS_PER_SITE: usize = 512;
+
+/// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
+/// three splices in all: two valid parts brought under one node in one step.
+fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
+    let mut tree = donors.splice(parent, rng)?.apply(parent)?;
+    for _ in 1..3 {
+        if rng.random::<f64>() >= 0.5 {
+            break;
+        }
+        match donors.splice(&tree, rng).and_then(|e| e.apply(&tree)) {
+            Some(t) => tree = t,
+            None => break,
+        }
+    }
+    Some(tree)
 }
 
 fn slot(op: Mutation) -> usize {
@@ -180,6 +234,8 @@ impl MutateGuide {
             stats: MutateStats::default(),
             salt: 0,
             shapes: Shapes::default(),
+            donors: Donors::new(DONORS_PER_SITE),
+            work: (0, 0),
         }
     }
 
@@ -210,7 +266,10 @@ impl MutateGuide {
             .unwrap_or(0)
     }
 
+    /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
+    /// attempts a retrying filter rejected would be read as the value's choices.
     fn join(&mut self, tree: ChoiceTree, joined: Joined) {
+        let tree = if tree.retry_count() > 0 { tree.without_retries() } else { tree };
         if self.corpus.len() >= self.config.corpus_size {
             // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new.
             let smallest = (self.corpus.iter().zip(&self.weights).enumerate())
@@ -240,8 +299,19 @@ impl Guide for MutateGuide {
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
         let mut rng = rng_from_seed(mix(self.salt, case.index));
         // Fields set by hand out of range: a probability compared, never a panic; no operators, all three.
-        let fresh = self.corpus.is_empty() || rng.random::<f64>() < self.config.fresh;
+        // Fresh cases are kept to their share of the work (the choices made, in valid cases and rejected
+        // ones): a mutant is rejected far more often than a fresh case, and a fresh case of a type with
+        // a hard validity condition makes many failed attempts for each value.
+        let fresh = self.corpus.is_empty() || (self.work.0 as f64) < self.config.fresh * self.work.1 as f64;
         let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
+        if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
+            let parent = &self.corpus[self.parent(&mut rng)].tree;
+            if let Some(tree) = spliced(&self.donors, parent, &mut rng) {
+                self.planned = Some(Planned::Splice);
+                self.stats.spliced += 1;
+                return Plan::Replay(tree);
+            }
+        }
         let mutant = (!fresh)
             .then(|| {
                 let parent = &self.corpus[self.parent(&mut rng)].tree;
@@ -263,14 +333,29 @@ impl Guide for MutateGuide {
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        Ok(fill(ctx.cue, ctx.request, rng))
+        match self.planned {
+            // A fresh case is plain random generation: the base option is only for a mutant's gaps.
+            Some(Planned::Fresh) => Ok(sample(rng, ctx.request)),
+            _ => Ok(fill(ctx.cue, ctx.request, rng)),
+        }
+    }
+
+    /// A mutant that breaks validity is rejected, not regenerated away by a retrying `#[assume]` (whose
+    /// new attempt, with nothing left to replay, would take every pick's first option); a fresh case retries.
+    fn filters_retry(&self) -> bool {
+        matches!(self.planned, Some(Planned::Fresh) | None)
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         let planned = self.planned.take();
+        let work = feedback.trail.choice_count() as u64;
+        self.work.0 += if matches!(planned, Some(Planned::Fresh)) { work } else { 0 };
+        self.work.1 += work;
         self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
-        if let (Some(Planned::Mutant(op)), false) = (planned, feedback.valid) {
-            self.stats.rejected[slot(op)] += 1;
+        match (planned, feedback.valid) {
+            (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
+            (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
+            _ => {}
         }
         let raised = feedback.utility.filter(|u| self.best.is_none_or(|b| *u > b));
         if raised.is_some() {
@@ -283,7 +368,13 @@ impl Guide for MutateGuide {
             _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
             _ => None,
         };
-        if let Some(joined) = joined {
+        if feedback.valid && (joined.is_some() || feedback.new) {
+            let tree = feedback.tree();
+            self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
+            if let Some(joined) = joined {
+                self.join(tree, joined);
+            }
+        } else if let Some(joined) = joined {
             self.join(feedback.tree(), joined);
         }
     }
@@ -315,6 +406,12 @@ impl Guide for MutateGuide {
                 s.fresh
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
+            format!(
+                "mutate: {} spliced ({} rejected by validity), from {} donors",
+                s.spliced,
+                s.splice_rejected,
+                self.donors.len()
+            ),
         ]
     }
 }
@@ -359,7 +456,7 @@ const MAX_OPERATORS: usize = 8;
 
 /// `#[property(guide = mutate(...))]`'s options, their defaults (see [`super`]'s table).
 pub const fn options<V>() -> MutateOptions {
-    MutateOptions { corpus_size: 256, fresh: 0.1, operators: [Mutation::Reroll; MAX_OPERATORS], len: 0 }
+    MutateOptions { corpus_size: 256, fresh: 0.1, splice: 0.5, operators: [Mutation::Reroll; MAX_OPERATORS], len: 0 }
 }
 
 /// The options of `guide = mutate(corpus = N, fresh = P, operators = [...])`.
@@ -367,6 +464,7 @@ pub const fn options<V>() -> MutateOptions {
 pub struct MutateOptions {
     corpus_size: usize,
     fresh: f64,
+    splice: f64,
     /// The first `len` are the operators given; none given is all three.
     operators: [Mutation; MAX_OPERATORS],
     len: usize,
@@ -379,9 +477,15 @@ impl MutateOptions {
         self
     }
 
-    /// `fresh = P`: the probability of a fresh case, clamped to `0..=1` ([`MutateConfig::fresh`]).
+    /// `fresh = P`: the share of fresh valid cases, clamped to `0..=1` ([`MutateConfig::fresh`]).
     pub const fn fresh(mut self, p: f64) -> Self {
         self.fresh = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// `splice = P`: the share of mutants made by splicing, clamped to `0..=1` ([`MutateConfig::splice`]).
+    pub const fn splice(mut self, p: f64) -> Self {
+        self.splice = p.clamp(0.0, 1.0);
         self
     }
 
@@ -418,7 +522,7 @@ pub mod names {
 impl MutateOptions {
     /// The configuration the options give.
     pub fn config(self) -> MutateConfig {
-        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh);
+        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh).splice(self.splice);
         config.operators(self.operators[..self.len].iter().copied())
     }
 }

@@ -4,7 +4,7 @@
 //! options its picks took, in order, and how many choices it made. Two
 //! search trees with the same nodes in the same places but other keys have
 //! one shape; a list's shape is its length. Its **size** is the number of
-//! choices it made. A guide rewarded only for values it has not seen before
+//! choices it made (failed attempts of retrying filters count in neither). A guide rewarded only for values it has not seen before
 //! finds new values most cheaply by changing the integers of small ones (a
 //! key of a one-node tree); [`Shapes`] says whether a valid case's shape is
 //! new, and how its size compares with the valid cases so far, so that it can
@@ -28,18 +28,42 @@
 //! ```
 
 use crate::hashing::{finish, mix};
+use refgen_core::choice::RETRY;
 use refgen_core::trail::Trail;
 use std::collections::HashSet;
 
-/// The key of a case's shape: its picks' options in order and its number of choices.
+/// The key of a case's shape: its picks' options in order and its number of choices, the failed
+/// attempts of retrying filters left out (two lists of one length have one shape, however many tries
+/// each took).
 pub fn shape_key(trail: &Trail) -> u64 {
+    let (h, choices) = kept(trail);
+    finish(mix(h, choices))
+}
+
+/// The hash of the kept nodes' options, and their number of choices.
+fn kept(trail: &Trail) -> (u64, u64) {
     let mut h = 0x5eed_5a9e_u64;
-    for n in trail.nodes() {
+    let mut choices = 0u64;
+    let nodes = trail.nodes();
+    let mut id = 0;
+    while id < nodes.len() {
+        let n = &nodes[id];
+        if n.choice.is_none() && n.site.starts_with(RETRY) {
+            id = trail.end(id);
+            continue;
+        }
         if n.label().is_some() {
             h = mix(h, n.bucket().wrapping_add(1));
         }
+        choices += u64::from(n.choice.is_some());
+        id += 1;
     }
-    finish(mix(h, trail.choice_count() as u64))
+    (h, choices)
+}
+
+/// A case's size: its number of choices, the failed attempts of retrying filters left out.
+pub fn size(trail: &Trail) -> usize {
+    kept(trail).1 as usize
 }
 
 /// What [`Shapes::observe`] found out about a valid case.
@@ -65,7 +89,7 @@ pub struct Shapes {
 impl Shapes {
     /// Record a valid case: whether its shape is new, and its size against the mean so far.
     pub fn observe(&mut self, trail: &Trail) -> Observed {
-        let size = trail.choice_count();
+        let size = size(trail);
         let relative_size = if self.cases == 0 {
             1.0
         } else {

@@ -1,0 +1,268 @@
+//! Splicing: a part of one valid value put in place of a part made at the same site in another.
+//!
+//! Mutation that edits a value below one of its parts (`rerollMut`,
+//! `swapMut`, `shrinkMut`) grows a value only as far as a fresh part can
+//! be valid on its own. Where validity couples a part with what is around
+//! it (a balanced tree's heights, a search tree's key ranges, a typed
+//! term's context), fresh parts of any size are almost never valid, and
+//! the values stay small. Splicing brings in parts that are already valid:
+//! every part of a valid value is kept as a **donor** under the site that
+//! made it, and a splice replaces a part of a value (a leaf included) by a
+//! donor made at the same site. The generator, replaying the spliced tree
+//! leniently, checks validity again, so a splice that breaks a coupled
+//! condition is rejected (or retried locally) like any other mutant. Two
+//! valid parts of height `h` put under one node give height `h + 1`: a
+//! corpus grows by doubling, where fresh parts grow by luck.
+//!
+//! This is the subtree splicing of grammar-based fuzzers (Aschermann et
+//! al., "NAUTILUS: Fishing for Deep Bugs with Grammars", NDSS 2019), on
+//! choice trees: a site plays the part of a grammar's non-terminal, and
+//! the donors come only from valid values.
+//!
+//! ```
+//! use refgen_core::choice::ChoiceTree;
+//! use refgen_core::source::rng_from_seed;
+//! use refgen_core::splice::Donors;
+//!
+//! // A list of two parts made at site "x": one valid value gives two donors.
+//! let x = |c, kids| ChoiceTree::choice("x", c, kids);
+//! let leaf = |c| ChoiceTree::choice("k", c, vec![]);
+//! let valid = ChoiceTree::root(vec![x(1, vec![leaf(3)]), x(1, vec![x(1, vec![leaf(4)])])]);
+//! let mut donors = Donors::new(16);
+//! let mut rng = rng_from_seed(7);
+//! donors.add(&valid, &mut rng);
+//! assert_eq!(donors.len(), 3); // x(1,[k 3]), x(1,[x(1,[k 4])]) and x(1,[k 4])
+//!
+//! // A splice replaces a part made at "x" by a donor made at "x".
+//! let small = ChoiceTree::root(vec![x(0, vec![])]);
+//! let edit = donors.splice(&small, &mut rng).unwrap();
+//! let spliced = edit.apply(&small).unwrap();
+//! assert_eq!(spliced.children.len(), 1);
+//! assert_eq!(spliced.children[0].site, "x");
+//! assert!(spliced.children[0].choice_count() > 1);
+//! ```
+
+use crate::choice::{ChoiceTree, ROOT};
+use crate::edit::{Edit, Path};
+use crate::source::DetRng;
+use rand::Rng;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// How many donors a splice draws to choose the one nearest in size from.
+const DRAWS: usize = 4;
+
+/// The donors kept for one site.
+#[derive(Debug, Clone, Default)]
+struct Site {
+    trees: Vec<ChoiceTree>,
+    /// The weight of each as a donor: its number of choices.
+    weights: Vec<u64>,
+    total: u64,
+}
+
+/// Parts of valid values, by the site that made them, for [`Donors::splice`].
+///
+/// A site keeps at most `per_site` donors; once full, a new donor takes the
+/// place of one drawn at random, so the pool follows the run while keeping
+/// some of every age. A part already kept (the same choice tree) is not
+/// kept twice.
+#[derive(Debug, Clone)]
+pub struct Donors {
+    per_site: usize,
+    sites: HashMap<String, Site>,
+    /// Site names in the order they were first seen, so draws do not depend on hashing.
+    order: Vec<String>,
+    seen: HashSet<u64>,
+}
+
+impl Donors {
+    /// An empty pool keeping at most `per_site` donors per site (at least 1).
+    pub fn new(per_site: usize) -> Self {
+        Donors { per_site: per_site.max(1), sites: HashMap::new(), order: Vec::new(), seen: HashSet::new() }
+    }
+
+    /// The number of donors kept, over all sites.
+    pub fn len(&self) -> usize {
+        self.sites.values().map(|s| s.trees.len()).sum()
+    }
+
+    /// Whether no donor is kept.
+    pub fn is_empty(&self) -> bool {
+        self.sites.values().all(|s| s.trees.is_empty())
+    }
+
+    /// Keep every part of `valid` (the choice tree of a valid value) as a
+    /// donor: each choice node with choices beneath it (an option that
+    /// selected a sub-generator: a node of a recursive type, a variant with
+    /// fields), its failed attempts left out. A part with nothing beneath it
+    /// is not kept: splicing it in would only delete, as shrinking does.
+    pub fn add(&mut self, valid: &ChoiceTree, rng: &mut DetRng) {
+        let mut parts = Vec::new();
+        collect(valid, &mut parts);
+        for part in parts {
+            let tree = part.without_retries();
+            let mut h = DefaultHasher::new();
+            tree.hash(&mut h);
+            if !self.seen.insert(h.finish()) {
+                continue;
+            }
+            let site = tree.site.to_string();
+            if !self.sites.contains_key(&site) {
+                self.order.push(site.clone());
+            }
+            let entry = self.sites.entry(site).or_default();
+            let weight = tree.choice_count() as u64;
+            if entry.trees.len() < self.per_site {
+                entry.trees.push(tree);
+                entry.weights.push(weight);
+            } else {
+                let i = rng.random_range(0..entry.trees.len());
+                entry.total -= entry.weights[i];
+                entry.trees[i] = tree;
+                entry.weights[i] = weight;
+            }
+            entry.total += weight;
+        }
+    }
+
+    /// One splice of `tree`: a choice node made at a site with donors (a
+    /// leaf included, such as the empty case of a recursive type) replaced
+    /// by one of that site's donors, drawn with weight its number of
+    /// choices. The edit is a [`Edit::Seq`] of a [`Edit::Delete`] and an
+    /// [`Edit::Insert`] at the node's place. `None` when `tree` has no node
+    /// made at a site with donors. Failed attempts in `tree` are not
+    /// spliced into. The same RNG state gives the same edit.
+    pub fn splice(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+        let mut targets: Vec<Path> = Vec::new();
+        self.targets(tree, &mut Vec::new(), &mut targets);
+        if targets.is_empty() {
+            return None;
+        }
+        let at = targets.swap_remove(rng.random_range(0..targets.len()));
+        let target = tree.get(&at)?;
+        let site = self.sites.get(target.site.as_ref())?;
+        // A donor a little larger than the part it replaces: of a few drawn by size, the one nearest
+        // twice the part's choices plus one (a part grows by steps it can stay valid through).
+        let want = 2 * target.choice_count() as u64 + 1;
+        let donor = (0..DRAWS)
+            .map(|_| weighted(&site.weights, site.total, rng))
+            .min_by_key(|&i| site.weights[i].abs_diff(want))
+            .map(|i| &site.trees[i])?;
+        let (parent, index) = at.split_at(at.len() - 1);
+        let (parent, index) = (parent.to_vec(), index[0]);
+        Some(Edit::Seq(vec![
+            Edit::Delete { at: parent.clone(), start: index, len: 1, lower_len: false },
+            Edit::Insert { at: parent, index, node: donor.clone() },
+        ]))
+    }
+
+    /// The paths of the choice nodes of `tree` made at a site with donors, outside failed attempts.
+    fn targets(&self, tree: &ChoiceTree, path: &mut Vec<usize>, out: &mut Vec<Path>) {
+        for (i, child) in tree.children.iter().enumerate() {
+            if child.is_retry() {
+                continue;
+            }
+            path.push(i);
+            if child.choice.is_some() && self.sites.get(child.site.as_ref()).is_some_and(|s| !s.trees.is_empty()) {
+                out.push(path.clone());
+            }
+            self.targets(child, path, out);
+            path.pop();
+        }
+    }
+
+    /// The sites with donors, in the order they were first seen.
+    pub fn sites(&self) -> impl Iterator<Item = &str> {
+        self.order.iter().map(String::as_str)
+    }
+}
+
+/// The choice nodes with choices beneath them in `tree`, outside failed attempts (the root group left out).
+fn collect<'t>(tree: &'t ChoiceTree, out: &mut Vec<&'t ChoiceTree>) {
+    if tree.is_retry() {
+        return;
+    }
+    if tree.choice.is_some() && !tree.children.is_empty() && tree.site != ROOT {
+        out.push(tree);
+    }
+    for c in &tree.children {
+        collect(c, out);
+    }
+}
+
+/// An index drawn with probability its weight over `total` (uniform when every weight is 0).
+fn weighted(weights: &[u64], total: u64, rng: &mut DetRng) -> usize {
+    if total == 0 {
+        return rng.random_range(0..weights.len());
+    }
+    let mut x = rng.random_range(0..total);
+    for (i, &w) in weights.iter().enumerate() {
+        if x < w {
+            return i;
+        }
+        x -= w;
+    }
+    weights.len() - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::rng_from_seed;
+
+    fn x(c: u64, kids: Vec<ChoiceTree>) -> ChoiceTree {
+        ChoiceTree::choice("x", c, kids)
+    }
+
+    fn k(c: u64) -> ChoiceTree {
+        ChoiceTree::choice("k", c, vec![])
+    }
+
+    #[test]
+    fn failed_attempts_give_no_donors_and_take_no_splices() {
+        let mut donors = Donors::new(8);
+        let mut rng = rng_from_seed(1);
+        let tree = ChoiceTree::root(vec![ChoiceTree::retry(vec![x(1, vec![k(9)])]), x(1, vec![k(2)])]);
+        donors.add(&tree, &mut rng);
+        assert_eq!(donors.len(), 1);
+        for seed in 0..20 {
+            let edit = donors.splice(&tree, &mut rng_from_seed(seed)).unwrap();
+            let out = edit.apply(&tree).unwrap();
+            assert_eq!(out.children[0], tree.children[0], "the failed attempt is untouched");
+        }
+    }
+
+    #[test]
+    fn a_splice_puts_a_donor_of_the_same_site_in_place() {
+        let mut donors = Donors::new(8);
+        let mut rng = rng_from_seed(3);
+        donors.add(&ChoiceTree::root(vec![x(1, vec![x(1, vec![k(5)]), k(6)])]), &mut rng);
+        let tree = ChoiceTree::root(vec![x(0, vec![]), k(1)]);
+        for seed in 0..50 {
+            let out = donors.splice(&tree, &mut rng_from_seed(seed)).unwrap().apply(&tree).unwrap();
+            assert_eq!(out.children.len(), 2);
+            assert_eq!(out.children[1], k(1), "a node of another site is not replaced");
+            assert!(out.children[0].site == "x" && out.children[0].choice == Some(1));
+        }
+        assert!(donors.splice(&ChoiceTree::root(vec![k(1)]), &mut rng).is_none());
+    }
+
+    #[test]
+    fn a_full_site_keeps_its_size_and_the_same_seed_gives_the_same_pool() {
+        let pool = |seed| {
+            let mut donors = Donors::new(4);
+            let mut rng = rng_from_seed(seed);
+            for i in 0..30 {
+                donors.add(&ChoiceTree::root(vec![x(1, vec![k(i)])]), &mut rng);
+            }
+            donors
+        };
+        assert_eq!(pool(5).len(), 4);
+        let (a, b) = (pool(5), pool(5));
+        let tree = ChoiceTree::root(vec![x(0, vec![])]);
+        for seed in 0..10 {
+            assert_eq!(a.splice(&tree, &mut rng_from_seed(seed)), b.splice(&tree, &mut rng_from_seed(seed)));
+        }
+    }
+}
