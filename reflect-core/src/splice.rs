@@ -49,6 +49,9 @@ use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+/// A target at depth `d` (path length) is drawn with weight `TARGET_SCALE / (d + 1)`.
+const TARGET_SCALE: u64 = 1 << 20;
+
 /// How many donors a splice draws to choose the one nearest in size from.
 const DRAWS: usize = 4;
 
@@ -127,9 +130,10 @@ impl Donors {
     }
 
     /// One splice of `tree`: a choice node made at a site with donors (a
-    /// leaf included, such as the empty case of a recursive type) replaced
-    /// by one of that site's donors, drawn with weight its number of
-    /// choices. The edit is a [`Edit::Seq`] of a [`Edit::Delete`] and an
+    /// leaf included, such as the empty case of a recursive type), drawn
+    /// with weight one over its depth plus one, replaced by one of that
+    /// site's donors: of four drawn with weight their number of choices,
+    /// the one nearest twice the node's choices plus one. The edit is a [`Edit::Seq`] of a [`Edit::Delete`] and an
     /// [`Edit::Insert`] at the node's place. `None` when `tree` has no node
     /// made at a site with donors. Failed attempts in `tree` are not
     /// spliced into. The same RNG state gives the same edit.
@@ -139,7 +143,10 @@ impl Donors {
         if targets.is_empty() {
             return None;
         }
-        let at = targets.swap_remove(rng.random_range(0..targets.len()));
+        // Nearer the root, more often: a part there has the most room around it (the widest range of
+        // keys in a search tree, the most context in a term), so a larger donor fits more often.
+        let depths: Vec<u64> = targets.iter().map(|p| TARGET_SCALE / (p.len() as u64 + 1)).collect();
+        let at = targets.swap_remove(weighted(&depths, depths.iter().sum(), rng));
         let target = tree.get(&at)?;
         let site = self.sites.get(target.site.as_ref())?;
         // A donor a little larger than the part it replaces: of a few drawn by size, the one nearest
