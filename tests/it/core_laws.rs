@@ -6,10 +6,9 @@ use refgen::interpret::{
     ParseError, Weights,
 };
 use refgen::prelude::*;
-use refgen::refgen_core::{ChoiceTree, Stop};
-mod common;
-use common::fixtures::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
 use refgen::refgen_core::laws;
+use refgen::refgen_core::{ChoiceTree, Stop};
+use refgen_fixtures::handwritten::{bin_tree, expr, is_bst, ref_bst, sized_vec, sorted_list, Expr, Tree};
 use std::fmt::Debug;
 use std::hash::Hash;
 

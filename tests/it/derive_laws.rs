@@ -11,8 +11,7 @@ use std::fmt::Debug;
 
 // ---------------------------------------------------------------- types
 
-mod common;
-use common::{is_bst, node, Tree};
+use refgen_fixtures::bst::{is_bst, node, Tree};
 
 /// Simple types of an STLC-style calculus.
 #[derive(Debug, Clone, PartialEq, Reflective)]

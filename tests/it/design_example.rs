@@ -6,7 +6,7 @@ use refgen::prelude::*;
 use refgen::refgen_core::Stop;
 use refgen::runner::RunError;
 
-// The derived tree of the README, with `is_bst` and `insert`, lives in `common`:
+// The derived tree of the README, with `is_bst` and `insert`, lives in `refgen_fixtures::bst`:
 //
 //     #[derive(Debug, Clone, PartialEq, Reflective)]
 //     #[assume(is_bst(self))]
@@ -14,8 +14,7 @@ use refgen::runner::RunError;
 //         #[choice(weight = 1)] Leaf,
 //         #[choice(weight = 3)] Node(Box<Tree>, #[choice(range = 0..=10)] u8, Box<Tree>),
 //     }
-mod common;
-use common::{is_bst, Tree};
+use refgen_fixtures::bst::{is_bst, Tree};
 
 #[property(cases = 2_000, guide = rl)]
 fn insert_keeps_bst(t: Tree, x: u8) {

@@ -2,6 +2,7 @@
 //! input is shrunk by reflection and remembered, and the property's next run replays it; a
 //! `#[property]` is a fuzz target without being written twice.
 
+use rand::Rng;
 use refgen::bytes::{from_bytes, to_bytes};
 use refgen::combinators::{int, vec};
 use refgen::config::Config;
@@ -9,9 +10,7 @@ use refgen::fuzz::{fuzz_one, mutate_bytes, mutate_into, seed_corpus, Fuzzer, See
 use refgen::prelude::*;
 use refgen::refgen_core::source::rng_from_seed;
 use refgen::runner::{Origin, Property, RunError};
-mod common;
-use common::runs::{failure, temp_dir};
-use rand::Rng;
+use refgen_fixtures::runs::{failure, temp_dir};
 
 /// The property with a planted bug: every element is below 500.
 fn below_500() -> Property<Vec<u32>> {
@@ -86,7 +85,7 @@ fn planted(#[gen(vec(int(0u32..=1000), 0..=9))] xs: Vec<u32>) -> bool {
 fn a_property_written_once_is_a_fuzz_target_whose_find_its_test_replays() {
     // What the `#[test]` runs: the property and its config, named after the test.
     let (p, config) = planted::property();
-    assert_eq!(config.name, "fuzz_target::planted");
+    assert_eq!(config.name, "it::fuzz_target::planted");
     let dir = temp_dir("fuzz-property-fn");
     let config = config.regressions(&dir);
     // The generator a fuzz target's bytes answer (and the mutator mutates).
@@ -147,7 +146,7 @@ fn a_corpus_seeded_by_reflection_decodes_to_the_values() {
 
 #[test]
 fn structure_aware_mutants_decode_to_valid_values() {
-    use common::{is_bst, node, Tree};
+    use refgen_fixtures::bst::{is_bst, node, Tree};
     let g = Tree::generator();
     let seeds = [
         node(Tree::Leaf, 5, Tree::Leaf),

@@ -2,11 +2,10 @@
 
 use refgen::combinators::int;
 use refgen::prelude::*;
-use refgen::refgen_core::Stop;
-mod common;
-use common::fixtures::{is_bst, ref_bst, Tree};
 use refgen::refgen_core::DetRng;
+use refgen::refgen_core::Stop;
 use refgen::refgen_runtime::guide::{ChoiceContext, Guide};
+use refgen_fixtures::handwritten::{is_bst, ref_bst, Tree};
 
 #[property(cases = 100)]
 fn reverse_twice_is_identity(xs: Vec<u8>) {

@@ -13,8 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod common;
-use common::runs::{failure, hang, temp_dir};
+use refgen_fixtures::runs::{failure, hang, temp_dir};
 
 fn small_lists() -> Property<Vec<u32>> {
     Property::new(|| vec(int(0u32..=1000), 0..=20), |xs: Vec<u32>| assert!(xs.iter().all(|&x| x < 500), "too big"))

@@ -1,19 +1,14 @@
 //! Every printed replay token makes again exactly the input its report shows, under every guide
 //! and whatever the shrink budget.
 
-#[allow(dead_code)]
-#[path = "../examples/rlcheck_bst.rs"]
-mod rlcheck_bst;
-
 use refgen::refgen_runtime::config::Config;
 use refgen::refgen_runtime::guide::Guide;
 use refgen::refgen_runtime::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlGuide, SaGuide, TunedGuide};
 use refgen::refgen_runtime::runner::Property;
-use rlcheck_bst::{bst_gen, Bst};
+use refgen_fixtures::rlcheck::{bst_gen, Bst};
 use std::sync::Arc;
 
-mod common;
-use common::runs::failure;
+use refgen_fixtures::runs::failure;
 
 /// The keys of a BST in order, with the bug of `tests/rl_find_bug.rs`: those past the fifth are lost.
 fn buggy_keys(t: &Bst) -> Vec<u8> {

@@ -1,13 +1,9 @@
 //! A property whose precondition random generation almost never meets: the RL guide finds its bug with the same case budget.
 
-#[allow(dead_code)]
-#[path = "../examples/rlcheck_bst.rs"]
-mod rlcheck_bst;
-
 use refgen::refgen_runtime::explore::generate_distinct;
 use refgen::refgen_runtime::guide::Guide;
 use refgen::refgen_runtime::guides::{RandomGuide, RlGuide};
-use rlcheck_bst::{bst_gen, Bst};
+use refgen_fixtures::rlcheck::{bst_gen, Bst};
 
 /// The keys of a BST in order, with a bug: a fixed buffer of `N` slots that
 /// silently drops the keys beyond it. Only a valid BST of more than `N`
@@ -54,7 +50,7 @@ fn the_bug_needs_a_big_bst() {
     let five = Bst { value: 3, left: Some(Box::new(Bst { value: 1, left: leaf(0), right: leaf(2) })), right: leaf(4) };
     assert_eq!(buggy_keys(&five), [0, 1, 2, 3, 4]);
     let six = Bst { value: 3, right: Some(Box::new(Bst { value: 5, left: leaf(4), right: None })), ..five.clone() };
-    assert!(rlcheck_bst::is_bst(&six));
+    assert!(refgen_fixtures::rlcheck::is_bst(&six));
     assert_eq!(buggy_keys(&six), [0, 1, 2, 3, 4], "the sixth key is lost");
 }
 

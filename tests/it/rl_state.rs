@@ -1,13 +1,9 @@
 //! The state abstractions derived from the choice tree reproduce RLCheck's worked example (Fig. 2, Sec. 4.3.1).
 
-#[allow(dead_code)]
-#[path = "../examples/rlcheck_bst.rs"]
-mod rlcheck_bst;
-
 use refgen::combinators::{int, vec};
 use refgen::interpret::parse;
 use refgen::refgen_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
-use rlcheck_bst::{tree_gen, Bst, MAX_DEPTH};
+use refgen_fixtures::rlcheck::{tree_gen, Bst, MAX_DEPTH};
 
 /// RLCheck Fig. 2: c1 = 2, c2 = True, c3 = 1, c4 = False, c5 = False,
 /// c6 = True, then c7 = 3 (the right child's value), c8 = c9 = False.

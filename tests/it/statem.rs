@@ -1,10 +1,5 @@
 //! Stateful testing: generated sequences keep preconditions, failures are shrunk to minimal sequences, remembered and replayed, and the parallel mode finds a race.
 
-#[path = "common/runs.rs"]
-#[allow(dead_code)]
-mod runs;
-mod statem_models;
-
 use refgen::interpret::{check, generate, generate_recorded, parse_tree, reflect, replay_lenient};
 use refgen::prelude::*;
 use refgen::runner::Origin;
@@ -12,8 +7,8 @@ use refgen::statem::{
     check_parallel, check_state_machine, linearizable, neighbour, parallel_property, state_machine_property,
     ParallelCommands, ParallelStateMachine,
 };
-use runs::{failure, temp_dir};
-use statem_models::{Bank, BankMachine, Count, CounterMachine, Kv, KvMachine, RacyMachine, Shared};
+use refgen_fixtures::runs::{failure, temp_dir};
+use refgen_fixtures::statem_models::{Bank, BankMachine, Count, CounterMachine, Kv, KvMachine, RacyMachine, Shared};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 // ---------------------------------------------------------------- a correct machine, for #[property]

@@ -8,8 +8,7 @@ use refgen::prelude::*;
 use refgen::refgen_core::source::DetRng;
 use refgen::runner::RunError;
 
-mod common;
-use common::{is_bst, Tree};
+use refgen_fixtures::bst::{is_bst, Tree};
 
 /// Fails only when the numbers sum to more than 3,300: random lists of at most 40 numbers of at most
 /// 100 sum to 2,000 ± 180 at their longest.

@@ -1,9 +1,5 @@
 //! Tuning by examples and validity-preserving mutation: the laws of the three mutation operators, the tuned and mutational guides, and their `#[property]` switches.
 
-mod common;
-
-use common::runs::temp_dir;
-use common::{is_bst, node, Tree};
 use refgen::edit::Mutation;
 use refgen::guides::mutate::{mutant, Joined};
 use refgen::guides::tuned::{examples_from_dir, load_weights, save_weights, tune};
@@ -17,6 +13,8 @@ use refgen::refgen_core::source::{rng_from_seed, Stop};
 use refgen::refgen_runtime::explore::generate_distinct;
 use refgen::refgen_runtime::persist::Store;
 use refgen::runner::RunError;
+use refgen_fixtures::bst::{is_bst, node, Tree};
+use refgen_fixtures::runs::temp_dir;
 use std::collections::BTreeMap;
 
 /// Arithmetic expressions, a grammar in the style of "Inputs from Hell".

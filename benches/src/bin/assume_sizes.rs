@@ -11,7 +11,7 @@
 //! included) over the valid values they gave, a count that does not depend
 //! on the machine.
 //!
-//! Run with `cargo run --release --example assume_sizes [-- --runs N]`.
+//! Run with `cargo run --release -p refgen-benches --bin assume_sizes [-- --runs N]`.
 
 use refgen::interpret::generate_recorded;
 use refgen::prelude::*;

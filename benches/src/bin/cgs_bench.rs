@@ -1,6 +1,6 @@
 //! Choice Gradient Sampling against rejection sampling and RLCheck at an equal budget of generator runs, on the four workloads of "Parsing Randomness" (Goldstein and Pierce, OOPSLA 2022): binary search trees, sorted lists, AVL trees and well-typed simply typed lambda terms.
 //!
-//! Run with `cargo run --release --example cgs_bench -- --budget 1000000 --seed 1`
+//! Run with `cargo run --release -p refgen-benches --bin cgs_bench -- --budget 1000000 --seed 1`
 //! (`--workload bst|sorted|avl|stlc` runs one workload; `--samples N` sets
 //! CGS's `N`, by default 50, the paper's; its artifact used 500 for AVL and
 //! 400 for STLC, which at an equal budget of runs find fewer values here).
@@ -44,10 +44,7 @@ use std::time::Instant;
 // equally, recursion stops at depth 5 (lists: 20 cells), keys are 0..=9.
 // BST, AVL and STLC are shared with `tune_and_mutate`.
 
-#[path = "workloads/mod.rs"]
-mod workloads;
-
-use workloads::{Program, ValidAvl, ValidBst};
+use refgen_fixtures::workloads::{Program, ValidAvl, ValidBst};
 
 /// A list of numbers in `0..=9`, built by cons cells, at most 20 long;
 /// valid when sorted (non-decreasing).

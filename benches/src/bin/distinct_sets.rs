@@ -1,6 +1,6 @@
 //! Sets of pairwise different valid inputs, as in Tables 1-4 of the Iorek paper (Ringer, Grossman, Schwartz-Narbonne and Tasiran, "A Solver-Aided Language for Test Input Generation", OOPSLA 2017), found by the native search back end and, with `--features z3`, by the SMT one; then `cover_regex` on an ISBN-like pattern.
 //!
-//! Run with `cargo run --release --example distinct_sets` (add
+//! Run with `cargo run --release -p refgen-benches --bin distinct_sets` (add
 //! `--features z3`, which needs `libz3-dev`, for the `backend=z3` rows).
 //! One line per table row and back end:
 //!

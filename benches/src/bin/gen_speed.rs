@@ -6,7 +6,7 @@
 //! derive does not build recursive types, so the trees get the strategy a
 //! proptest user writes by hand).
 //!
-//! Run with `cargo run --release --example gen_speed [-- --values N]`
+//! Run with `cargo run --release -p refgen-benches --bin gen_speed [-- --values N]`
 //! (`GEN_SPEED_ONLY=reflect|handwritten|proptest` times one of the three,
 //! `GEN_SPEED_CASE=<case>` runs one case, for a profiler; `reflect` also
 //! selects the `derive` lines).
@@ -29,11 +29,9 @@ use rand::Rng;
 use refgen::combinators::{any_int, char_class, string, vec};
 use refgen::interpret::generate;
 use refgen::prelude::*;
-/// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
-#[path = "../tests/common/fixtures.rs"]
-mod fixtures;
-use fixtures::{bin_tree, Tree};
 use refgen::refgen_core::{rng_from_seed, DetRng};
+/// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
+use refgen_fixtures::handwritten::{bin_tree, Tree};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -1,8 +1,8 @@
 //! The cost of a case under each guide: microseconds per case, the whole loop (generate, test, feedback),
 //! on a trivial property, so the guide's own work is what is measured.
 //!
-//! Run with `cargo run --release --example guide_cost [-- --cases N --repeats R]`. Two workloads: lists
-//! of up to 20 bytes, and the derived binary search trees of `examples/workloads/mod.rs` (`AnyBst`,
+//! Run with `cargo run --release -p refgen-benches --bin guide_cost [-- --cases N --repeats R]`. Two workloads: lists
+//! of up to 20 bytes, and the derived binary search trees of `refgen_fixtures::workloads` (`AnyBst`,
 //! every shape). Each guide runs `N` cases (default 20 000) through `Property::check` with no per-case
 //! time limit; the best of `R` repeats (default 3) is printed, one line per guide and workload:
 //!
@@ -10,15 +10,12 @@
 //! workload=<lists|bst> guide=<name> us_per_case=<f>
 //! ```
 
-#[path = "workloads/mod.rs"]
-mod workloads;
-
 use refgen::guides::{CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::refgen_runtime::guide::Guide;
+use refgen_fixtures::workloads::AnyBst;
 use std::fmt::Debug;
 use std::time::Instant;
-use workloads::AnyBst;
 
 /// Microseconds per case of `cases` cases of a property that always passes, under the guide `make` makes.
 fn per_case<V: Clone + Debug + 'static, G: Guide + 'static>(

@@ -2,10 +2,10 @@
 //! defaults, the programmatic API's defaults, and a bare loop of generator and property body with
 //! no runner.
 //!
-//! Run with `cargo run --release --example loop_speed [-- --cases N --repeats R]`.
+//! Run with `cargo run --release -p refgen-benches --bin loop_speed [-- --cases N --repeats R]`.
 //!
 //! Two properties: a trivial one over a `u64`, and a search tree's insert over the derived
-//! binary trees of `examples/workloads/mod.rs` (the key inserted is in the tree after).
+//! binary trees of `refgen_fixtures::workloads` (the key inserted is in the tree after).
 //! - `property`: the path the function `#[property(cases = N)]` makes runs (a per-case time
 //!   limit of 10 s watched from the calling thread, failures remembered in a regressions
 //!   directory, so each case is written to an in-flight file first, the environment read);
@@ -27,16 +27,13 @@
 //! per second of wall-clock time, the best of `R` repeats (the machine may be shared: a
 //! repeat that other work slowed is not the one printed).
 
-#[path = "workloads/mod.rs"]
-mod workloads;
-
 use refgen::guides::RlGuide;
 use refgen::prelude::*;
 use refgen::refgen_core::rng_from_seed;
 use refgen::runner::case_seed;
+use refgen_fixtures::workloads::{bst_keys, AnyBst, Bst};
 use std::hint::black_box;
 use std::time::Instant;
-use workloads::{bst_keys, AnyBst, Bst};
 
 /// A search tree's insert (keys kept in order; a key already present is not added twice).
 fn insert(t: &Bst, x: u8) -> Bst {

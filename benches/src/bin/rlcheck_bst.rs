@@ -1,8 +1,8 @@
 //! RLCheck's BST case study (Sec. 4.3.1, Fig. 4): unique valid binary search trees from 100,000 runs of a plain tree generator, under Random and RLCheck with the Sequence, Tree and Tree L/R state abstractions.
 //!
-//! Run with `cargo run --release --example rlcheck_bst -- --trials 100000 --seed 1`.
+//! Run with `cargo run --release -p refgen-benches --bin rlcheck_bst -- --trials 100000 --seed 1`.
 //!
-//! The generator is RLCheck's Fig. 1: a node value in `0..=10`, then (above
+//! The generator is RLCheck's Fig. 1 (`refgen_fixtures::rlcheck`): a node value in `0..=10`, then (above
 //! depth 4) a left-child and a right-child boolean choice, each recursing when
 //! `true`; validity is the strict BST invariant. The RL guides derive their
 //! states from the generator's choice tree: no state code is written here.
@@ -22,95 +22,14 @@
 //! case study's generator weighs every option equally, so its lines are the
 //! same under either start.)
 
-use refgen::combinators::{int, just, pick, pure, recursive, vec};
+use refgen::combinators::{int, vec};
 use refgen::prelude::*;
-use refgen::refgen_core::choice::Site;
 use refgen::refgen_runtime::explore::generate_distinct;
 use refgen::refgen_runtime::guide::Guide;
 use refgen::refgen_runtime::guides::rl::{Abstraction, Explore, Prior, RlConfig, RlGuide};
 use refgen::refgen_runtime::guides::RandomGuide;
+use refgen_fixtures::rlcheck::{bst_gen, is_bst, tree_gen, Bst, MAX_DEPTH};
 use std::time::Instant;
-
-/// RLCheck Fig. 1's `BinaryTree`: a value and two optional children.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Bst {
-    /// The node's value, in `0..=10`.
-    pub value: u8,
-    /// The left child.
-    pub left: Option<Box<Bst>>,
-    /// The right child.
-    pub right: Option<Box<Bst>>,
-}
-
-impl Bst {
-    /// The number of nodes.
-    pub fn size(&self) -> usize {
-        1 + self.left.as_ref().map_or(0, |t| t.size()) + self.right.as_ref().map_or(0, |t| t.size())
-    }
-}
-
-/// RLCheck's `MAX_DEPTH`: at most 4 links from the root to a node.
-pub const MAX_DEPTH: usize = 4;
-
-/// A child choice: the pick `site` between `"false"` (no child) and `"true"`
-/// (a child from `sub`), weight 1 each, like `random.Select([True, False])`.
-/// The child's choices are the `"true"` choice's children in the choice tree.
-fn child(site: Site, sub: BoxGen<Bst>) -> BoxGen<Option<Box<Bst>>> {
-    let some = sub.map(|t| Some(Box::new(t)), |o: &Option<Box<Bst>>| o.as_deref().cloned());
-    pick(site, [("false", 1, just(None).boxed()), ("true", 1, some.boxed())]).boxed()
-}
-
-/// RLCheck Fig. 1's `generate_tree`, without the validity filter: the
-/// value (choice point `"value"`, `0..=10`), then, above `max_depth`, the
-/// choice points `"left"` and `"right"`.
-pub fn tree_gen(max_depth: usize) -> BoxGen<Bst> {
-    recursive(max_depth, |sub: Option<BoxGen<Bst>>| {
-        let value = int(0u8..=10).site("value");
-        match sub {
-            None => value
-                .map(
-                    |v| Bst { value: v, left: None, right: None },
-                    |t: &Bst| (t.left.is_none() && t.right.is_none()).then_some(t.value),
-                )
-                .boxed(),
-            Some(sub) => {
-                let left = child("left", sub.clone());
-                let right = child("right", sub);
-                value
-                    .at(|t: &Bst| Some(t.value))
-                    .bind(move |v| {
-                        let right = right.clone();
-                        left.clone().at(|t: &Bst| Some(t.left.clone())).bind(move |l| {
-                            right
-                                .clone()
-                                .at(|t: &Bst| Some(t.right.clone()))
-                                .bind(move |r| pure(Bst { value: v, left: l.clone(), right: r }))
-                        })
-                    })
-                    .boxed()
-            }
-        }
-    })
-}
-
-/// Whether every value in the left subtree of each node is smaller than the
-/// node's, and every value in its right subtree greater (a strict BST).
-pub fn is_bst(t: &Bst) -> bool {
-    fn within(t: &Bst, lo: i16, hi: i16) -> bool {
-        let v = t.value as i16;
-        lo < v
-            && v < hi
-            && t.left.as_ref().is_none_or(|l| within(l, lo, v))
-            && t.right.as_ref().is_none_or(|r| within(r, v, hi))
-    }
-    within(t, i16::MIN, i16::MAX)
-}
-
-/// The case study's generator: [`tree_gen`] with depth bound 4, valid when [`is_bst`]. As in the
-/// paper, an invalid tree is one discarded input (no retry: `retries(0)`).
-pub fn bst_gen() -> impl Gen<Value = Bst> {
-    tree_gen(MAX_DEPTH).filter(is_bst).retries(0)
-}
 
 /// The exploration schemes beyond the paper, each on Tree L/R: each part
 /// alone at the paper's ε = 0.25, the softmax policy at ε = 0.05, and the
@@ -258,7 +177,6 @@ pub fn case_study(trials: usize, seed: u64) -> Vec<Row> {
     rows
 }
 
-#[allow(dead_code)]
 fn main() {
     let mut trials = 100_000usize;
     let mut seed = 0u64;

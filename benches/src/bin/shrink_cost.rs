@@ -1,6 +1,6 @@
 //! The cost of one shrink try, in the shrinker and lenient replay alone (no runner).
 //!
-//! Run with `cargo run --release --example shrink_cost`. For each problem
+//! Run with `cargo run --release -p refgen-benches --bin shrink_cost`. For each problem
 //! of `shrink_quality` and 100 seeds, a failing case is generated and shrunk
 //! with a budget of 4,096 tries, each try a lenient replay of the candidate
 //! that records the choices it makes, and the property. Four lines per
@@ -31,15 +31,12 @@
 //! shrinks it `n` times instead (many, for a profiler). `ONLY=<problem>`
 //! runs the problems whose names begin so.
 
-#[path = "shrink_problems/mod.rs"]
-mod problems;
-
-use problems::*;
 use refgen::choice::ChoiceTree;
 use refgen::interpret::{generate_recorded, lenient_source};
 use refgen::prelude::*;
 use refgen::refgen_core::trail::{Recorder, Trail};
 use refgen::refgen_runtime::shrink::{shrink, shrink_by_ref, Budget, ShrinkStats};
+use refgen_fixtures::shrink_problems::*;
 use std::time::{Duration, Instant};
 
 const RUNS: u64 = 100;

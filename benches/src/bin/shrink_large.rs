@@ -1,6 +1,6 @@
 //! Shrinking a large input: a list of up to 100,000 integers, in the shrinker and lenient replay alone.
 //!
-//! Run with `cargo run --release --example shrink_large`. The generator is
+//! Run with `cargo run --release -p refgen-benches --bin shrink_large`. The generator is
 //! `vec(int(0u32..=1000), 0..=100_000)`; the property fails when the list
 //! has at least 50,000 elements and one of them is 1000. The minimal
 //! failing list is 49,999 zeros and then 1000. For a few seeds, a failing

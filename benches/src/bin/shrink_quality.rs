@@ -1,6 +1,6 @@
 //! Shrinking quality on the well-known shrinking challenges (github.com/jlink/shrinking-challenge).
 //!
-//! Run with `cargo run --release --example shrink_quality`. For each problem
+//! Run with `cargo run --release -p refgen-benches --bin shrink_quality`. For each problem
 //! and each of 100 seeds, the runner finds a failing case and shrinks it by
 //! reflection (`lib=reflect`), and proptest does the same with its own
 //! shrinker on the same property (`lib=proptest`), both with a budget of
@@ -62,10 +62,7 @@ const RUNS: u64 = 100;
 /// The shrink budget of both libraries: candidates tried.
 const TRIES: u64 = 4096;
 
-#[path = "shrink_problems/mod.rs"]
-mod problems;
-
-use problems::*;
+use refgen_fixtures::shrink_problems::*;
 
 type PairProp = fn(Pair) -> bool;
 type PairGen = fn() -> BoxGen<Pair>;

@@ -1,6 +1,6 @@
 //! Guides on command sequences: a counter bug past 20 that random sequences miss, found by rl, sa and mutate, over 10 seeds.
 //!
-//! Run with `cargo run --release --example statem_guides`. Each cell is the
+//! Run with `cargo run --release -p refgen-benches --bin statem_guides`. Each cell is the
 //! number of tests to the first failure within 10,000 cases (`-` when the
 //! run passed). `rl` (RLCheck's configuration) and `rl diverse` (its
 //! softmax policy with forgetting, `RlConfig::diverse()`) are rewarded for sequences reaching a new model state
@@ -10,14 +10,11 @@
 //! `statem::neighbour` (commands replaced, inserted, deleted over the model); `mutate` keeps a
 //! corpus of sequences that reached new states and mutates them.
 
-#[path = "../tests/statem_models/mod.rs"]
-mod statem_models;
-
 use refgen::guides::{MutateGuide, RandomGuide, RlConfig, RlGuide, SaConfig, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use refgen::statem::{neighbour, state_machine_property, Commands};
-use statem_models::CounterMachine;
+use refgen_fixtures::statem_models::CounterMachine;
 
 const CASES: u64 = 10_000;
 const SEEDS: u64 = 10;

@@ -1,15 +1,12 @@
 //! Side by side with `proptest-state-machine` on the same key-value model and planted bug: tests to the first failure, shrunk length, shrink time.
 //!
-//! Run with `cargo run --release --example statem_vs_proptest`. Both
+//! Run with `cargo run --release -p refgen-benches --bin statem_vs_proptest`. Both
 //! libraries test `BuggyStore` against a `BTreeMap` model with the same
 //! commands, the same weights (any command 3, a `Remove` of a present key
 //! 1), up to 32 commands, and the same postcondition. The shortest failing
 //! sequence has 6 commands (four keys put, one of them put again, removed).
 //! proptest's `apply` sees the model state after the command, so its system
 //! under test keeps the state before it to check the same postcondition.
-
-#[path = "../tests/statem_models/mod.rs"]
-mod statem_models;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -19,7 +16,7 @@ use refgen::interpret::generate;
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use refgen::statem::{check_state_machine, state_machine_property, StateMachine};
-use statem_models::{BuggyStore, Kv, KvMachine};
+use refgen_fixtures::statem_models::{BuggyStore, Kv, KvMachine};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

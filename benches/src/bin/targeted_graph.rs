@@ -1,6 +1,6 @@
 //! Targeted property-based testing on graphs, after Löscher and Sagonas, "Automating Targeted Property-Based Testing" (ICST 2018), Sec. II-III.
 //!
-//! Run with `cargo run --release --example targeted_graph -- --runs 100 --seed 1`.
+//! Run with `cargo run --release -p refgen-benches --bin targeted_graph -- --runs 100 --seed 1`.
 //!
 //! The property: in a graph of (up to) 42 vertices, the longest shortest path
 //! from the sink (vertex 1) to a vertex it reaches is below 21 hops. Random

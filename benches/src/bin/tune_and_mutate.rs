@@ -1,6 +1,6 @@
 //! Tuning by examples and validity-preserving mutation (Goldstein's thesis, Sec. 3.3 and 3.4): how close tuned generation comes to a set of examples, how the three mutation operators keep mutants in the generator's range, and how a mutational guide finds a bug hidden behind validity.
 //!
-//! Run with `cargo run --release --example tune_and_mutate -- --seed 1`
+//! Run with `cargo run --release -p refgen-benches --bin tune_and_mutate -- --seed 1`
 //! (`--mutants N` mutants per operator and workload, default 10 000;
 //! `--runs N` seeds of the bug hunt, default 20). It prints three tables:
 //!
@@ -158,10 +158,7 @@ fn tuning(seed: u64) {
 
 // ---------------------------------------------------------------- mutation workloads
 
-#[path = "workloads/mod.rs"]
-mod workloads;
-
-use workloads::{is_bst, AnyAvl, AnyBst, AnyTerm, Avl, Bst, Program, Term, Ty, ValidAvl, ValidBst};
+use refgen_fixtures::workloads::{is_bst, AnyAvl, AnyBst, AnyTerm, Avl, Bst, Program, Term, Ty, ValidAvl, ValidBst};
 
 // ---------------------------------------------------------------- naive mutation
 //

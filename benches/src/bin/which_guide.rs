@@ -3,7 +3,7 @@
 //! at an equal budget of generator runs, on the example of `CgsGuide`'s docs (sorted lists of digits,
 //! by filtering) and on rarer versions of it (longer lists).
 //!
-//! Run with `cargo run --release --example which_guide [-- --seed S]`. One line per workload, budget
+//! Run with `cargo run --release -p refgen-benches --bin which_guide [-- --seed S]`. One line per workload, budget
 //! and guide:
 //!
 //! ```text
