@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use refgen_fixtures::runs::failure;
 
-/// The keys of a BST in order, with the bug of `tests/rl_find_bug.rs`: those past the fifth are lost.
+/// The keys of a BST in order, with the bug of `rl_find_bug`: those past the fifth are lost.
 fn buggy_keys(t: &Bst) -> Vec<u8> {
     fn go(t: &Bst, out: &mut Vec<u8>) {
         if let Some(l) = &t.left {
