@@ -83,7 +83,7 @@ fn planted(#[gen(vec(int(0u32..=1000), 0..=9))] xs: Vec<u32>) -> bool {
 
 #[test]
 fn a_property_written_once_is_a_fuzz_target_whose_find_its_test_replays() {
-    // What the `#[test]` runs: the property and its config, named after the test.
+    // What the `#[test]` runs: the property and its config, named by its module path (test binary `it`).
     let (p, config) = planted::property();
     assert_eq!(config.name, "it::fuzz_target::planted");
     let dir = temp_dir("fuzz-property-fn");

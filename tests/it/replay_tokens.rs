@@ -6,9 +6,8 @@ use refgen::refgen_runtime::guide::Guide;
 use refgen::refgen_runtime::guides::{AutoGuide, CgsGuide, MutateGuide, RandomGuide, RlGuide, SaGuide, TunedGuide};
 use refgen::refgen_runtime::runner::Property;
 use refgen_fixtures::rlcheck::{bst_gen, Bst};
-use std::sync::Arc;
-
 use refgen_fixtures::runs::failure;
+use std::sync::Arc;
 
 /// The keys of a BST in order, with the bug of `rl_find_bug`: those past the fifth are lost.
 fn buggy_keys(t: &Bst) -> Vec<u8> {
