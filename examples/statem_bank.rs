@@ -4,13 +4,10 @@
 //! sequences only withdraw what the model balance holds: a withdrawal
 //! drawn too large is made again in place, the case never discarded.
 
-#[path = "../tests/statem_models/mod.rs"]
-mod statem_models;
-
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use refgen::statem::check_state_machine;
-use statem_models::BankMachine;
+use refgen_fixtures::statem_models::BankMachine;
 
 fn main() {
     let config = Config::new("statem_bank").seed(1).cases(10_000);

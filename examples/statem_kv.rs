@@ -2,13 +2,10 @@
 //!
 //! Run with `cargo run --release --example statem_kv`.
 
-#[path = "../tests/statem_models/mod.rs"]
-mod statem_models;
-
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use refgen::statem::{check_state_machine, Commands};
-use statem_models::{Kv, KvMachine};
+use refgen_fixtures::statem_models::{Kv, KvMachine};
 
 fn main() {
     // The same entry point a `#[test]` calls (`assert_state_machine`), here

@@ -5,13 +5,10 @@
 //! prefix, then two branches on threads, and finds that no interleaving of
 //! what the threads saw is allowed by the model.
 
-#[path = "../tests/statem_models/mod.rs"]
-mod statem_models;
-
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use refgen::statem::{check_parallel, check_state_machine, parallel_property};
-use statem_models::RacyMachine;
+use refgen_fixtures::statem_models::RacyMachine;
 
 const CASES: u64 = 10_000;
 

@@ -7,10 +7,8 @@ use refgen::interpret::{
     parse_tree, probability, reflect, replay_lenient, Weights,
 };
 use refgen::prelude::*;
-/// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
-#[path = "../tests/common/fixtures.rs"]
-mod fixtures;
-use fixtures::{bin_tree, is_bst, ref_bst, Tree};
+// Hand-written generators the tests share: Goldstein's BST and a plain binary tree.
+use refgen_fixtures::handwritten::{bin_tree, is_bst, ref_bst, Tree};
 
 fn main() {
     println!("== one generator, every interpretation ==");

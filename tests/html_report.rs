@@ -11,8 +11,7 @@ use refgen::refgen_runtime::token;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-use common::runs::{failure, temp_dir};
+use refgen_fixtures::runs::{failure, temp_dir};
 
 /// Lists of small numbers; a list with a sum of 7 is discarded; each case is labelled and reports its length.
 fn labelled_lists() -> Property<Vec<u8>> {

@@ -9,8 +9,7 @@ use refgen::refgen_runtime::runner::{FailureKind, Origin};
 use refgen::runner::RunError;
 use std::path::PathBuf;
 
-mod common;
-use common::runs::{failure, temp_dir};
+use refgen_fixtures::runs::{failure, temp_dir};
 
 // ---------------------------------------------------------------- 1. a panicking generator
 
@@ -142,7 +141,7 @@ fn child_process() {
             || int(0u32..=9),
             |x: u32| {
                 if x >= 5 {
-                    common::runs::hang()
+                    refgen_fixtures::runs::hang()
                 }
             },
         );

@@ -10,8 +10,7 @@ use refgen::refgen_runtime::runner::{case_seed, FailureKind, Origin};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-mod common;
-use common::runs::{failure, hang};
+use refgen_fixtures::runs::{failure, hang};
 
 /// The failing input shown is the value the failing generated case made, on the fast path,
 /// with and without a time limit, under the random guide and under `auto`.
@@ -216,7 +215,7 @@ fn a_generator_that_hangs_is_reported_by_its_seed() {
 /// A run abandoned for a hang still writes its HTML report: its cases up to the hang, and the failure.
 #[test]
 fn a_hung_run_writes_its_html_report() {
-    let dir = common::runs::temp_dir("hung-html");
+    let dir = refgen_fixtures::runs::temp_dir("hung-html");
     let p = Property::new(
         || int(0u32..=100),
         |x: u32| {

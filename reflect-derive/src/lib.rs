@@ -83,7 +83,7 @@
 //!   recording) and plain generation from the RNG (`Gen::run_rng`), which
 //!   makes the same draws without a dynamic call per choice: a derived type
 //!   generates about as fast as the same combinators written by hand
-//!   (`cargo run --release --example gen_speed`).
+//!   (`cargo run --release -p refgen-benches --bin gen_speed`).
 //! - **Generics**: each type parameter used by a generated field gets the
 //!   bound `T: Reflective + Clone`, and every type parameter `T: 'static`;
 //!   a parameter only named inside `PhantomData<...>` (or in a `default` or
@@ -300,7 +300,7 @@
 //!   discarded. A condition on every part lets large values through that
 //!   whole-value rejection almost never keeps: each part is repaired where
 //!   it fails.
-//! - **Measured** (`cargo run --release --example assume_sizes`, 20,000
+//! - **Measured** (`cargo run --release -p refgen-benches --bin assume_sizes`, 20,000
 //!   runs of the random generator per row, the two types of these docs;
 //!   cost is the choices made by all runs, failed attempts and discarded
 //!   runs included, per valid value):

@@ -31,13 +31,13 @@
 //! suspended program resumed: the walk's choices are answered from a
 //! vector, then the case's RNG answers the rest, so one sample costs one run
 //! of the generator through the guided source, the same as a case of the
-//! random guide (`examples/cgs_bench.rs` prints both). Work is shared where
+//! random guide (`benches/src/bin/cgs_bench.rs` prints both). Work is shared where
 //! the derivative says it can be: an option whose derivative makes no
 //! further choice has one value, so it is sampled once, not `N` times; a
 //! choice point with a single answer is taken without sampling. (Counting
 //! the chosen option's samples again at the next choice point, as samples of
 //! the derivative by the choice they made there, was tried: on the BST and
-//! STLC workloads of `examples/cgs_bench.rs` it found no more distinct
+//! STLC workloads of `benches/src/bin/cgs_bench.rs` it found no more distinct
 //! valid values at an equal budget, so it is not done.)
 //!
 //! Departures from the paper, and why:
@@ -75,7 +75,7 @@
 //! # When it helps, and when `rl` or `mutate` is the better choice
 //!
 //! Measured as distinct valid values at an equal budget of generator runs
-//! (seed 1). On the paper's workloads (`examples/cgs_bench.rs`, 100,000
+//! (seed 1). On the paper's workloads (`benches/src/bin/cgs_bench.rs`, 100,000
 //! runs), CGS beats rejection sampling, as the paper found, but RLCheck
 //! (`rl`) beats CGS everywhere but AVL trees:
 //!
@@ -87,7 +87,7 @@
 //! | well-typed lambda terms | 980 | 5,972 | 27,284 |
 //!
 //! On this page's example, sorted lists of digits by a discarding filter
-//! (`examples/which_guide.rs`, lists of up to `N` digits, `retries(0)`),
+//! (`benches/src/bin/which_guide.rs`, lists of up to `N` digits, `retries(0)`),
 //! CGS finds a quarter to a half more than random generation at 100,000
 //! runs, and `rl(explore = diverse)` ten to forty times more:
 //!

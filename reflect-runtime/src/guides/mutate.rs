@@ -253,7 +253,7 @@ impl MutateGuide {
     ///
     /// The weights are counted when an entry joins: counting an entry's
     /// choices walks its whole tree, and doing it for every entry at every
-    /// case was most of a case's cost (see `examples/guide_cost.rs`).
+    /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
     fn parent(&self, rng: &mut DetRng) -> usize {
         let mut x = rng.random_range(0..self.total);
         self.weights

@@ -53,7 +53,7 @@ use refgen_core::trail::Kind;
 /// run has. PropEr ties `k_max` to the number of tests; over a large budget
 /// that keeps the search hot while it matters: with 100,000 tests the
 /// temperature is still above 0.95 after 5,000 steps, and the graph
-/// benchmark of `examples/targeted_graph.rs` (40 runs, seed 1) took 1,703 /
+/// benchmark of `benches/src/bin/targeted_graph.rs` (40 runs, seed 1) took 1,703 /
 /// 6,367 / 5,026 tests on average on its three generators. With `k_max` at
 /// 10,000 (the schedule starts again when spent) it took 1,285 / 2,943 /
 /// 2,718, and at 30,000 1,398 / 3,480 / 3,629; at 1,000 and 3,000 the
@@ -72,7 +72,7 @@ pub struct SaConfig {
     /// Restart from a fresh input after this many rejected steps in a row;
     /// default `None`: never, as PropEr's default temperature function (its
     /// restarting one uses 100, which on the graph benchmark of
-    /// `examples/targeted_graph.rs` took 2-4 times as many tests).
+    /// `benches/src/bin/targeted_graph.rs` took 2-4 times as many tests).
     pub restart_after: Option<u64>,
     /// After this many invalid neighbours in a row, try a fresh input
     /// instead; default 50 (PropEr's constraint tries).

@@ -27,7 +27,7 @@
 //! candidate over as a tree of its own (one copy per try);
 //! [`shrink_by_ref`](super::shrink_by_ref) lends it, and a caller that records the replay into a trail it keeps
 //! and builds the tree of the choices used only for a failing candidate
-//! makes a passing try copy no tree at all (`examples/shrink_cost.rs`
+//! makes a passing try copy no tree at all (`benches/src/bin/shrink_cost.rs`
 //! measures both).
 
 use super::index::{hash_and_size, key_of, node_key, tree_hash};

@@ -55,7 +55,7 @@ impl Explore {
     pub const SOFTMAX: Explore = Explore { forget: None, bonus: 0.0, softmax: Some(0.5) };
     /// The softmax policy (`τ = 0.5`) with forgetting (`α = 0.01`): the
     /// combination that found the most distinct valid values on the
-    /// benchmarks of `examples/rlcheck_bst.rs` (binary search trees, AVL
+    /// benchmarks of `benches/src/bin/rlcheck_bst.rs` (binary search trees, AVL
     /// trees, sorted lists), with ε = 0.05 ([`super::RlConfig::diverse`]).
     pub const DIVERSE: Explore = Explore { forget: Some(0.01), bonus: 0.0, softmax: Some(0.5) };
 

@@ -141,7 +141,7 @@ impl RlConfig {
     }
 
     /// RLCheck's configuration with the exploration that found the most
-    /// distinct valid values on the benchmarks of `examples/rlcheck_bst.rs`:
+    /// distinct valid values on the benchmarks of `benches/src/bin/rlcheck_bst.rs`:
     /// [`Explore::DIVERSE`] (a softmax policy with forgetting) and ε = 0.05.
     /// `#[property(guide = rl(explore = diverse))]`.
     pub fn diverse() -> Self {
