@@ -28,6 +28,7 @@ mod rl_find_bug;
 mod rl_learner;
 mod rl_state;
 mod shape_pressure;
+mod splice;
 mod statem;
 mod statem_readme;
 mod targeted;
