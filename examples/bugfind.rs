@@ -6,7 +6,7 @@
 //!
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `heap`,
-//! `lang`, `sorted`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
+//! `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
 //! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
@@ -32,7 +32,9 @@
 //!
 //! The `sorted` workload has no bugs: it is the sorted `Vec<u8>` of the
 //! derive's docs (`#[assume(self.0.is_sorted())]`, no `with`), and its table
-//! gives the size distribution of valid lists under each guide.
+//! gives the size distribution of valid lists under each guide; `avl-sizes`
+//! gives that of the AVL workload's derived trees, on the correct code (whole
+//! runs: the bug-finding tables' sizes stop at each trial's first failure).
 
 #[path = "bugfind/avl.rs"]
 mod avl;
@@ -44,8 +46,8 @@ mod harness;
 mod heap;
 #[path = "bugfind/lang.rs"]
 mod lang;
-#[path = "bugfind/sorted.rs"]
-mod sorted;
+#[path = "bugfind/sizes.rs"]
+mod sizes;
 
 use harness::Budget;
 
@@ -55,7 +57,7 @@ fn main() {
     let mut setups: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|heap|lang|sorted]... [--setup NAME]..."
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|heap|lang|sorted|avl-sizes]... [--setup NAME]..."
         );
         std::process::exit(2)
     };
@@ -88,6 +90,9 @@ fn main() {
         }
     }
     if wanted("sorted") {
-        sorted::run(&budget, &setup_ok);
+        sizes::sorted(&budget, &setup_ok);
+    }
+    if wanted("avl-sizes") {
+        sizes::avl(&budget, &setup_ok);
     }
 }

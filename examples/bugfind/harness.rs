@@ -238,7 +238,7 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
         budget.secs
     );
     println!(
-        "{:<12} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
+        "{:<16} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
         "setup",
         "solved",
         "all_trials",
@@ -302,7 +302,7 @@ fn print_row(name: &str, row: &Row, tasks: usize) {
     let shares = row.sizes.map(|n| format!("{:>4.0}%", 100.0 * n as f64 / valid.max(1) as f64)).join(" ");
     let mean_size = row.size_sum as f64 / valid.max(1) as f64;
     println!(
-        "{name:<12} {:>7} {:>9} {mean_ms:>9.2} {median:>9} {us:>9.2} {:>9.2} {valid:>9}   {shares}  mean {mean_size:.1}",
+        "{name:<16} {:>7} {:>9} {mean_ms:>9.2} {median:>9} {us:>9.2} {:>9.2} {valid:>9}   {shares}  mean {mean_size:.1}",
         format!("{}/{tasks}", row.solved),
         row.solved_all,
         row.loop_us,
@@ -311,6 +311,6 @@ fn print_row(name: &str, row: &Row, tasks: usize) {
         let shown: Vec<&str> = row.missed.iter().take(16).map(String::as_str).collect();
         let more = row.missed.len().saturating_sub(16);
         let more = if more > 0 { format!(" (+{more} more)") } else { String::new() };
-        println!("{:<12} not in every trial (mutant/property:trials solved): {}{more}", "", shown.join(" "));
+        println!("{:<16} not in every trial (mutant/property:trials solved): {}{more}", "", shown.join(" "));
     }
 }
