@@ -10,7 +10,6 @@
 
 use super::{joinable, length_before, lower_leaves, restore_leaves, Edit};
 use crate::choice::{Choice, ChoiceTree};
-use std::ops::Range;
 
 /// What edits made in place changed, to set the tree back exactly
 /// ([`Undo::revert`]). Made by [`Edit::apply_undoable`], or kept from edit
@@ -28,32 +27,41 @@ pub struct Undo {
     leaves: Vec<(usize, Choice)>,
 }
 
-/// One logged change; `at` is the range of [`Undo::paths`] holding the node's path.
+/// One logged change, of the node whose path begins at `at` in
+/// [`Undo::paths`] and runs to the end: the newest step's path is last.
 #[derive(Debug, Clone)]
-enum Step {
+struct Step {
+    at: usize,
+    change: Change,
+}
+
+/// What a [`Step`] changed in its node.
+#[derive(Debug, Clone)]
+enum Change {
     /// `len` children taken out from `start` (the last `len` of the
     /// trees), and the child `length` (before them) lowered by `len`.
-    Deleted { at: Range<usize>, start: usize, len: usize, length: Option<usize> },
+    Deleted { start: usize, len: usize, length: Option<usize> },
     /// The node replaced by another: the old one is the last of the trees.
-    Replaced { at: Range<usize> },
+    Replaced,
     /// The node's `n` children taken out: the last `n` of the trees.
-    Emptied { at: Range<usize>, n: usize },
+    Emptied { n: usize },
     /// The node's choice set; it was `was`.
-    Set { at: Range<usize>, was: Choice },
+    Set { was: Choice },
     /// The node wrapped in a mark ([`ChoiceTree::reroll`]): its only child.
-    Wrapped { at: Range<usize> },
+    Wrapped,
     /// The node's children `a` and `b` swapped.
-    Swapped { at: Range<usize>, a: usize, b: usize },
-    /// The subtrees at `x` and `y` swapped.
-    Exchanged { x: Range<usize>, y: Range<usize> },
+    Swapped { a: usize, b: usize },
+    /// The node swapped with the one whose path begins at `y` in the paths.
+    Exchanged { y: usize },
     /// A child inserted at `index`.
-    Inserted { at: Range<usize>, index: usize },
-    /// Leaf choices of the children `from..` lowered: `leaves` of the log's.
-    Lowered { at: Range<usize>, from: usize, leaves: Range<usize> },
+    Inserted { index: usize },
+    /// Leaf choices of the children `from..` lowered: the log's leaves from `first` on.
+    Lowered { from: usize, first: usize },
     /// The children `a` and `a + 1` joined: the second, left with its
-    /// length alone, is the last of the trees; the first had `len` children and its first child the choice
-    /// `first`; the child `length` (before them) was lowered by one.
-    Joined { at: Range<usize>, a: usize, len: usize, first: Option<Choice>, length: Option<usize> },
+    /// length alone, is the last of the trees; the first had `len` children
+    /// and its first child the choice `first`; the child `length` (before
+    /// them) was lowered by one.
+    Joined { a: usize, len: usize, first: Option<Choice>, length: Option<usize> },
 }
 
 /// A node to stand in a place for a moment (no allocation).
@@ -100,64 +108,54 @@ impl Undo {
         &self.leaves
     }
 
-    /// Logs `path`; its range in [`Undo::paths`].
-    fn path(&mut self, path: &[usize]) -> Range<usize> {
+    /// Logs `path`; where it begins in [`Undo::paths`].
+    #[inline]
+    fn path(&mut self, path: &[usize]) -> usize {
         let start = self.paths.len();
         self.paths.extend_from_slice(path);
-        start..self.paths.len()
+        start
     }
 
     /// Undoes the steps from the `mark`-th on, newest first.
     fn rewind_to(&mut self, tree: &mut ChoiceTree, mark: usize) {
         while self.steps.len() > mark {
-            let step = self.steps.pop().expect("a step past the mark");
-            self.undo(tree, step);
+            let Step { at, change } = self.steps.pop().expect("a step past the mark");
+            if let Change::Exchanged { y } = change {
+                exchange(tree, &self.paths[at..y], &self.paths[y..]);
+            } else {
+                let node = tree.get_mut(&self.paths[at..]).expect("a logged node is in the tree it was logged on");
+                self.undo(node, change);
+            }
+            self.paths.truncate(at);
         }
     }
 
-    /// Undoes one step, the newest.
-    fn undo(&mut self, tree: &mut ChoiceTree, step: Step) {
-        let at = match &step {
-            Step::Exchanged { x, y } => {
-                exchange(tree, &self.paths[x.clone()], &self.paths[y.clone()]);
-                self.paths.truncate(x.start);
-                return;
-            }
-            Step::Deleted { at, .. }
-            | Step::Replaced { at }
-            | Step::Emptied { at, .. }
-            | Step::Set { at, .. }
-            | Step::Wrapped { at }
-            | Step::Swapped { at, .. }
-            | Step::Inserted { at, .. }
-            | Step::Lowered { at, .. }
-            | Step::Joined { at, .. } => at.clone(),
-        };
-        let node = tree.get_mut(&self.paths[at.clone()]).expect("a logged node is in the tree it was logged on");
-        match step {
-            Step::Deleted { start, len, length, .. } => {
+    /// Undoes one change of `node`, the newest.
+    fn undo(&mut self, node: &mut ChoiceTree, change: Change) {
+        match change {
+            Change::Deleted { start, len, length } => {
                 if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
                     *c += len as Choice;
                 }
                 let from = self.trees.len() - len;
                 node.children.splice(start..start, self.trees.drain(from..));
             }
-            Step::Replaced { .. } => *node = self.trees.pop().expect("the node replaced"),
-            Step::Emptied { n, .. } => {
+            Change::Replaced => *node = self.trees.pop().expect("the node replaced"),
+            Change::Emptied { n } => {
                 let from = self.trees.len() - n;
                 node.children.extend(self.trees.drain(from..));
             }
-            Step::Set { was, .. } => node.choice = Some(was),
-            Step::Wrapped { .. } => {
+            Change::Set { was } => node.choice = Some(was),
+            Change::Wrapped => {
                 let mark = std::mem::replace(node, placeholder());
                 *node = mark.children.into_iter().next().expect("a mark holds its node");
             }
-            Step::Swapped { a, b, .. } => node.children.swap(a, b),
-            Step::Inserted { index, .. } => drop(node.children.remove(index)),
-            Step::Lowered { from, leaves, .. } => {
-                restore_leaves(&mut node.children[from..], self.leaves.drain(leaves));
+            Change::Swapped { a, b } => node.children.swap(a, b),
+            Change::Inserted { index } => drop(node.children.remove(index)),
+            Change::Lowered { from, first } => {
+                restore_leaves(&mut node.children[from..], self.leaves.drain(first..));
             }
-            Step::Joined { a, len, first, length, .. } => {
+            Change::Joined { a, len, first, length } => {
                 let mut y = self.trees.pop().expect("the part joined");
                 let x = &mut node.children[a];
                 y.children.extend(x.children.drain(len..));
@@ -167,9 +165,8 @@ impl Undo {
                     *c += 1;
                 }
             }
-            Step::Exchanged { .. } => unreachable!("undone above"),
+            Change::Exchanged { .. } => unreachable!("undone by `rewind_to`"),
         }
-        self.paths.truncate(at.start);
     }
 }
 
@@ -207,9 +204,16 @@ impl Edit {
     /// is there already (so that [`Undo::rewind`] sets back this edit and
     /// those before it); whether it applied. When it did not, `tree` and
     /// `undo` are as they were.
+    #[inline(always)]
     pub fn apply_logged(&self, tree: &mut ChoiceTree, undo: &mut Undo) -> bool {
         let mark = undo.steps.len();
-        let applied = self.edit(tree, undo).is_some();
+        // One edit (what the shrinker makes in a try) is made here, where a
+        // caller that names its kind can have the other kinds left out.
+        let applied = match self {
+            Edit::Seq(_) => self.edit(tree, undo),
+            one => one.edit_one(tree, undo),
+        }
+        .is_some();
         if !applied {
             undo.rewind_to(tree, mark);
         }
@@ -219,7 +223,16 @@ impl Edit {
     /// Makes the edit, logging each change; `None` when a part of it does
     /// not apply (what was changed before is still logged).
     fn edit(&self, out: &mut ChoiceTree, log: &mut Undo) -> Option<()> {
-        let step = match self {
+        match self {
+            Edit::Seq(edits) => edits.iter().try_for_each(|e| e.edit(out, log)),
+            one => one.edit_one(out, log),
+        }
+    }
+
+    /// Makes an edit that is not an [`Edit::Seq`], as [`Edit::edit`].
+    #[inline(always)]
+    fn edit_one(&self, out: &mut ChoiceTree, log: &mut Undo) -> Option<()> {
+        let (path, change) = match self {
             Edit::Delete { at, start, len, lower_len } => {
                 let node = out.get_mut(at)?;
                 let (start, len) = (*start, *len);
@@ -234,7 +247,7 @@ impl Edit {
                 if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
                     *c -= len as Choice;
                 }
-                Step::Deleted { at: log.path(at), start, len, length }
+                (at, Change::Deleted { start, len, length })
             }
             Edit::Promote { at, from } => {
                 if from.is_empty() {
@@ -243,7 +256,7 @@ impl Edit {
                 let node = out.get_mut(at)?;
                 let inner = node.get(from)?.clone();
                 log.trees.push(std::mem::replace(node, inner));
-                Step::Replaced { at: log.path(at) }
+                (at, Change::Replaced)
             }
             Edit::Empty { at } => {
                 let node = out.get_mut(at)?;
@@ -252,20 +265,20 @@ impl Edit {
                 }
                 let n = node.children.len();
                 log.trees.extend(node.children.drain(..));
-                Step::Emptied { at: log.path(at), n }
+                (at, Change::Emptied { n })
             }
             Edit::Set { at, choice } => {
                 let node = out.get_mut(at)?;
                 let was = node.choice?;
                 node.choice = Some(*choice);
-                Step::Set { at: log.path(at), was }
+                (at, Change::Set { was })
             }
             Edit::Reroll { at } => {
                 let node = out.get_mut(at)?;
                 node.choice?;
                 let old = std::mem::replace(node, placeholder());
                 *node = ChoiceTree::reroll(old);
-                Step::Wrapped { at: log.path(at) }
+                (at, Change::Wrapped)
             }
             Edit::Raise { at, choice } => {
                 let node = out.get_mut(at)?;
@@ -273,7 +286,7 @@ impl Edit {
                 let site = node.site.clone();
                 let raised = ChoiceTree::raise(ChoiceTree::choice(site, *choice, Vec::new()));
                 log.trees.push(std::mem::replace(node, raised));
-                Step::Replaced { at: log.path(at) }
+                (at, Change::Replaced)
             }
             Edit::Swap { at, a, b } => {
                 let node = out.get_mut(at)?;
@@ -281,7 +294,7 @@ impl Edit {
                     return None;
                 }
                 node.children.swap(*a, *b);
-                Step::Swapped { at: log.path(at), a: *a, b: *b }
+                (at, Change::Swapped { a: *a, b: *b })
             }
             Edit::Exchange { x, y } => {
                 if x.is_empty() || y.is_empty() || x.starts_with(y) || y.starts_with(x) {
@@ -290,7 +303,11 @@ impl Edit {
                 out.get(x)?;
                 out.get(y)?;
                 exchange(out, x, y);
-                Step::Exchanged { x: log.path(x), y: log.path(y) }
+                let at = log.paths.len();
+                log.paths.extend_from_slice(x);
+                let y = log.path(y);
+                log.steps.push(Step { at, change: Change::Exchanged { y } });
+                return Some(());
             }
             Edit::Insert { at, index, node } => {
                 let parent = out.get_mut(at)?;
@@ -298,7 +315,7 @@ impl Edit {
                     return None;
                 }
                 parent.children.insert(*index, node.clone());
-                Step::Inserted { at: log.path(at), index: *index }
+                (at, Change::Inserted { index: *index })
             }
             Edit::Shift { at, from, by } => {
                 let node = out.get_mut(at)?;
@@ -309,7 +326,7 @@ impl Edit {
                 if !lower_leaves(node.children.get_mut(*from..)?, lower, |n, _, was| leaves.push((n, was))) {
                     return None;
                 }
-                Step::Lowered { at: log.path(at), from: *from, leaves: first..log.leaves.len() }
+                (at, Change::Lowered { from: *from, first })
             }
             Edit::Cap { at, start, len, max } => {
                 let node = out.get_mut(at)?;
@@ -320,14 +337,9 @@ impl Edit {
                 if !lower_leaves(run, |c| (c > max).then_some(max), |n, _, was| leaves.push((n, was))) {
                     return None;
                 }
-                Step::Lowered { at: log.path(at), from: *start, leaves: first..log.leaves.len() }
+                (at, Change::Lowered { from: *start, first })
             }
-            Edit::Seq(edits) => {
-                for e in edits {
-                    e.edit(out, log)?;
-                }
-                return Some(());
-            }
+            Edit::Seq(_) => unreachable!("a sequence is made by `edit`"),
             Edit::Join { at, a } => {
                 let node = out.get_mut(at)?;
                 let a = *a;
@@ -346,10 +358,11 @@ impl Edit {
                 if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
                     *c -= 1;
                 }
-                Step::Joined { at: log.path(at), a, len, first, length }
+                (at, Change::Joined { a, len, first, length })
             }
         };
-        log.steps.push(step);
+        let at = log.path(path);
+        log.steps.push(Step { at, change });
         Some(())
     }
 }

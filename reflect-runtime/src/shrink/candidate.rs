@@ -119,32 +119,34 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// Tests the current tree with the choices at `sets`' paths set
     /// (each path once) by [`Edit::Set`]s made in place and set back after
-    /// the try: no copy of the tree, and the hash from the current one's.
+    /// the try: no copy of the tree, and the hash from the current one's,
+    /// before the tree is touched (a candidate seen costs no edit).
     pub(super) fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
         if self.out_of_budget() {
             return false;
         }
         debug_assert!(sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q)));
-        let mut hash = self.index.hash();
+        let ix = &self.index;
+        let mut hash = ix.hash();
         let mut keys = std::mem::take(&mut self.set_keys);
-        let mut fits = true;
         for &(path, choice) in sets {
-            let Some(i) = self.index.at(&self.current, path) else {
-                fits = false;
-                break;
+            // Only a choice node's choice is set.
+            let Some((i, was)) = ix.at(&self.current, path).and_then(|i| Some((i, ix.choice(i)?))) else {
+                keys.clear();
+                self.set_keys = keys;
+                return false;
             };
-            let Some(was) = self.index.choice(i).filter(|_| self.make(path, |at| Edit::Set { at, choice })) else {
-                fits = false;
-                break;
-            };
-            let ix = &self.index;
             let (old, new) = (ix.key(i), ix.key_with(i, Some(choice), ix.children(i)));
             keys.push((i, was, old, new));
             hash = ix.rekey(hash, i, old, new);
         }
-        let used = if fits {
+        let used = if self.seen.insert(hash) {
+            for &(path, choice) in sets {
+                let set = self.make(path, |at| Edit::Set { at, choice });
+                debug_assert!(set, "a choice node's choice is set");
+            }
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
-            self.test_candidate(hash, MadeValue::InCurrent)
+            self.test_unseen(MadeValue::InCurrent)
         } else {
             None
         };

@@ -283,6 +283,7 @@ impl Index {
     }
 
     /// The key node `i` would have with `choice` and `children` children.
+    #[inline]
     pub(super) fn key_with(&self, i: usize, choice: Option<Choice>, children: usize) -> u64 {
         key_from(self.nodes[i].site, choice, children)
     }
