@@ -264,7 +264,7 @@ impl Edit {
                     return None;
                 }
                 let n = node.children.len();
-                log.trees.extend(node.children.drain(..));
+                log.trees.append(&mut node.children);
                 (at, Change::Emptied { n })
             }
             Edit::Set { at, choice } => {

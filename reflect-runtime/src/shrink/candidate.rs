@@ -11,10 +11,10 @@
 //! from try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). The
 //! shrinker's own part is the hashing. A tree's hash is a polynomial over
 //! its nodes in pre-order, and the index keeps its partial sums, so a
-//! candidate is hashed in the time of what it changed: a set choice or a
-//! deleted run in a few steps (a deletion before it is made, from the
-//! index), the leaves a renumbering or a cap lowered from the log, an
-//! edited subtree in that subtree's size. Any edit but a deletion already
+//! candidate is hashed in the time of what it changed: set choices or a
+//! deleted run in a few steps, from the index, before the tree is touched
+//! (a candidate seen before costs no edit); the leaves a renumbering or a
+//! cap lowered from the log; an edited subtree in that subtree's size. Any edit but a deletion already
 //! tried on the same tree is known by its own hash before
 //! the tree is touched. A failing candidate that only set choices, and
 //! that the replay made as it was (the usual case: a lowered element),
