@@ -2,7 +2,9 @@
 //!
 //! An [`Edit`] names one change to a [`ChoiceTree`] by the paths of the
 //! nodes it touches (child indices from the root, as [`ChoiceTree::get`]);
-//! [`Edit::apply`] makes the changed tree, or says the edit does not apply.
+//! [`Edit::apply`] makes the changed tree, or says the edit does not apply;
+//! [`Edit::apply_undoable`] makes it in place, with an [`Undo`] that sets it
+//! back exactly: the shrinker makes every candidate so.
 //! An edited tree may no longer fit its generator: it is meant to be replayed
 //! leniently ([`crate::replay_lenient`], or a guide's replay plan), which
 //! keeps what still fits and repairs the rest, so every edit gives a value
@@ -19,6 +21,12 @@
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
 //! edits in its own order (see the runtime's `shrink` module).
+
+mod apply;
+mod mutation;
+
+pub use apply::Undo;
+pub use mutation::Mutation;
 
 use crate::choice::{Choice, ChoiceTree};
 use crate::source::DetRng;
@@ -157,136 +165,11 @@ pub enum Edit {
     },
 }
 
-impl Edit {
-    /// The edited tree, or `None` when the edit does not apply to `tree`
-    /// (a path that is not there, a choice edit on a group, ...).
-    pub fn apply(&self, tree: &ChoiceTree) -> Option<ChoiceTree> {
-        let mut out = tree.clone();
-        self.apply_in_place(&mut out).then_some(out)
-    }
-
-    /// Edit `tree` in place; whether the edit applied (when it did not,
-    /// `tree` may be partly edited: use [`Edit::apply`] to keep it intact).
-    pub fn apply_in_place(&self, out: &mut ChoiceTree) -> bool {
-        self.edit(out).is_some()
-    }
-
-    fn edit(&self, out: &mut ChoiceTree) -> Option<()> {
-        match self {
-            Edit::Delete { at, start, len, lower_len } => {
-                let node = out.get_mut(at)?;
-                let (start, len) = (*start, *len);
-                if len == 0 || start.checked_add(len)? > node.children.len() {
-                    return None;
-                }
-                let length = match lower_len {
-                    true => Some(length_before(&node.children, start, len)?),
-                    false => None,
-                };
-                node.children.drain(start..start + len);
-                if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
-                    *c -= len as Choice;
-                }
-            }
-            Edit::Promote { at, from } => {
-                if from.is_empty() {
-                    return None;
-                }
-                let node = out.get_mut(at)?;
-                let inner = node.get(from)?.clone();
-                *node = inner;
-            }
-            Edit::Empty { at } => {
-                let node = out.get_mut(at)?;
-                if node.children.is_empty() {
-                    return None;
-                }
-                node.children.clear();
-            }
-            Edit::Set { at, choice } => {
-                let node = out.get_mut(at)?;
-                node.choice?;
-                node.choice = Some(*choice);
-            }
-            Edit::Reroll { at } => {
-                let node = out.get_mut(at)?;
-                node.choice?;
-                let old = std::mem::replace(node, ChoiceTree::root(Vec::new()));
-                *node = ChoiceTree::reroll(old);
-            }
-            Edit::Raise { at, choice } => {
-                let node = out.get_mut(at)?;
-                node.choice?;
-                let site = node.site.clone();
-                *node = ChoiceTree::raise(ChoiceTree::choice(site, *choice, Vec::new()));
-            }
-            Edit::Swap { at, a, b } => {
-                let node = out.get_mut(at)?;
-                if a == b || (*a).max(*b) >= node.children.len() {
-                    return None;
-                }
-                node.children.swap(*a, *b);
-            }
-            Edit::Exchange { x, y } => {
-                if x.is_empty() || y.is_empty() || x.starts_with(y) || y.starts_with(x) {
-                    return None;
-                }
-                let (sx, sy) = (out.get(x)?.clone(), out.get(y)?.clone());
-                *out.get_mut(x)? = sy;
-                *out.get_mut(y)? = sx;
-            }
-            Edit::Insert { at, index, node } => {
-                let parent = out.get_mut(at)?;
-                if *index > parent.children.len() {
-                    return None;
-                }
-                parent.children.insert(*index, node.clone());
-            }
-            Edit::Shift { at, from, by } => {
-                let node = out.get_mut(at)?;
-                let by = *by;
-                let lower = |c: Choice| (by > 0 && c >= by).then(|| c - by);
-                if !lower_leaves(node.children.get_mut(*from..)?, lower, |_, _, _| ()) {
-                    return None;
-                }
-            }
-            Edit::Cap { at, start, len, max } => {
-                let node = out.get_mut(at)?;
-                let max = *max;
-                let run = node.children.get_mut(*start..start.checked_add(*len)?)?;
-                if !lower_leaves(run, |c| (c > max).then_some(max), |_, _, _| ()) {
-                    return None;
-                }
-            }
-            Edit::Seq(edits) => {
-                for e in edits {
-                    e.edit(out)?;
-                }
-            }
-            Edit::Join { at, a } => {
-                let node = out.get_mut(at)?;
-                let a = *a;
-                if a + 1 >= node.children.len() || !joinable(&node.children[a], &node.children[a + 1]) {
-                    return None;
-                }
-                let y = node.children.remove(a + 1);
-                let x = &mut node.children[a];
-                let added = y.children[0].choice.unwrap_or(0);
-                x.children[0].choice = x.children[0].choice.map(|c| c.saturating_add(added));
-                x.children.extend(y.children.into_iter().skip(1));
-                if let Some(c) = length_before(&node.children, a, 1).and_then(|i| node.children[i].choice.as_mut()) {
-                    *c -= 1;
-                }
-            }
-        }
-        Some(())
-    }
-}
-
 /// Which of `children[..start]` a deletion of the `len` children from
 /// `start` on lowers ([`Edit::Delete`] with `lower_len`; [`Edit::Join`]
 /// with `len` 1): the nearest leaf choice before them of at least `len`, the
-/// length of their list or one chosen before it. The shrinker finds it so too.
+/// length of their list or one chosen before it. The shrinker hashes a
+/// deletion from it before making it.
 pub fn length_before(children: &[ChoiceTree], start: usize, len: usize) -> Option<usize> {
     let k = len as Choice;
     children[..start].iter().rposition(|c| c.children.is_empty() && c.choice.is_some_and(|c| c >= k))
@@ -294,11 +177,10 @@ pub fn length_before(children: &[ChoiceTree], start: usize, len: usize) -> Optio
 
 /// Lowers each leaf choice `c` of `trees` (a choice with nothing beneath
 /// it) for which `lower(c)` gives a new one, in pre-order: the work of
-/// [`Edit::Shift`] and [`Edit::Cap`], which the shrinker makes in place with
-/// this too. `noted` hears of each leaf lowered: its number among the nodes
+/// [`Edit::Shift`] and [`Edit::Cap`]. `noted` hears of each leaf lowered: its number among the nodes
 /// of `trees` in pre-order, the node as it is now, and its choice before.
 /// Whether any leaf was lowered; [`restore_leaves`] sets them back.
-pub fn lower_leaves(
+fn lower_leaves(
     trees: &mut [ChoiceTree],
     lower: impl Fn(Choice) -> Option<Choice>,
     mut noted: impl FnMut(usize, &ChoiceTree, Choice),
@@ -332,7 +214,7 @@ pub fn lower_leaves(
 /// Sets back the leaf choices of `trees` that [`lower_leaves`] lowered:
 /// `lowered` gives each one's number among the nodes of `trees` in
 /// pre-order and its choice before, in that order.
-pub fn restore_leaves(trees: &mut [ChoiceTree], lowered: impl IntoIterator<Item = (usize, Choice)>) {
+fn restore_leaves(trees: &mut [ChoiceTree], lowered: impl IntoIterator<Item = (usize, Choice)>) {
     fn go<I: Iterator<Item = (usize, Choice)>>(t: &mut ChoiceTree, n: &mut usize, next: &mut std::iter::Peekable<I>) {
         if let Some(&(_, was)) = next.peek().filter(|l| l.0 == *n) {
             t.choice = Some(was);
@@ -480,200 +362,6 @@ fn shrink_at(tree: &ChoiceTree, at: &[usize], rng: &mut DetRng) -> Option<Edit> 
     match options.len() {
         0 => None,
         n => Some(options.swap_remove(rng.random_range(0..n))),
-    }
-}
-
-/// A tree's nodes in pre-order, each with the end of its subtree (the
-/// subtree of node `i` is `i..end`), its parent and its place among its
-/// parent's children: paths are read back from it only for the nodes drawn.
-struct PreOrder<'t> {
-    nodes: Vec<Indexed<'t>>,
-}
-
-struct Indexed<'t> {
-    tree: &'t ChoiceTree,
-    end: usize,
-    parent: usize,
-    child: usize,
-}
-
-impl<'t> PreOrder<'t> {
-    fn new(tree: &'t ChoiceTree) -> Self {
-        fn go<'t>(t: &'t ChoiceTree, parent: usize, child: usize, nodes: &mut Vec<Indexed<'t>>) {
-            let i = nodes.len();
-            nodes.push(Indexed { tree: t, end: 0, parent, child });
-            for (k, c) in t.children.iter().enumerate() {
-                go(c, i, k, nodes);
-            }
-            nodes[i].end = nodes.len();
-        }
-        let mut nodes = Vec::new();
-        go(tree, usize::MAX, 0, &mut nodes);
-        PreOrder { nodes }
-    }
-
-    fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// The path of node `i`.
-    fn path(&self, mut i: usize) -> Path {
-        let mut path = Vec::new();
-        while i != 0 {
-            path.push(self.nodes[i].child);
-            i = self.nodes[i].parent;
-        }
-        path.reverse();
-        path
-    }
-
-    /// The nodes but the root, grouped by site (and, `by_kind`, by whether
-    /// they are choice points), each group in pre-order.
-    fn groups(&self, by_kind: bool) -> std::collections::HashMap<(&'t str, bool), Vec<usize>> {
-        let mut groups: std::collections::HashMap<(&'t str, bool), Vec<usize>> = std::collections::HashMap::new();
-        for (i, n) in self.nodes.iter().enumerate().skip(1) {
-            groups.entry(self.key(n.tree, by_kind)).or_default().push(i);
-        }
-        groups
-    }
-
-    fn key(&self, t: &'t ChoiceTree, by_kind: bool) -> (&'t str, bool) {
-        (&t.site, by_kind && t.choice.is_some())
-    }
-
-    fn group_of<'g>(
-        &self,
-        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
-        i: usize,
-    ) -> &'g [usize] {
-        groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
-    }
-
-    /// Whether `x` and `y` may be swapped: neither inside the other (nor the same node).
-    fn partners(&self, x: usize, y: usize) -> bool {
-        y >= self.nodes[x].end || x >= self.nodes[y].end
-    }
-
-    /// Whether `x` has a partner of its site: a node of its group that is
-    /// neither `x`, nor inside it, nor one of its ancestors.
-    fn has_partner(&self, groups: &std::collections::HashMap<(&'t str, bool), Vec<usize>>, x: usize) -> bool {
-        let group = self.group_of(groups, x);
-        let (lo, hi) = (group.partition_point(|&g| g < x), group.partition_point(|&g| g < self.nodes[x].end));
-        let site = &self.nodes[x].tree.site;
-        let mut ancestors = 0;
-        let mut a = self.nodes[x].parent;
-        while a != 0 && a != usize::MAX {
-            ancestors += usize::from(self.nodes[a].tree.site == *site);
-            a = self.nodes[a].parent;
-        }
-        group.len() - (hi - lo) - ancestors > 0
-    }
-
-    /// The nodes strictly inside `at` of its site and kind (what [`promotions`] lists), in pre-order.
-    fn inside<'g>(
-        &self,
-        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
-        at: usize,
-    ) -> impl Iterator<Item = usize> + 'g {
-        let group = groups.get(&self.key(self.nodes[at].tree, true)).map_or(&[][..], Vec::as_slice);
-        let (lo, hi) = (group.partition_point(|&g| g <= at), group.partition_point(|&g| g < self.nodes[at].end));
-        group[lo..hi].iter().copied()
-    }
-}
-
-/// The three mutation operators of Goldstein's thesis (Sec. 3.4.2), each
-/// drawing one [`Edit`] of a choice tree: the edits shrinking uses too, so
-/// a mutant is replayed leniently like any edited tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Mutation {
-    /// `rerollMut`: one choice node, drawn uniformly, is marked to be made
-    /// differently ([`Edit::Reroll`]).
-    Reroll,
-    /// `swapMut`: two subtrees made at the same site, neither inside the
-    /// other, are swapped ([`Edit::Exchange`]).
-    Swap,
-    /// `shrinkMut`: a subtree is replaced by one of its own descendants made
-    /// at the same site ([`Edit::Promote`]).
-    Shrink,
-}
-
-impl Mutation {
-    /// Every operator, in the order above.
-    pub const ALL: [Mutation; 3] = [Mutation::Reroll, Mutation::Swap, Mutation::Shrink];
-
-    /// The operator's name: `reroll`, `swap` or `shrink`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mutation::Reroll => "reroll",
-            Mutation::Swap => "swap",
-            Mutation::Shrink => "shrink",
-        }
-    }
-
-    /// One edit of `tree` by this operator, or `None` when the operator has
-    /// nothing to act on (no choice to reroll, no two subtrees of one site
-    /// to swap, no subtree with a descendant of its own site). The same RNG
-    /// state gives the same edit.
-    pub fn draw(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-        match self {
-            // Each draws what the plain definitions (`choice_paths`, `partners`,
-            // `promotions` over every path) would, in the same order, from one
-            // pre-order index of the tree: linear in its size, where those are
-            // quadratic (they were most of a mutant's cost on trees of hundreds of nodes).
-            Mutation::Reroll => {
-                let index = PreOrder::new(tree);
-                let choices: Vec<usize> = (0..index.len()).filter(|&i| index.nodes[i].tree.choice.is_some()).collect();
-                match choices.len() {
-                    0 => None,
-                    n => Some(Edit::Reroll { at: index.path(choices[rng.random_range(0..n)]) }),
-                }
-            }
-            Mutation::Swap => {
-                let index = PreOrder::new(tree);
-                let groups = index.groups(false);
-                let xs: Vec<usize> = (1..index.len()).filter(|&x| index.has_partner(&groups, x)).collect();
-                match xs.len() {
-                    0 => None,
-                    n => {
-                        let x = xs[rng.random_range(0..n)];
-                        let ys: Vec<usize> =
-                            index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
-                        let y = ys[rng.random_range(0..ys.len())];
-                        Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
-                    }
-                }
-            }
-            Mutation::Shrink => {
-                let index = PreOrder::new(tree);
-                let groups = index.groups(true);
-                let ats: Vec<usize> =
-                    (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
-                match ats.len() {
-                    0 => None,
-                    n => {
-                        let at = ats[rng.random_range(0..n)];
-                        // `promotions`: smallest first, ties in pre-order.
-                        let mut inner: Vec<usize> = index.inside(&groups, at).collect();
-                        inner.sort_by_key(|&d| index.nodes[d].end - d);
-                        let from = inner.swap_remove(rng.random_range(0..inner.len()));
-                        let (at_path, from_path) = (index.path(at), index.path(from));
-                        Some(Edit::Promote { from: from_path[at_path.len()..].to_vec(), at: at_path })
-                    }
-                }
-            }
-        }
-    }
-
-    /// A mutant of `tree` by this operator, or by [`Mutation::Reroll`] when
-    /// this one has nothing to act on: the operator used and the edited tree
-    /// (to replay leniently). `None` when not even a reroll applies (a tree
-    /// with no choice).
-    pub fn mutant(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<(Mutation, ChoiceTree)> {
-        let (op, edit) = match self.draw(tree, rng) {
-            Some(e) => (self, e),
-            None => (Mutation::Reroll, Mutation::Reroll.draw(tree, rng)?),
-        };
-        Some((op, edit.apply(tree)?))
     }
 }
 

@@ -253,3 +253,103 @@ fn random_edits_apply_and_are_deterministic() {
     }
     assert_eq!(choice_paths(&t).len(), 4);
 }
+
+/// An edit of `kind` (0 to 12, one for each [`Edit`] variant) of `tree`,
+/// its paths and numbers drawn so that it applies often, but not always.
+fn edit_of_kind(kind: u32, tree: &ChoiceTree, rng: &mut DetRng) -> Edit {
+    let paths = tree.paths();
+    let mut path = || paths[rng.random_range(0..paths.len())].clone();
+    let at = path();
+    let y = path();
+    let n = tree.get(&at).map_or(0, |t| t.children.len());
+    let mut small = |hi: usize| rng.random_range(0..=hi);
+    let (a, b, c) = (small(n), small(n), small(3));
+    let from = tree.get(&at).and_then(|t| t.paths().into_iter().nth(1 + small(4))).unwrap_or_default();
+    match kind {
+        0 => Edit::Delete { at, start: a, len: c, lower_len: c % 2 == 0 },
+        1 => Edit::Promote { at, from },
+        2 => Edit::Empty { at },
+        3 => Edit::Set { at, choice: c as Choice },
+        4 => Edit::Reroll { at },
+        5 => Edit::Raise { at, choice: c as Choice },
+        6 => Edit::Swap { at, a, b },
+        7 => Edit::Exchange { x: at, y },
+        8 => Edit::Insert { at, index: a, node: ChoiceTree::choice("b", c as Choice, vec![]) },
+        9 => Edit::Shift { at, from: a, by: c as Choice },
+        10 => Edit::Cap { at, start: a, len: b, max: c as Choice },
+        // Among nodes with parts to join, most often the root (of the lists of lists).
+        11 if c < 2 && n >= 2 => Edit::Join { at, a: a.min(n - 2) },
+        11 => Edit::Join { at: vec![], a: small(4) },
+        _ => Edit::Seq(vec![
+            Edit::Set { at: y, choice: 0 },
+            Edit::Delete { at: at.clone(), start: a, len: 1, lower_len: false },
+            Edit::Empty { at },
+        ]),
+    }
+}
+
+/// Random trees, and lists of lists (whose parts [`Edit::Join`] joins).
+fn law_trees() -> Vec<ChoiceTree> {
+    let mut rng = rng_from_seed(11);
+    let part = |k: u32| {
+        let xs = (0..k).map(|x| ChoiceTree::choice("x", Choice::from(x) + 1, vec![]));
+        ChoiceTree::group("part", std::iter::once(ChoiceTree::choice("len", k.into(), vec![])).chain(xs).collect())
+    };
+    let lists = (1..6).map(|n| {
+        ChoiceTree::root([ChoiceTree::choice("n", n, vec![])].into_iter().chain((0..n as u32).map(part)).collect())
+    });
+    (0..200).map(|_| random_tree(&mut rng, 4)).chain(lists).chain([list()]).collect()
+}
+
+#[test]
+fn an_undoable_edit_makes_the_tree_apply_makes_and_reverts_to_the_start() {
+    let mut rng = rng_from_seed(7);
+    let mut applied = [0; 13];
+    for tree in law_trees() {
+        for kind in 0..13 {
+            for _ in 0..20 {
+                let edit = edit_of_kind(kind, &tree, &mut rng);
+                let mut t = tree.clone();
+                match edit.apply_undoable(&mut t) {
+                    Some(undo) => {
+                        assert_eq!(Some(&t), edit.apply(&tree).as_ref(), "{edit:?} of {tree}");
+                        undo.revert(&mut t);
+                        assert_eq!(t, tree, "{edit:?} reverted");
+                        applied[kind as usize] += 1;
+                    }
+                    None => {
+                        assert_eq!(edit.apply(&tree), None, "{edit:?} of {tree}");
+                        assert_eq!(t, tree, "{edit:?}, not applied, changed nothing");
+                    }
+                }
+            }
+        }
+    }
+    assert!(applied.iter().all(|&n| n > 20), "every kind applies: {applied:?}");
+}
+
+#[test]
+fn a_log_of_several_edits_rewinds_to_the_start_and_is_reused() {
+    let mut rng = rng_from_seed(8);
+    let mut undo = Undo::new();
+    for tree in law_trees() {
+        let mut t = tree.clone();
+        let mut expected = tree.clone();
+        for _ in 0..6 {
+            let edit = edit_of_kind(rng.random_range(0..13), &t, &mut rng);
+            let applies = edit.apply_logged(&mut t, &mut undo);
+            assert_eq!(applies, edit.apply_in_place(&mut expected), "{edit:?}");
+            assert_eq!(t, expected, "{edit:?}");
+        }
+        undo.rewind(&mut t);
+        assert_eq!(t, tree);
+        assert!(undo.is_empty());
+    }
+    // What a forgotten log held stays made.
+    let mut t = list();
+    assert!(Edit::Cap { at: vec![], start: 1, len: 3, max: 6 }.apply_logged(&mut t, &mut undo));
+    assert_eq!(undo.lowered(), [(3, 7), (5, 9)]);
+    undo.forget();
+    undo.rewind(&mut t);
+    assert_eq!(t.to_string(), "<root>(len=3 e(x=5) e(x=6) e(x=6))");
+}

@@ -3,18 +3,19 @@
 //! A try is made cheap. The shrinker keeps an index of its current tree
 //! (the nodes in pre-order, where each subtree ends, each node's choice and
 //! number of children): a pass finds the nodes it can edit there, without
-//! a list of every path. A candidate that only sets choices, or deletes a
-//! run of siblings, is made in the current tree itself and set back after
-//! the try (a renumbered deletion and a cap lower their leaves with
-//! [`refgen_core::edit::lower_leaves`], as [`Edit::Shift`] and [`Edit::Cap`]
-//! do); any other edit beneath a node sets aside a copy of that node's
-//! subtree only (into the one kept from the last such try); an edit at the
-//! root is made in one scratch tree kept from try to try ([`ChoiceTree`]'s
-//! `clone_from` reuses its lists). A tree's hash is a polynomial over its
-//! nodes in pre-order, and the index keeps its partial sums, so a candidate
-//! is hashed in the time of what it changed: a set choice or a deleted run
-//! in a few steps, an edited subtree in that subtree's size. Any edit but a
-//! deletion already tried on the same tree is known by its own hash before
+//! a list of every path. Every candidate but one edited at the root is
+//! made in the current tree itself, by the shared edits
+//! ([`Edit::apply_logged`], into one [`Undo`](refgen_core::edit::Undo) log kept from try to try,
+//! the edits' paths in memory kept too), and set back after the try
+//! ([`Undo::rewind`](refgen_core::edit::Undo::rewind)); an edit at the root is made in one scratch tree kept
+//! from try to try ([`ChoiceTree`]'s `clone_from` reuses its lists). The
+//! shrinker's own part is the hashing. A tree's hash is a polynomial over
+//! its nodes in pre-order, and the index keeps its partial sums, so a
+//! candidate is hashed in the time of what it changed: set choices or a
+//! deleted run in a few steps, from the index, before the tree is touched
+//! (a candidate seen before costs no edit); the leaves a renumbering or a
+//! cap lowered from the log; an edited subtree in that subtree's size. Any edit but a deletion already
+//! tried on the same tree is known by its own hash before
 //! the tree is touched. A failing candidate that only set choices, and
 //! that the replay made as it was (the usual case: a lowered element),
 //! stays in place: its index follows the set choices in one pass over the
@@ -30,17 +31,17 @@
 //! makes a passing try copy no tree at all (`benches/src/bin/shrink_cost.rs`
 //! measures both).
 
-use super::index::{hash_and_size, key_of, node_key, tree_hash};
+use super::index::{hash_and_size, tree_hash};
 use super::Shrinker;
 use crate::hashing::finish;
 use refgen_core::choice::{Choice, ChoiceTree};
-use refgen_core::edit::{length_before, lower_leaves, restore_leaves, Edit, Path};
+use refgen_core::edit::{length_before, Edit, Path};
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
 /// Where a candidate is made.
 #[derive(Clone, Copy)]
-pub(super) enum Made {
+pub(super) enum MadeValue {
     /// In [`Shrinker::scratch`], a copy of the current tree: the caller may take it.
     InScratch,
     /// In the current tree itself, set back after the try: only lent.
@@ -95,38 +96,57 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             return false;
         }
         let hash = tree_hash(&self.scratch);
-        match self.test_candidate(hash, Made::InScratch) {
+        match self.test_candidate(hash, MadeValue::InScratch) {
             Some(used) => self.keep(used),
             None => false,
         }
     }
 
+    /// Makes the edit `make` builds on a copy of the path `at` in the
+    /// current tree, logged in [`Shrinker::log`]; whether it applied. The
+    /// copy is made in memory an earlier edit gave back: a try allocates nothing.
+    fn make(&mut self, at: &[usize], make: impl FnOnce(Path) -> Edit) -> bool {
+        let mut path = self.paths.pop().unwrap_or_default();
+        path.clear();
+        path.extend_from_slice(at);
+        let edit = make(path);
+        let applied = edit.apply_logged(&mut self.current, &mut self.log);
+        if let Edit::Delete { at, .. } | Edit::Set { at, .. } | Edit::Shift { at, .. } | Edit::Cap { at, .. } = edit {
+            self.paths.push(at);
+        }
+        applied
+    }
+
     /// Tests the current tree with the choices at `sets`' paths set
-    /// (each path once), set in place and set back after the try: no copy
-    /// of the tree, no edit made, and the hash from the current one's.
+    /// (each path once) by [`Edit::Set`]s made in place and set back after
+    /// the try: no copy of the tree, and the hash from the current one's,
+    /// before the tree is touched (a candidate seen costs no edit).
     pub(super) fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
         if self.out_of_budget() {
             return false;
         }
         debug_assert!(sets.iter().enumerate().all(|(i, (p, _))| sets[..i].iter().all(|(q, _)| p != q)));
-        let mut hash = self.index.hash();
-        let mut undo = std::mem::take(&mut self.undo);
-        let mut fits = true;
+        let ix = &self.index;
+        let mut hash = ix.hash();
+        let mut keys = std::mem::take(&mut self.set_keys);
         for &(path, choice) in sets {
-            let node = self.index.at(&self.current, path);
-            let Some((i, node)) = node.zip(self.current.get_mut(path)).filter(|(_, n)| n.choice.is_some()) else {
-                fits = false;
-                break;
+            // Only a choice node's choice is set.
+            let Some((i, was)) = ix.at(&self.current, path).and_then(|i| Some((i, ix.choice(i)?))) else {
+                keys.clear();
+                self.set_keys = keys;
+                return false;
             };
-            let (old, was) = (self.index.key(i), node.choice);
-            node.choice = Some(choice);
-            let new = node_key(node);
-            undo.push((i, was, old, new));
-            hash = self.index.rekey(hash, i, old, new);
+            let (old, new) = (ix.key(i), ix.key_with(i, Some(choice), ix.children(i)));
+            keys.push((i, was, old, new));
+            hash = ix.rekey(hash, i, old, new);
         }
-        let used = if fits {
+        let used = if self.seen.insert(hash) {
+            for &(path, choice) in sets {
+                let set = self.make(path, |at| Edit::Set { at, choice });
+                debug_assert!(set, "a choice node's choice is set");
+            }
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
-            self.test_candidate(hash, Made::InCurrent)
+            self.test_unseen(MadeValue::InCurrent)
         } else {
             None
         };
@@ -135,31 +155,26 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         // with no walk of the tree.
         let stays = used.as_ref().is_some_and(|used| same_tree(used, &self.current)) && {
             // Only the set choices differ: the first one that changed, in pre-order, decides.
-            let first =
-                undo.iter().zip(sets).filter(|((_, was, ..), (_, c))| *was != Some(*c)).min_by_key(|(u, _)| u.0);
-            first.is_some_and(|((_, was, ..), (_, c))| Some(*c) < *was)
+            let first = keys.iter().zip(sets).filter(|((_, was, ..), (_, c))| was != c).min_by_key(|(u, _)| u.0);
+            first.is_some_and(|((_, was, ..), (_, c))| c < was)
         };
         if stays {
-            for ((i, _, old, new), &(_, c)) in undo.drain(..).zip(sets) {
+            for ((i, _, old, new), &(_, c)) in keys.drain(..).zip(sets) {
                 self.index.set(i, c, old, new);
             }
             debug_assert_eq!(self.index.hash(), hash, "the index follows the sets");
+            self.log.forget();
             self.seen.insert(hash);
             self.stats.steps += 1;
         } else {
-            for (k, (_, was, ..)) in undo.drain(..).enumerate().rev() {
-                if let Some(node) = self.current.get_mut(sets[k].0) {
-                    node.choice = was;
-                }
-            }
+            keys.clear();
+            self.log.rewind(&mut self.current);
         }
-        self.undo = undo;
+        self.set_keys = keys;
         stays || used.is_some_and(|used| self.keep(used))
     }
 
-    /// Tests a deletion ([`Shrinker::try_delete`]), within the budget. A
-    /// deletion is made and hashed in a few steps, with no [`Edit`] (the
-    /// set of candidates seen is check enough).
+    /// Tests a deletion ([`Shrinker::try_delete`]), within the budget.
     pub(super) fn try_deletion(
         &mut self,
         at: &[usize],
@@ -172,10 +187,11 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     }
 
     /// Tests the current tree with an [`Edit::Delete`] made in place and
-    /// undone after the try: the run deleted is kept aside and put back.
-    /// With `renumber`, the leaf choices after the run are lowered by its
-    /// length too ([`refgen_core::edit::delete_renumbered`]), and the edit applies only when
-    /// that lowers one.
+    /// set back after the try, hashed from the index before it is made (the
+    /// set of candidates seen is check enough: no hash of the edit). With
+    /// `renumber`, the leaf choices after the run are lowered by its length
+    /// too ([`Edit::Shift`], as [`refgen_core::edit::delete_renumbered`]
+    /// does), and the edit applies only when that lowers one.
     pub(super) fn try_delete(
         &mut self,
         at: &[usize],
@@ -203,46 +219,32 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let ix = &self.index;
         let p = ix.at(&self.current, at).expect("the node is in the tree");
         let (a, b) = (ix.child(p, start), ix.child(p, start + len));
-        let mut hash =
-            ix.rekey(ix.splice(a, b, 0, 0), p, ix.key(p), key_of(node, node.choice, node.children.len() - len));
+        let parent = ix.key_with(p, node.choice, node.children.len() - len);
+        let mut hash = ix.rekey(ix.splice(a, b, 0, 0), p, ix.key(p), parent);
         if let Some(i) = length {
             let (j, l) = (ix.child(p, i), &node.children[i]);
-            hash = ix.rekey(hash, j, ix.key(j), key_of(l, l.choice.map(|c| c - k), 0));
+            hash = ix.rekey(hash, j, ix.key(j), ix.key_with(j, l.choice.map(|c| c - k), 0));
         }
         if !renumber && !self.seen.insert(hash) {
             return false;
         }
-        let node = self.current.get_mut(at).expect("the node is in the tree");
-        self.run.extend(node.children.drain(start..start + len));
-        let shift = |node: &mut ChoiceTree, f: fn(Choice, Choice) -> Choice| {
-            if let Some(c) = length.and_then(|i| node.children[i].choice.as_mut()) {
-                *c = f(*c, k);
-            }
-        };
-        shift(node, |c, k| c - k);
-        // The later leaf choices renumbered: the nodes after the run now begin at `a`.
-        if renumber {
-            lower_noted(&mut node.children[start..], |c| (c >= k).then(|| c - k), &mut self.lowered);
-            for &(o, _, old, new) in &self.lowered {
-                hash = ix.rekey(hash, a + o, old, new);
-            }
-        }
-        let used = if renumber && self.lowered.is_empty() {
-            None
-        } else {
+        let deleted = self.make(at, |at| Edit::Delete { at, start, len, lower_len });
+        debug_assert!(deleted, "a deletion that fits applies");
+        let used = if !renumber {
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
-            if renumber {
-                self.test_candidate(hash, Made::InCurrent)
-            } else {
-                self.test_unseen(Made::InCurrent)
+            self.test_unseen(MadeValue::InCurrent)
+        } else if self.make(at, |at| Edit::Shift { at, from: start, by: k }) {
+            // The later leaf choices renumbered: the nodes after the run now begin at `a`.
+            let ix = &self.index;
+            for &(o, was) in self.log.lowered() {
+                hash = ix.rekey(hash, a + o, ix.key(b + o), ix.key_with(b + o, Some(was - k), 0));
             }
+            debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
+            self.test_candidate(hash, MadeValue::InCurrent)
+        } else {
+            None
         };
-        let node = self.current.get_mut(at).expect("the node the run was deleted from");
-        if renumber {
-            restore_noted(&mut node.children[start..], &self.lowered);
-        }
-        shift(node, |c, k| c + k);
-        node.children.splice(start..start, self.run.drain(..));
+        self.log.rewind(&mut self.current);
         used.is_some_and(|used| self.keep(used))
     }
 
@@ -253,42 +255,35 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         if self.out_of_budget() {
             return false;
         }
-        let ix = &self.index;
-        let Some(p) = ix.at(&self.current, at) else { return false };
-        let node = self.current.get_mut(at).expect("the node is in the tree");
-        let Some(run) = start.checked_add(len).and_then(|end| node.children.get_mut(start..end)) else {
-            return false;
-        };
-        lower_noted(run, |c| (c > max).then_some(max), &mut self.lowered);
-        if self.lowered.is_empty() {
+        let Some(p) = self.index.at(&self.current, at) else { return false };
+        if !self.make(at, |at| Edit::Cap { at, start, len, max }) {
             return false;
         }
+        let ix = &self.index;
         let a = ix.child(p, start);
-        let hash = self.lowered.iter().fold(ix.hash(), |h, &(o, _, old, new)| ix.rekey(h, a + o, old, new));
+        let rekey = |h, &(o, _): &(usize, Choice)| ix.rekey(h, a + o, ix.key(a + o), ix.key_with(a + o, Some(max), 0));
+        let hash = self.log.lowered().iter().fold(ix.hash(), rekey);
         debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a cap follows the tree's");
-        let used = self.test_candidate(hash, Made::InCurrent);
-        let node = self.current.get_mut(at).expect("the node the run was capped in");
-        restore_noted(&mut node.children[start..start + len], &self.lowered);
+        let used = self.test_candidate(hash, MadeValue::InCurrent);
+        self.log.rewind(&mut self.current);
         used.is_some_and(|used| self.keep(used))
     }
 
     /// Tests the current tree with `edit`, which changes nothing outside the
-    /// subtree at `root`, made in place: only that subtree is copied, to
-    /// be put back after the try.
+    /// subtree at `root`, made in place and set back after the try; hashed
+    /// from that subtree alone.
     pub(super) fn try_beneath(&mut self, edit: &Edit, root: &[usize]) -> bool {
         let Some(i) = self.index.at(&self.current, root) else { return false };
-        // Copied into the subtree set aside last time: its lists are reused.
-        self.saved.clone_from(self.current.get(root).expect("the node is in the tree"));
-        let used = if edit.apply_in_place(&mut self.current) {
+        let used = if edit.apply_logged(&mut self.current, &mut self.log) {
             let node = self.current.get(root).expect("an edit beneath a node keeps the node");
             let (run, m) = hash_and_size(node);
             let hash = self.index.splice(i, self.index.end(i), run, m);
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of an edit beneath a node follows the tree's");
-            self.test_candidate(hash, Made::InCurrent)
+            self.test_candidate(hash, MadeValue::InCurrent)
         } else {
             None
         };
-        std::mem::swap(self.current.get_mut(root).expect("an edit beneath a node keeps the node"), &mut self.saved);
+        self.log.rewind(&mut self.current);
         used.is_some_and(|used| self.keep(used))
     }
 }
@@ -319,23 +314,6 @@ impl Hasher for EditHasher {
     fn finish(&self) -> u64 {
         self.0
     }
-}
-
-/// Lowers the leaf choices of `trees` as `lower` says ([`lower_leaves`]),
-/// noting in `lowered` each one's number among the nodes of `trees` in
-/// pre-order, its choice before, and its key before and after.
-fn lower_noted(
-    trees: &mut [ChoiceTree],
-    lower: impl Fn(Choice) -> Option<Choice>,
-    lowered: &mut Vec<(usize, Choice, u64, u64)>,
-) {
-    lowered.clear();
-    lower_leaves(trees, lower, |n, t, was| lowered.push((n, was, key_of(t, Some(was), 0), node_key(t))));
-}
-
-/// Sets back the leaf choices [`lower_noted`] noted in `lowered`.
-fn restore_noted(trees: &mut [ChoiceTree], lowered: &[(usize, Choice, u64, u64)]) {
-    restore_leaves(trees, lowered.iter().map(|&(n, was, ..)| (n, was)));
 }
 
 /// Whether `a` and `b` are the same tree, their sites the same generator's

@@ -65,15 +65,19 @@ fn power(e: isize) -> u64 {
 /// share them; by its text otherwise: hashing every site's text cost a
 /// sixth of a try), its choice and how many children it has.
 pub(super) fn node_key(t: &ChoiceTree) -> u64 {
-    key_of(t, t.choice, t.children.len())
+    key_from(site_key(t), t.choice, t.children.len())
 }
 
-/// The key `t` would have with `choice` and `children` children ([`node_key`]).
-pub(super) fn key_of(t: &ChoiceTree, choice: Option<Choice>, children: usize) -> u64 {
-    let site = match &t.site {
+/// The part of `t`'s key its site makes ([`node_key`]).
+fn site_key(t: &ChoiceTree) -> u64 {
+    match &t.site {
         Cow::Borrowed(s) => mix(s.as_ptr() as u64, s.len() as u64),
         Cow::Owned(s) => fnv1a(s.as_bytes()),
-    };
+    }
+}
+
+/// The key of a node of site key `site` with `choice` and `children` children.
+fn key_from(site: u64, choice: Option<Choice>, children: usize) -> u64 {
     finish(mix(mix(site, choice.map_or(u64::MAX, |c| c)), children as u64))
 }
 
@@ -156,6 +160,8 @@ struct Slot {
     ord: usize,
     /// The node's key ([`node_key`]).
     key: u64,
+    /// The part of the key its site makes.
+    site: u64,
 }
 
 impl Index {
@@ -167,10 +173,11 @@ impl Index {
                 let next = ix.powers.last().map_or(1, |p| p.wrapping_mul(BASE));
                 ix.powers.push(next);
             }
-            let (prefix, key) = (ix.hash, node_key(t));
+            let (prefix, site) = (ix.hash, site_key(t));
+            let key = key_from(site, t.choice, t.children.len());
             ix.hash = prefix.wrapping_add(key.wrapping_mul(ix.powers[i]));
             let ord = ix.choices.len();
-            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord, key });
+            ix.nodes.push(Slot { prefix, end: 0, choice: t.choice, children: t.children.len(), up, ord, key, site });
             if let Some(c) = t.choice {
                 ix.choices.push(c);
             }
@@ -275,6 +282,12 @@ impl Index {
         self.nodes[i].key
     }
 
+    /// The key node `i` would have with `choice` and `children` children.
+    #[inline]
+    pub(super) fn key_with(&self, i: usize, choice: Option<Choice>, children: usize) -> u64 {
+        key_from(self.nodes[i].site, choice, children)
+    }
+
     /// How many children node `i` has.
     pub(super) fn children(&self, i: usize) -> usize {
         self.nodes[i].children
@@ -364,6 +377,8 @@ mod tests {
                 let node = t.get(path).unwrap();
                 assert_eq!((ix.choice(i), ix.children(i)), (node.choice, node.children.len()));
                 assert_eq!(ix.key(i), node_key(node));
+                let other = ChoiceTree { site: node.site.clone(), choice: Some(7), children: Vec::new() };
+                assert_eq!(ix.key_with(i, Some(7), 0), node_key(&other));
                 assert_eq!(ix.end(i) - i, hash_and_size(t.get(path).unwrap()).1);
             }
         }

@@ -25,10 +25,11 @@ mod passes;
 #[cfg(test)]
 mod tests;
 
-use candidate::Made;
+use candidate::MadeValue;
 use index::{BuildPrehashed, Index};
 pub use passes::Pass;
 use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::edit::{Path, Undo};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -135,17 +136,14 @@ struct Shrinker<F> {
     current: ChoiceTree,
     /// Where a candidate edited at the root is made: a copy of the current tree, edited.
     scratch: ChoiceTree,
-    /// The subtree an edit beneath a node replaced, to be put back.
-    saved: ChoiceTree,
-    /// The run of siblings a deletion took out, to be put back.
-    run: Vec<ChoiceTree>,
-    /// The leaf choices a renumbering or a cap lowered: each one's number
-    /// among the nodes of the run it lowered, its choice before, and its key
-    /// before and after.
-    lowered: Vec<(usize, Choice, u64, u64)>,
-    /// The choices a try of set choices replaced, to be put back: each
-    /// node's number, its choice, and its key before and after.
-    undo: Vec<(usize, Option<Choice>, u64, u64)>,
+    /// What a candidate made in the current tree changed, to set it back:
+    /// one log, its memory kept from try to try.
+    log: Undo,
+    /// Paths for the edits a try makes, their memory kept from try to try.
+    paths: Vec<Path>,
+    /// The choices a try of set choices replaced: each node's number, its
+    /// choice, and its key before and after.
+    set_keys: Vec<(usize, Choice, u64, u64)>,
     /// The current tree's nodes in pre-order, its choices, and its hash.
     index: Index,
     /// The index of the last tree kept before this one, its lists kept for the next.
@@ -195,10 +193,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         Shrinker {
             // Copied into only for an edit at the root: nothing to allocate before.
             scratch: ChoiceTree::root(Vec::new()),
-            saved: ChoiceTree::root(Vec::new()),
-            run: Vec::new(),
-            lowered: Vec::new(),
-            undo: Vec::new(),
+            log: Undo::new(),
+            paths: Vec::new(),
+            set_keys: Vec::new(),
             current: start,
             index,
             spare,
@@ -230,7 +227,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// Tests the candidate whose hash is `hash`, unless one with that hash
     /// was tried; the tree of the choices its replay used when it fails.
-    pub(super) fn test_candidate(&mut self, hash: u64, made: Made) -> Option<ChoiceTree> {
+    pub(super) fn test_candidate(&mut self, hash: u64, made: MadeValue) -> Option<ChoiceTree> {
         if !self.seen.insert(hash) {
             return None;
         }
@@ -238,14 +235,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     }
 
     /// Tests the candidate, whose hash was just put among those seen.
-    pub(super) fn test_unseen(&mut self, made: Made) -> Option<ChoiceTree> {
+    pub(super) fn test_unseen(&mut self, made: MadeValue) -> Option<ChoiceTree> {
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         match made {
-            Made::InScratch => (self.test)(&mut self.scratch, true),
-            Made::InCurrent => (self.test)(&mut self.current, false),
+            MadeValue::InScratch => (self.test)(&mut self.scratch, true),
+            MadeValue::InCurrent => (self.test)(&mut self.current, false),
         }
     }
 

@@ -1,0 +1,200 @@
+//! The three mutation operators of Goldstein's thesis, each drawing one edit from an index of the tree.
+
+use super::{Edit, Path};
+use crate::choice::ChoiceTree;
+use crate::source::DetRng;
+use rand::Rng;
+
+/// A tree's nodes in pre-order, each with the end of its subtree (the
+/// subtree of node `i` is `i..end`), its parent and its place among its
+/// parent's children: paths are read back from it only for the nodes drawn.
+struct PreOrder<'t> {
+    nodes: Vec<Indexed<'t>>,
+}
+
+struct Indexed<'t> {
+    tree: &'t ChoiceTree,
+    end: usize,
+    parent: usize,
+    child: usize,
+}
+
+impl<'t> PreOrder<'t> {
+    fn new(tree: &'t ChoiceTree) -> Self {
+        fn go<'t>(t: &'t ChoiceTree, parent: usize, child: usize, nodes: &mut Vec<Indexed<'t>>) {
+            let i = nodes.len();
+            nodes.push(Indexed { tree: t, end: 0, parent, child });
+            for (k, c) in t.children.iter().enumerate() {
+                go(c, i, k, nodes);
+            }
+            nodes[i].end = nodes.len();
+        }
+        let mut nodes = Vec::new();
+        go(tree, usize::MAX, 0, &mut nodes);
+        PreOrder { nodes }
+    }
+
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The path of node `i`.
+    fn path(&self, mut i: usize) -> Path {
+        let mut path = Vec::new();
+        while i != 0 {
+            path.push(self.nodes[i].child);
+            i = self.nodes[i].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The nodes but the root, grouped by site (and, `by_kind`, by whether
+    /// they are choice points), each group in pre-order.
+    fn groups(&self, by_kind: bool) -> std::collections::HashMap<(&'t str, bool), Vec<usize>> {
+        let mut groups: std::collections::HashMap<(&'t str, bool), Vec<usize>> = std::collections::HashMap::new();
+        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+            groups.entry(self.key(n.tree, by_kind)).or_default().push(i);
+        }
+        groups
+    }
+
+    fn key(&self, t: &'t ChoiceTree, by_kind: bool) -> (&'t str, bool) {
+        (&t.site, by_kind && t.choice.is_some())
+    }
+
+    fn group_of<'g>(
+        &self,
+        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
+        i: usize,
+    ) -> &'g [usize] {
+        groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `x` and `y` may be swapped: neither inside the other (nor the same node).
+    fn partners(&self, x: usize, y: usize) -> bool {
+        y >= self.nodes[x].end || x >= self.nodes[y].end
+    }
+
+    /// Whether `x` has a partner of its site: a node of its group that is
+    /// neither `x`, nor inside it, nor one of its ancestors.
+    fn has_partner(&self, groups: &std::collections::HashMap<(&'t str, bool), Vec<usize>>, x: usize) -> bool {
+        let group = self.group_of(groups, x);
+        let (lo, hi) = (group.partition_point(|&g| g < x), group.partition_point(|&g| g < self.nodes[x].end));
+        let site = &self.nodes[x].tree.site;
+        let mut ancestors = 0;
+        let mut a = self.nodes[x].parent;
+        while a != 0 && a != usize::MAX {
+            ancestors += usize::from(self.nodes[a].tree.site == *site);
+            a = self.nodes[a].parent;
+        }
+        group.len() - (hi - lo) - ancestors > 0
+    }
+
+    /// The nodes strictly inside `at` of its site and kind (what [`promotions`] lists), in pre-order.
+    fn inside<'g>(
+        &self,
+        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
+        at: usize,
+    ) -> impl Iterator<Item = usize> + 'g {
+        let group = groups.get(&self.key(self.nodes[at].tree, true)).map_or(&[][..], Vec::as_slice);
+        let (lo, hi) = (group.partition_point(|&g| g <= at), group.partition_point(|&g| g < self.nodes[at].end));
+        group[lo..hi].iter().copied()
+    }
+}
+
+/// The three mutation operators of Goldstein's thesis (Sec. 3.4.2), each
+/// drawing one [`Edit`] of a choice tree: the edits shrinking uses too, so
+/// a mutant is replayed leniently like any edited tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mutation {
+    /// `rerollMut`: one choice node, drawn uniformly, is marked to be made
+    /// differently ([`Edit::Reroll`]).
+    Reroll,
+    /// `swapMut`: two subtrees made at the same site, neither inside the
+    /// other, are swapped ([`Edit::Exchange`]).
+    Swap,
+    /// `shrinkMut`: a subtree is replaced by one of its own descendants made
+    /// at the same site ([`Edit::Promote`]).
+    Shrink,
+}
+
+impl Mutation {
+    /// Every operator, in the order above.
+    pub const ALL: [Mutation; 3] = [Mutation::Reroll, Mutation::Swap, Mutation::Shrink];
+
+    /// The operator's name: `reroll`, `swap` or `shrink`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutation::Reroll => "reroll",
+            Mutation::Swap => "swap",
+            Mutation::Shrink => "shrink",
+        }
+    }
+
+    /// One edit of `tree` by this operator, or `None` when the operator has
+    /// nothing to act on (no choice to reroll, no two subtrees of one site
+    /// to swap, no subtree with a descendant of its own site). The same RNG
+    /// state gives the same edit.
+    pub fn draw(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+        match self {
+            // Each draws what the plain definitions (`choice_paths`, `partners`,
+            // `promotions` over every path) would, in the same order, from one
+            // pre-order index of the tree: linear in its size, where those are
+            // quadratic (they were most of a mutant's cost on trees of hundreds of nodes).
+            Mutation::Reroll => {
+                let index = PreOrder::new(tree);
+                let choices: Vec<usize> = (0..index.len()).filter(|&i| index.nodes[i].tree.choice.is_some()).collect();
+                match choices.len() {
+                    0 => None,
+                    n => Some(Edit::Reroll { at: index.path(choices[rng.random_range(0..n)]) }),
+                }
+            }
+            Mutation::Swap => {
+                let index = PreOrder::new(tree);
+                let groups = index.groups(false);
+                let xs: Vec<usize> = (1..index.len()).filter(|&x| index.has_partner(&groups, x)).collect();
+                match xs.len() {
+                    0 => None,
+                    n => {
+                        let x = xs[rng.random_range(0..n)];
+                        let ys: Vec<usize> =
+                            index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
+                        let y = ys[rng.random_range(0..ys.len())];
+                        Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
+                    }
+                }
+            }
+            Mutation::Shrink => {
+                let index = PreOrder::new(tree);
+                let groups = index.groups(true);
+                let ats: Vec<usize> =
+                    (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
+                match ats.len() {
+                    0 => None,
+                    n => {
+                        let at = ats[rng.random_range(0..n)];
+                        // `promotions`: smallest first, ties in pre-order.
+                        let mut inner: Vec<usize> = index.inside(&groups, at).collect();
+                        inner.sort_by_key(|&d| index.nodes[d].end - d);
+                        let from = inner.swap_remove(rng.random_range(0..inner.len()));
+                        let (at_path, from_path) = (index.path(at), index.path(from));
+                        Some(Edit::Promote { from: from_path[at_path.len()..].to_vec(), at: at_path })
+                    }
+                }
+            }
+        }
+    }
+
+    /// A mutant of `tree` by this operator, or by [`Mutation::Reroll`] when
+    /// this one has nothing to act on: the operator used and the edited tree
+    /// (to replay leniently). `None` when not even a reroll applies (a tree
+    /// with no choice).
+    pub fn mutant(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<(Mutation, ChoiceTree)> {
+        let (op, edit) = match self.draw(tree, rng) {
+            Some(e) => (self, e),
+            None => (Mutation::Reroll, Mutation::Reroll.draw(tree, rng)?),
+        };
+        Some((op, edit.apply(tree)?))
+    }
+}
