@@ -1,4 +1,4 @@
-//! Bytes as a source of choices: a fuzzer's byte string answers a generator's choice points, and a value reflects back into the bytes that make it.
+//! Bytes as a source of choices: a fuzzer's bytes answer choice points; values reflect to bytes.
 //!
 //! Goldstein's thesis (Ch. 4, "Bringing Fuzzing into Focus") lets an
 //! off-the-shelf fuzzer drive a reflective generator: the fuzzer mutates

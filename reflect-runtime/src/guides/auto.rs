@@ -1,4 +1,4 @@
-//! The default guide: random generation, switching by itself to a search on the utility (`maximize!`) or to a guide that learns validity (RLCheck).
+//! The default guide: random generation that switches itself to a utility search or to RLCheck.
 //!
 //! Most properties are best served by plain random generation, and need no
 //! choice of guide. Two kinds are not, and [`AutoGuide`] notices both:

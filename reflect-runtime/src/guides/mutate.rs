@@ -1,4 +1,4 @@
-//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4): a corpus of interesting cases, each next case fresh or a mutant of one, its choice tree edited by `rerollMut`, `swapMut` or `shrinkMut` and replayed leniently.
+//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4): a corpus of cases and their mutants.
 //!
 //! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, operators
 //! = [reroll, swap, shrink])`) runs

@@ -1,14 +1,14 @@
-//! The worker that runs cases: it owns the generator, the guide and the case's trail, takes the fast path when the guide allows, and catches panics.
+//! The worker that runs cases: generator, guide and trail, the fast path, and caught panics.
 
 use super::panics;
 use super::property::Property;
 use super::report::Report;
 use super::watch::Watch;
 use crate::case::{self, CaseState, Discard};
+use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
 use crate::hashing::{case_seed, Seen};
-use crate::outcome::{CaseResult, Status};
 use crate::persist::InFlight;
 use crate::token;
 use refgen_core::bytes::BytesSource;
@@ -335,7 +335,7 @@ fn no_value(stop: Stop) -> Status {
     })
 }
 
-/// Generated cases run back to back on the fast path ([`Exec::run_batch`]),
+/// Generated cases run back to back on the fast path ([`CaseRunner::run_batch`]),
 /// while the guide allows it ([`Guide::plain_case`]): each made by
 /// [`refgen_core::gen::Gen::run_rng`] from its seed, with no trail and no
 /// [`CaseResult`], until one does not pass.
@@ -507,12 +507,12 @@ impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for Made<V> {
 /// Runs the cases of a run on the calling thread; with a [`Watch`], tells
 /// it what each case is once it is made, so that a case that hangs can be
 /// reported by the thread watching.
-pub(super) struct Exec<V: 'static> {
+pub(super) struct CaseRunner<V: 'static> {
     worker: Box<Worker<V>>,
     watch: Option<Arc<Watch>>,
 }
 
-impl<V: 'static> Exec<V> {
+impl<V: 'static> CaseRunner<V> {
     pub(super) fn new(
         prop: Property<V>,
         config: &Config,
@@ -520,7 +520,7 @@ impl<V: 'static> Exec<V> {
         watch: Option<Arc<Watch>>,
     ) -> Self {
         panics::install_hook();
-        Exec { worker: Box::new(Worker::new(prop, config, inflight)), watch }
+        CaseRunner { worker: Box::new(Worker::new(prop, config, inflight)), watch }
     }
 
     pub(super) fn guide_name(&self) -> String {
@@ -554,7 +554,7 @@ impl<V: 'static> Exec<V> {
     }
 
     /// Whether the next generated cases may run as a batch on the fast path
-    /// ([`Exec::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
+    /// ([`CaseRunner::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
     /// cases are not observed.
     pub(super) fn batchable(&self) -> bool {
         !self.worker.observed && self.worker.guide.plain_case()

@@ -1,4 +1,4 @@
-//! RLCheck (Reddy, Padhye, Lemieux, Sen: "Quickly Generating Diverse Valid Test Inputs with Reinforcement Learning", ICSE 2020): a Monte Carlo Control guide with one tabular learner per choice point, its state read off the case's trail.
+//! RLCheck (Reddy, Padhye, Lemieux and Sen, ICSE 2020): Monte Carlo Control per choice point.
 //!
 //! [`RlGuide`] is the paper's *MCC guide* (Def. 4.2): one [`Learner`] per
 //! choice point ([`Site`]), each an ε-greedy Monte Carlo Control learner
