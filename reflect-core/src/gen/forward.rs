@@ -34,7 +34,7 @@ pub(crate) use one_forward_body;
 /// the structure calls ([`Answerer::enter`], [`Answerer::leave`]) that only
 /// recording sources need. Both answerers draw alike: for the same RNG,
 /// [`Gen::run_rng`] makes exactly the draws [`Gen::run`] makes with an
-/// [`RngSource`] over it, in the same order (`refgen_core::laws::round_trip`
+/// [`RngSource`](crate::source::RngSource) over it, in the same order (`refgen_core::laws::round_trip`
 /// checks it). The trait is sealed: these two are the only answerers.
 ///
 /// A generator written by hand needs only [`Gen::run`] and [`Gen::back`];
@@ -265,7 +265,7 @@ impl Answerer for DetRng {
     }
 }
 
-/// Collections [`Collection`] can build and take apart.
+/// Collections [`Collection`](crate::combinators::Collection) can build and take apart.
 pub trait Sequence<T>: Sized {
     /// An empty collection with room for `n` elements.
     fn with_capacity(n: usize) -> Self;

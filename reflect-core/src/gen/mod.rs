@@ -65,7 +65,7 @@ pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
 /// [`Gen::back`]; plain generation ([`Gen::run_rng`]) then runs `run` with
 /// an [`RngSource`]. The combinators and derived generators write their
 /// forward direction once, generic over an
-/// [`Answerer`](Answerer), and serve both methods from it,
+/// [`Answerer`], and serve both methods from it,
 /// so plain generation makes no dynamic call per choice; a hand-written
 /// generator can do the same (see there).
 #[diagnostic::on_unimplemented(
@@ -89,7 +89,7 @@ pub trait Gen {
     /// [`RngSource`] over the same RNG (the same draws in the same order),
     /// without a dynamic call per choice. The combinators and derived
     /// generators serve both methods from one forward body, generic over an
-    /// [`Answerer`](Answerer); the default runs [`Gen::run`].
+    /// [`Answerer`]; the default runs [`Gen::run`].
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
         self.run(&mut RngSource(rng))
