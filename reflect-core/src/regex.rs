@@ -24,7 +24,7 @@
 //! pattern does not match gives none.
 //!
 //! ```
-//! use refgen_core::prelude::*;
+//! use refgen_core::{check, generate, regex::regex};
 //!
 //! let g = regex("[a-c]{2}(x|yz)?");
 //! let s = generate(&g, 3).unwrap();

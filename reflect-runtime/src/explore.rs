@@ -68,7 +68,7 @@ where
 /// learning guide learns as it goes. Same seed, same guide state: same result.
 ///
 /// ```
-/// use refgen_core::prelude::*;
+/// use refgen_core::{combinators::int, Gen};
 /// use refgen_runtime::{explore::generate_distinct, guides::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
