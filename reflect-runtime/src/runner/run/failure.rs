@@ -1,4 +1,4 @@
-//! A failing case: made again under a recorder, shrunk, checked for flakiness, reported, remembered.
+//! A failing case: made again under a recorder, shrunk, checked for flakiness, reported and kept.
 
 use super::*;
 
