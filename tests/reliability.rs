@@ -481,7 +481,7 @@ enum Deep {
 
 #[test]
 fn the_deepest_depth_the_derive_takes_is_honoured() {
-    assert_eq!(refgen::refgen_core::derived::HARD_DEPTH, 128, "the derive's MAX_DEPTH must follow");
+    assert_eq!(refgen::refgen_core::combinators::HARD_DEPTH, 128, "the derive's MAX_DEPTH must follow");
     let mut v = Deep::Nil;
     for _ in 0..120 {
         v = Deep::Cons(Box::new(v));

@@ -1,4 +1,4 @@
-//! Bytes as a source of choices: a fuzzer's byte string answers a generator's choice points, and a value reflects back into the bytes that make it.
+//! Bytes as a source of choices: a fuzzer's bytes answer choice points; values reflect to bytes.
 //!
 //! Goldstein's thesis (Ch. 4, "Bringing Fuzzing into Focus") lets an
 //! off-the-shelf fuzzer drive a reflective generator: the fuzzer mutates
@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use refgen_core::bytes::{from_bytes, to_bytes};
-//! use refgen_core::prelude::*;
+//! use refgen_core::combinators::{int, vec};
 //!
 //! let g = vec(int(0u16..=1000), 0..=5);
 //! assert!(from_bytes(&g, &[0xff; 3]).is_ok());         // any bytes decode

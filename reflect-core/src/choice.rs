@@ -1,4 +1,4 @@
-//! The choice model: sites, labelled weighted options, requests, and the choice trees that record them.
+//! The choice model: sites, weighted options, requests, and the choice trees that record them.
 //!
 //! A generator asks one question at each *choice point* (a [`Site`]): pick one
 //! of these labelled, weighted options ([`Request::Pick`]), or pick an integer

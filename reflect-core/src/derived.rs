@@ -1,7 +1,8 @@
-//! Runtime support for `#[derive(Reflective)]`: the recursion depth budget, the per-type generator cache, and depth-aware collections.
+//! Runtime support for `#[derive(Reflective)]`: the generator cache and depth-aware parts.
 //!
-//! Code written by the derive calls into this module; users do not need it
-//! directly. It is public (and documented) so that expansions can be read.
+//! Code written by the derive calls into this module, through the hidden
+//! [`crate::__private`]; users do not need it directly (its items are not
+//! part of the stable API).
 //!
 //! # The depth budget
 //!
@@ -18,24 +19,19 @@
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
 use crate::choice::{ChoiceTree, Opt, Site};
+use crate::combinators::depth::{self, at_budget, offered};
+pub use crate::combinators::depth::{DEFAULT_DEPTH, HARD_DEPTH};
 use crate::combinators::{
-    int, option, pick_choose, pick_ways, sequence_forward, Collection, Int, OptionGen, Part, Sequence,
+    int, option, pick_choose, pick_ways, sequence_forward, total, Collection, Int, OptionGen, Part,
 };
-use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::gen::{one_forward_body, product, Answerer, BoxGen, Gen, Sequence, Way};
+use crate::source::Stop;
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
-/// The depth budget of a derived type without `#[reflect(depth = N)]`.
-pub const DEFAULT_DEPTH: usize = 6;
-
-/// The level at which every derived generator stops with [`Stop::Void`].
-pub const HARD_DEPTH: usize = 128;
-
 thread_local! {
-    static LEVEL: Cell<usize> = const { Cell::new(0) };
     static CACHE: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
 }
 
@@ -49,12 +45,7 @@ impl Frame {
     /// Enter a derived generator; the level drops back when the frame is dropped.
     #[inline]
     pub fn enter() -> Frame {
-        let level = LEVEL.with(|l| {
-            let v = l.get();
-            l.set(v + 1);
-            v
-        });
-        Frame { level }
+        Frame { level: depth::enter() }
     }
 
     /// The level of this frame: how many derived generators run around it.
@@ -78,22 +69,8 @@ impl Frame {
 impl Drop for Frame {
     #[inline]
     fn drop(&mut self) {
-        LEVEL.with(|l| l.set(self.level));
+        depth::leave(self.level);
     }
-}
-
-/// The level of the innermost running derived generator (0 when none runs).
-#[inline]
-pub fn current_level() -> usize {
-    LEVEL.with(|l| l.get()).saturating_sub(1)
-}
-
-/// Whether the innermost running derived generator is at or past the depth
-/// budget `depth`: when a depth-aware collection ([`SeqField`],
-/// [`option_field`]) offers only its base choice.
-#[inline]
-pub fn at_budget(depth: usize) -> bool {
-    current_level() >= depth
 }
 
 /// The generator of `T`, made by `make` once per thread and shared after.
@@ -112,24 +89,6 @@ pub fn cached<T: 'static>(make: fn() -> BoxGen<T>) -> BoxGen<T> {
             .cloned()
             .unwrap_or(g)
     })
-}
-
-pub use crate::combinators::total;
-
-/// The options a depth-limited pick offers: all of them, or only the first
-/// `base` (the base options, which come first) when `limited` (at the depth
-/// budget). Derived enums and [`option_field`] (whose base option is `None`)
-/// both ask this.
-#[inline]
-pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
-    if limited {
-        // `split_at`, not `&options[..base]`: with the index, a derived
-        // enum's forward body compiled ~13% more instructions per value
-        // (`gen_speed`'s derived tree), though both check the same bound.
-        options.split_at(base).0
-    } else {
-        options
-    }
 }
 
 /// The pick of a derived enum: its site and its options, of which the

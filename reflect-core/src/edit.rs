@@ -1,4 +1,4 @@
-//! Edits of choice trees, shared by shrinking, mutation, simulated-annealing neighbourhoods and the fuzz mutator.
+//! Edits of choice trees, shared by shrinking, mutation, annealing and the fuzz mutator.
 //!
 //! An [`Edit`] names one change to a [`ChoiceTree`] by the paths of the
 //! nodes it touches (child indices from the root, as [`ChoiceTree::get`]);

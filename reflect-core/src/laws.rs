@@ -1,4 +1,4 @@
-//! The laws every reflective generator must obey, as functions you can call on your own generators in your tests.
+//! The laws every reflective generator must obey, as functions to call on your own generators.
 //!
 //! Each law runs a generator over many seeds (or its whole language, for the
 //! finite ones) and panics, like `assert!`, with a message naming the law,

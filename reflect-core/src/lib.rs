@@ -31,7 +31,8 @@
 //! Practice", a binary search tree with keys in `lo..=hi`, with its backward annotations ([`Gen::at`]):
 //!
 //! ```
-//! use refgen_core::prelude::*;
+//! use refgen_core::combinators::{int, just, pick, pure};
+//! use refgen_core::{check, generate, parse_tree, reflect, BoxGen, Gen};
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Tree { Leaf, Node(Box<Tree>, i64, Box<Tree>) }
@@ -62,7 +63,7 @@
 pub mod bytes;
 pub mod choice;
 pub mod combinators;
-pub mod derived;
+mod derived;
 pub mod edit;
 pub mod gen;
 pub mod interpret;
@@ -85,7 +86,15 @@ pub use reflective::Reflective;
 pub use source::{rng_from_seed, DetRng, RngSource, Source, Stop};
 pub use trail::{Recorder, Trail};
 
-/// Everything needed to write and use generators, in one `use`.
+/// What the code `#[derive(Reflective)]` writes calls: not part of the API, and may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::derived::*;
+}
+
+/// Everything needed to write and use generators, in one `use` (the facade's
+/// `refgen::prelude` is the one to use: this one is kept for the crate's own docs).
+#[doc(hidden)]
 pub mod prelude {
     pub use crate::combinators::{
         any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,

@@ -1,4 +1,4 @@
-//! Neighbourhoods of choice trees for simulated annealing, constructed from the generator's recorded structure and applied with the shared edits.
+//! Neighbourhoods of choice trees for simulated annealing, applied with the shared edits.
 //!
 //! Löscher and Sagonas ("Automating Targeted Property-Based Testing", ICST
 //! 2018, Sec. IV, Tables I-II) construct a neighbourhood function from a

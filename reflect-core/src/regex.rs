@@ -1,4 +1,4 @@
-//! A reflective generator of the strings a regular expression matches: classes, alternations and repetitions become choice points.
+//! The strings a regular expression matches, as a reflective generator.
 //!
 //! [`regex`] parses a pattern with `regex-syntax` and turns its syntax tree
 //! into a generator:
@@ -24,7 +24,7 @@
 //! pattern does not match gives none.
 //!
 //! ```
-//! use refgen_core::prelude::*;
+//! use refgen_core::{check, generate, regex::regex};
 //!
 //! let g = regex("[a-c]{2}(x|yz)?");
 //! let s = generate(&g, 3).unwrap();
@@ -35,8 +35,9 @@
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request};
 use crate::combinators::{char_class, CharClass, POSITIONS};
+use crate::gen::Answerer;
 use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::source::Stop;
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 use std::collections::HashMap;
 use std::fmt;

@@ -1,8 +1,6 @@
 //! Sources: what answers a generator's choices (an RNG, a recorded sequence, a guide).
 
-use crate::choice::{Choice, Request, Site};
-use crate::combinators::Sequence;
-use crate::gen::Gen;
+use crate::choice::{Choice, OwnedRequest, Request, Site};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
@@ -180,7 +178,7 @@ fn up_to(rng: &mut DetRng, span: u64) -> u64 {
 
 /// A uniform draw in `0..range` (`range` at least 1), as [`up_to`] makes it.
 #[inline(always)]
-fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
+pub(crate) fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
     use rand::RngCore;
     let wide = |x: u64| {
         let t = x as u128 * range as u128;
@@ -192,31 +190,6 @@ fn draw_below(rng: &mut DetRng, range: u64) -> u64 {
         result += low.checked_add(next_high).is_none() as u64;
     }
     result
-}
-
-/// `n` integer choices in `0..=span()` drawn from `rng` as `n` calls of
-/// [`sample`] draw them, each made a value by `value` and added at the end
-/// of `out`: the fast path of a collection of integers or chars. The cases
-/// of the span (one answer, every word, a range to scale into) are told
-/// apart once, and a `Vec` is filled without a check per element. The
-/// span is a function so that a constant one (a [`ConstInt`]'s) stays a
-/// constant in the loop's code even where the loop is not inlined.
-///
-/// [`ConstInt`]: crate::combinators::ConstInt
-#[inline(always)]
-pub(crate) fn fill_draws<T, C: Sequence<T>>(
-    rng: &mut DetRng,
-    span: impl Fn() -> u64 + Copy,
-    n: usize,
-    out: &mut C,
-    value: impl Fn(u64) -> T,
-) {
-    use rand::RngCore;
-    match span().checked_add(1) {
-        Some(1) => out.extend_elems((0..n).map(|_| value(0))),
-        None => out.extend_elems((0..n).map(|_| value(rng.next_u64()))),
-        Some(_) => out.extend_elems((0..n).map(|_| value(draw_below(rng, span() + 1)))),
-    }
 }
 
 /// Draws a choice for `request` uniformly among its answers, ignoring
@@ -243,243 +216,27 @@ impl Source for RngSource<'_> {
     }
 }
 
-/// What answers a generator's choices on the way forward: any [`Source`]
-/// (as `dyn Source`, behind [`Gen::run`]) or the plain RNG ([`DetRng`],
-/// behind [`Gen::run_rng`]).
-///
-/// It lets a generator write its forward direction once, generic over the
-/// answerer, and serve both methods from it: the RNG's copy is compiled
-/// apart, so plain generation makes no dynamic call per choice and skips
-/// the structure calls ([`Answerer::enter`], [`Answerer::leave`]) that only
-/// recording sources need. Both answerers draw alike: for the same RNG,
-/// [`Gen::run_rng`] makes exactly the draws [`Gen::run`] makes with an
-/// [`RngSource`] over it, in the same order (`refgen_core::laws::round_trip`
-/// checks it). The trait is sealed: these two are the only answerers.
-///
-/// A generator written by hand needs only [`Gen::run`] and [`Gen::back`];
-/// to give it the fast path too, write its forward direction over an
-/// answerer and call it from both methods:
-///
-/// ```
-/// use refgen_core::combinators::int;
-/// use refgen_core::source::{Answerer, DetRng, Source, Stop};
-/// use refgen_core::{generate, generate_recorded, Gen, Way};
-///
-/// /// Two digits, as the number they make.
-/// struct TwoDigits;
-///
-/// impl TwoDigits {
-///     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<u8, Stop> {
-///         let tens = a.sub(&int(0u8..=9).site("tens"))?;
-///         let ones = a.sub(&int(0u8..=9).site("ones"))?;
-///         Ok(tens * 10 + ones)
-///     }
-/// }
-///
-/// impl Gen for TwoDigits {
-///     type Value = u8;
-///     fn run(&self, src: &mut dyn Source) -> Result<u8, Stop> {
-///         self.forward(src)
-///     }
-///     fn run_rng(&self, rng: &mut DetRng) -> Result<u8, Stop> {
-///         self.forward(rng)
-///     }
-///     fn back(&self, n: &u8) -> Vec<Way> {
-///         let (t, o) = (int(0u8..=9).site("tens"), int(0u8..=9).site("ones"));
-///         refgen_core::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
-///     }
-/// }
-///
-/// assert_eq!(generate(&TwoDigits, 5), generate_recorded(&TwoDigits, 5).0);
-/// ```
-pub trait Answerer: sealed::Sealed {
-    /// Answer the choice point `site` asking `request`; matched by one later
-    /// [`Answerer::leave`] (see [`Source::choose`]).
-    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
-
-    /// Answer a choice point that selects nothing beneath it (see [`Source::choose_leaf`]).
-    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
-
-    /// Answer the integer choice point `site` of `span + 1` values (a leaf):
-    /// a choice in `0..=span`. A source's answer past `span` stops the run
-    /// with [`Stop::Rejected`]; the RNG's draws are always in range, so on
-    /// the fast path the check, and the error it could raise, are compiled
-    /// away.
-    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop>;
-
-    /// A part of the value named `site` begins (see [`Source::enter`]).
-    fn enter(&mut self, site: Site);
-
-    /// The innermost open choice point or part ends (see [`Source::leave`]).
-    fn leave(&mut self);
-
-    /// Whether this answerer follows parts (see [`Source::tracks_parts`]);
-    /// never for the RNG.
-    fn tracks_parts(&self) -> bool;
-
-    /// A retrying filter begins an attempt (see [`Source::begin_attempt`]);
-    /// nothing for the RNG.
-    fn begin_attempt(&mut self);
-
-    /// The attempt ends (see [`Source::end_attempt`]); nothing for the RNG.
-    fn end_attempt(&mut self, kept: bool);
-
-    /// Whether retrying filters may retry (see [`Source::filters_retry`]); always for the RNG.
-    fn filters_retry(&self) -> bool;
-
-    /// Run the sub-generator `g` forward with this answerer: [`Gen::run`]
-    /// for a source, [`Gen::run_rng`] for the RNG.
-    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
-
-    /// Run the sub-generator `g` forward, then close the innermost open
-    /// node ([`Answerer::leave`]): the last step of a pick, running the
-    /// option it chose. For the RNG, which has no node to close, a call
-    /// whose value is this one's (no copy of it on the way back).
-    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop>;
-
-    /// Run `g` forward `n` times, adding each value at the end of `out`,
-    /// each as the part `part` when there is one (a collection's elements)
-    /// and this answerer follows parts; stops at the first run that gives
-    /// no value. The RNG makes them with [`Gen::fill_rng`].
-    fn repeat<G: Gen, C: Sequence<G::Value>>(
-        &mut self,
-        g: &G,
-        n: usize,
-        part: Option<Site>,
-        out: &mut C,
-    ) -> Result<(), Stop>;
+/// Halts at the first choice point and notes it: what a generator asks first.
+pub(crate) struct FirstPick {
+    first: Option<(Site, OwnedRequest)>,
 }
 
-mod sealed {
-    /// Keeps [`super::Answerer`] to the two answerers of this module.
-    pub trait Sealed {}
-    impl Sealed for dyn super::Source + '_ {}
-    impl Sealed for super::DetRng {}
+impl FirstPick {
+    /// The choice point that `run` (a generator run on the source it is
+    /// given) asks first, or `None` when it makes no choice.
+    pub(crate) fn of<T>(run: impl FnOnce(&mut dyn Source) -> Result<T, Stop>) -> Option<(Site, OwnedRequest)> {
+        let mut p = FirstPick { first: None };
+        match run(&mut p) {
+            Err(Stop::Halt) => p.first,
+            _ => None,
+        }
+    }
 }
 
-impl Answerer for dyn Source + '_ {
-    #[inline]
+impl Source for FirstPick {
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Source::choose(self, site, request)
-    }
-    #[inline]
-    fn choose_leaf(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Source::choose_leaf(self, site, request)
-    }
-    #[inline]
-    fn choose_int(&mut self, site: Site, span: u64) -> Result<Choice, Stop> {
-        match Source::choose_leaf(self, site, Request::Int { span })? {
-            c if c <= span => Ok(c),
-            _ => Err(Stop::Rejected),
-        }
-    }
-    #[inline]
-    fn enter(&mut self, site: Site) {
-        Source::enter(self, site)
-    }
-    #[inline]
-    fn leave(&mut self) {
-        Source::leave(self)
-    }
-    #[inline]
-    fn tracks_parts(&self) -> bool {
-        Source::tracks_parts(self)
-    }
-    #[inline]
-    fn begin_attempt(&mut self) {
-        Source::begin_attempt(self)
-    }
-    #[inline]
-    fn end_attempt(&mut self, kept: bool) {
-        Source::end_attempt(self, kept)
-    }
-    #[inline]
-    fn filters_retry(&self) -> bool {
-        Source::filters_retry(self)
-    }
-    #[inline]
-    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
-        g.run(self)
-    }
-    #[inline]
-    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
-        let r = g.run(self);
-        Source::leave(self);
-        r
-    }
-    #[inline]
-    fn repeat<G: Gen, C: Sequence<G::Value>>(
-        &mut self,
-        g: &G,
-        n: usize,
-        part: Option<Site>,
-        out: &mut C,
-    ) -> Result<(), Stop> {
-        match part {
-            Some(site) if Source::tracks_parts(self) => {
-                for _ in 0..n {
-                    Source::enter(self, site);
-                    let r = g.run(self);
-                    Source::leave(self);
-                    out.push_elem(r?);
-                }
-            }
-            _ => {
-                for _ in 0..n {
-                    out.push_elem(g.run(self)?);
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Answerer for DetRng {
-    #[inline(always)]
-    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Ok(sample(self, request))
-    }
-    #[inline(always)]
-    fn choose_leaf(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
-        Ok(sample(self, request))
-    }
-    #[inline(always)]
-    fn choose_int(&mut self, _site: Site, span: u64) -> Result<Choice, Stop> {
-        Ok(sample(self, Request::Int { span }))
-    }
-    #[inline(always)]
-    fn enter(&mut self, _site: Site) {}
-    #[inline(always)]
-    fn leave(&mut self) {}
-    #[inline(always)]
-    fn tracks_parts(&self) -> bool {
-        false
-    }
-    #[inline(always)]
-    fn begin_attempt(&mut self) {}
-    #[inline(always)]
-    fn end_attempt(&mut self, _kept: bool) {}
-    #[inline(always)]
-    fn filters_retry(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn sub<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
-        g.run_rng(self)
-    }
-    #[inline(always)]
-    fn sub_leave<G: Gen + ?Sized>(&mut self, g: &G) -> Result<G::Value, Stop> {
-        g.run_rng(self)
-    }
-    #[inline(always)]
-    fn repeat<G: Gen, C: Sequence<G::Value>>(
-        &mut self,
-        g: &G,
-        n: usize,
-        _part: Option<Site>,
-        out: &mut C,
-    ) -> Result<(), Stop> {
-        g.fill_rng(self, n, out)
+        self.first = Some((site, request.to_owned_request()));
+        Err(Stop::Halt)
     }
 }
 

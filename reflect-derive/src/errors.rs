@@ -1,4 +1,4 @@
-//! One collector of compile errors for both macros: every error of one input is reported together, each spanned at its tokens.
+//! One collector of compile errors for both macros: all of an input's errors, each at its tokens.
 
 use proc_macro2::Span;
 use quote::ToTokens;

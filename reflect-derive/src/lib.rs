@@ -64,7 +64,7 @@
 //!   no size guard written by the user: every derived generator counts how
 //!   many derived generators run around it (one count shared by all derived
 //!   types, so mutual recursion is covered). At the type's depth budget
-//!   (`#[reflect(depth = N)]`, default `refgen_core::derived::DEFAULT_DEPTH`)
+//!   (`#[reflect(depth = N)]`, default `refgen_core::combinators::DEFAULT_DEPTH`)
 //!   an enum offers only its first group of options, and `Vec` and `Option`
 //!   fields of possibly recursive elements offer only their shortest length
 //!   or `None`. Backward runs count the same way, so a value deeper than the
@@ -150,7 +150,7 @@
 //!   ```
 //!
 //! - **`#[reflect(depth = N)]`**: the recursion depth budget, from 1 to 128
-//!   (`refgen_core::derived::HARD_DEPTH`, where every derived generator
+//!   (`refgen_core::combinators::HARD_DEPTH`, where every derived generator
 //!   stops, so that a case's recursion stays within the 2 MiB stack of the
 //!   thread that runs it; more is a compile error).
 //!

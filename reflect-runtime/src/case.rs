@@ -1,4 +1,4 @@
-//! What a property says about the case it runs: `assume!`, `maximize!` / `minimize!` / `target!`, `label!`, `classify!`, and its return value.
+//! What a property says about its case: `assume!`, `target!` and kin, `label!`, its return value.
 //!
 //! These macros talk to the runner through thread-local state of the thread
 //! running the case. Outside a runner, `target!`, `label!` and `classify!` do

@@ -1,4 +1,4 @@
-//! How a property is run: number of cases, seed, shrink budget, time limits, guide, and the environment variables that override them.
+//! How a property is run: cases, seed, budgets, time limits, guide, and the environment overrides.
 //!
 //! Build a [`Config`] with its builder methods; `#[property(...)]` builds one
 //! from its options. [`Config::from_env`] applies the environment variables

@@ -1,4 +1,4 @@
-//! Running a generator under a guide outside a property: the distinct valid values of many runs, with the guide learning as it goes.
+//! A generator run under a guide outside a property: the distinct valid values the guide finds.
 
 use crate::guide::{CaseInfo, Erased, Feedback, GenHandle, Guide, Outcome};
 use crate::hashing::{value_key, Seen};
@@ -10,7 +10,7 @@ use std::fmt::Debug;
 
 /// What [`generate_distinct`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Distinct<T> {
+pub struct Explored<T> {
     /// The distinct valid values, in the order they were first generated.
     pub unique_valid: Vec<T>,
     /// How many cases gave a valid value (duplicates included).
@@ -22,6 +22,10 @@ pub struct Distinct<T> {
     /// than the budget.
     pub trials: usize,
 }
+
+/// The old name of [`Explored`].
+#[deprecated(note = "renamed `Explored`")]
+pub type Distinct<T> = Explored<T>;
 
 /// The run's generator as a guide sees it, counting the runs a guide makes
 /// on its own against the run's budget.
@@ -64,7 +68,7 @@ where
 /// learning guide learns as it goes. Same seed, same guide state: same result.
 ///
 /// ```
-/// use refgen_core::prelude::*;
+/// use refgen_core::{combinators::int, Gen};
 /// use refgen_runtime::{explore::generate_distinct, guides::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
@@ -73,14 +77,14 @@ where
 /// assert!(out.unique_valid.iter().all(|(a, b)| a < b));
 /// assert_eq!(out.trials, 2_000);
 /// ```
-pub fn generate_distinct<G, U>(gen: &G, guide: &mut U, trials: usize, seed: u64) -> Distinct<G::Value>
+pub fn generate_distinct<G, U>(gen: &G, guide: &mut U, trials: usize, seed: u64) -> Explored<G::Value>
 where
     G: Gen + ?Sized,
     G::Value: Debug,
     U: Guide + ?Sized,
 {
     let mut seen = Seen::new();
-    let mut out = Distinct { unique_valid: Vec::new(), valid: 0, invalid: 0, trials: 0 };
+    let mut out = Explored { unique_valid: Vec::new(), valid: 0, invalid: 0, trials: 0 };
     let mut rng = rng_from_seed(seed);
     let mut trail = Trail::new();
     let handle = Budgeted { gen: Erased(gen), left: Cell::new(0) };

@@ -1,4 +1,4 @@
-//! Fuzz targets: a property run on a coverage-guided fuzzer's bytes, its failures shrunk by reflection and remembered where `cargo test` replays them.
+//! Fuzz targets: a property run on a fuzzer's bytes, its failures shrunk and remembered.
 //!
 //! Goldstein's thesis (Ch. 4, "Bringing Fuzzing into Focus") lets an
 //! off-the-shelf fuzzer drive a reflective generator: the fuzzer's bytes

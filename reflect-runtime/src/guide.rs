@@ -1,4 +1,4 @@
-//! The guide interface: how every strategy (random, RL, simulated annealing, derivative sampling, mutation, fuzzer bytes) steers a generator's choices.
+//! The guide interface: how every strategy steers a generator's choices.
 //!
 //! A case under a guide goes like this:
 //!

@@ -1,4 +1,4 @@
-//! Hashing in one place: stable hashes (FNV-1a for names and tokens, SplitMix64 for case seeds), a small deterministic hasher for tables, and the one notion of "a new value" shared by the runner, guides and [`crate::explore`].
+//! Hashing in one place: stable hashes, seeds, a deterministic hasher, and when a value is new.
 //!
 //! A value is *new* in a run when no value with the same `Debug` text was
 //! made before in it. `Debug` is what every property argument has (it is

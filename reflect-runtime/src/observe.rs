@@ -1,4 +1,4 @@
-//! Observability: one JSON object per test case, in the format Hypothesis writes and the Tyche viewer reads.
+//! Observability: one JSON object per test case, as Hypothesis writes and the Tyche viewer reads.
 //!
 //! Set `REFLECT_OBSERVABILITY` to a file ending in `.jsonl` (every property
 //! appends to it) or to a directory (each property appends to
@@ -22,7 +22,7 @@
 //!
 //! The same lines are what an HTML report ([`crate::html`]) is drawn from.
 
-use crate::outcome::{CaseResult, Status};
+use crate::case_result::{CaseResult, Status};
 use crate::token;
 use serde_json::{json, Map, Value};
 use std::fs::{self, File, OpenOptions};

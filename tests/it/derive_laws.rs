@@ -5,7 +5,7 @@ use refgen::interpret::{
     replay_lenient,
 };
 use refgen::prelude::*;
-use refgen::refgen_core::{combinators::int, derived::DEFAULT_DEPTH};
+use refgen::refgen_core::combinators::{int, DEFAULT_DEPTH};
 use refgen::refgen_core::{ChoiceTree, Stop};
 use std::fmt::Debug;
 

@@ -1,10 +1,12 @@
 //! `bool`, and characters: classes of ranges and the default `char`.
 
 use super::integers::one_of;
-use super::{pick, Pick, Sequence};
+use super::{pick, Pick};
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
+use crate::gen::Sequence;
+use crate::gen::{fill_draws, Answerer};
 use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{fill_draws, Answerer, DetRng, Stop};
+use crate::source::{DetRng, Stop};
 use std::fmt::Debug;
 use std::rc::Rc;
 

@@ -4,7 +4,8 @@ use super::integers::{int, Int};
 use super::{pick_choose, pick_ways, total};
 use crate::choice::{ChoiceTree, Opt, Site};
 use crate::gen::{one_forward_body, product, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::gen::{Answerer, Sequence};
+use crate::source::Stop;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
@@ -18,7 +19,7 @@ pub struct OptionGen<G> {
     site: Site,
     gen: G,
     options: [Opt; 2],
-    /// A depth budget: at or past it (see [`crate::derived`]), only `None` is offered.
+    /// A depth budget: at or past it (see [`super::DEFAULT_DEPTH`]), only `None` is offered.
     depth: Option<usize>,
 }
 
@@ -52,7 +53,7 @@ impl<G> OptionGen<G> {
 
     /// The same generator, offering only `None` once the derived generators
     /// running around it reach the depth budget `depth` (see
-    /// [`crate::derived::current_level`]): how a derived type's `Option`
+    /// [`super::DEFAULT_DEPTH`]): how a derived type's `Option`
     /// field of a recursive type ends its recursion.
     pub fn depth_limit(mut self, depth: usize) -> Self {
         self.depth = Some(depth);
@@ -62,7 +63,7 @@ impl<G> OptionGen<G> {
     /// The options offered now: only `None` (the base option) at the depth
     /// budget, as a derived enum offers only its base variants.
     fn offered(&self) -> &[Opt] {
-        crate::derived::offered(&self.options, 1, self.depth.is_some_and(crate::derived::at_budget))
+        super::depth::offered(&self.options, 1, self.depth.is_some_and(super::depth::at_budget))
     }
 }
 
@@ -130,59 +131,6 @@ impl<G, C> Collection<G, C> {
 /// can supply (a parse fails at the first missing element, long before).
 const MAX_PREALLOC: usize = 4096;
 
-/// Collections [`Collection`] can build and take apart.
-pub trait Sequence<T>: Sized {
-    /// An empty collection with room for `n` elements.
-    fn with_capacity(n: usize) -> Self;
-    /// Add one element at the end.
-    fn push_elem(&mut self, t: T);
-    /// Add the elements of `iter` at the end, in order. A `Vec` takes an
-    /// iterator that knows its length (a range mapped to values) with one
-    /// reservation and no check per element.
-    #[inline]
-    fn extend_elems(&mut self, iter: impl Iterator<Item = T>) {
-        iter.for_each(|t| self.push_elem(t));
-    }
-    /// The elements, in order, for the backward direction.
-    fn elems(&self) -> Vec<T>;
-}
-
-impl<T: Clone> Sequence<T> for Vec<T> {
-    #[inline]
-    fn with_capacity(n: usize) -> Self {
-        Vec::with_capacity(n)
-    }
-    #[inline]
-    fn push_elem(&mut self, t: T) {
-        self.push(t)
-    }
-    #[inline]
-    fn extend_elems(&mut self, iter: impl Iterator<Item = T>) {
-        self.extend(iter)
-    }
-    fn elems(&self) -> Vec<T> {
-        self.clone()
-    }
-}
-
-impl Sequence<char> for String {
-    #[inline]
-    fn with_capacity(n: usize) -> Self {
-        String::with_capacity(n)
-    }
-    #[inline]
-    fn push_elem(&mut self, t: char) {
-        self.push(t)
-    }
-    #[inline]
-    fn extend_elems(&mut self, iter: impl Iterator<Item = char>) {
-        self.extend(iter)
-    }
-    fn elems(&self) -> Vec<char> {
-        self.chars().collect()
-    }
-}
-
 impl<G: Gen, C: Sequence<G::Value>> Collection<G, C> {
     #[inline]
     fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<C, Stop> {
@@ -191,7 +139,7 @@ impl<G: Gen, C: Sequence<G::Value>> Collection<G, C> {
 }
 
 /// The forward direction of every collection ([`Collection`], a derived
-/// type's [`SeqField`](crate::derived::SeqField)): a length from `len`,
+/// type's sequence fields): a length from `len`,
 /// then that many elements from `gen`, each the part `elem_site`.
 #[inline]
 pub(crate) fn sequence_forward<A, G, C>(a: &mut A, len: &Int<usize>, elem_site: Site, gen: &G) -> Result<C, Stop>
@@ -231,7 +179,7 @@ impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
 // ---------------------------------------------------------------- tuples
 
 /// Site names of tuple components, by position.
-pub const POSITIONS: [Site; 16] =
+pub(crate) const POSITIONS: [Site; 16] =
     ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"];
 
 /// The one forward body of a tuple of generators (a tuple can have no

@@ -20,8 +20,8 @@
 //! reads the kept one where it holds none (a reflected tree), so deleting a
 //! `RETRY` group, as shrinking does, drops that attempt.
 
-use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{Answerer, Stop};
+use crate::gen::{one_forward_body, Answerer, Gen, Way};
+use crate::source::Stop;
 use std::cell::Cell;
 
 /// How many times a filter ([`Gen::filter`], a derived `#[assume]`)

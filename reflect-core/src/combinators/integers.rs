@@ -1,9 +1,11 @@
 //! Integers: ranges counted outward from zero, constant ranges, and the default `integer`.
 
-use super::{pick, Pick, Sequence};
+use super::{pick, Pick};
 use crate::choice::{Choice, ChoiceTree, Site};
+use crate::gen::Sequence;
+use crate::gen::{fill_draws, Answerer};
 use crate::gen::{one_forward_body, Gen, Way};
-use crate::source::{fill_draws, Answerer, DetRng, Stop};
+use crate::source::{DetRng, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;

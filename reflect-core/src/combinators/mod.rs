@@ -1,4 +1,4 @@
-//! Every generator in one module: constants, pick, integers, chars, strings by regex, options, collections, map, bind with `at`, recursion, filters.
+//! The generators: constants, pick, scalars, regex strings, options, collections, bind, recursion.
 //!
 //! Constants, `pick`, `map`, parts, filters, `at`/`bind` (and the plain
 //! [`Gen::bind`], which does not reflect: [`Then`]), recursion and
@@ -22,21 +22,27 @@
 //! ```
 
 use crate::choice::{Choice, ChoiceTree, Opt, Request, Site};
-use crate::gen::{one_forward_body, product, BoxGen, Gen, Way};
-use crate::source::{Answerer, Source, Stop};
+use crate::gen::{one_forward_body, product, Answerer, BoxGen, Gen, Way};
+use crate::source::{Source, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
 mod chars;
 mod collections;
+pub(crate) mod depth;
 mod filter;
 mod floats;
 mod integers;
 
+/// Moved to [`crate::gen::Sequence`]; kept here so that old paths still compile.
+#[doc(hidden)]
+pub use crate::gen::Sequence;
 pub use crate::regex::{regex, Regex};
 pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
 pub(crate) use collections::sequence_forward;
-pub use collections::{option, string, vec, Collection, OptionGen, Sequence, POSITIONS};
+pub(crate) use collections::POSITIONS;
+pub use collections::{option, string, vec, Collection, OptionGen};
+pub use depth::{DEFAULT_DEPTH, HARD_DEPTH};
 pub use filter::{failed_attempts, retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
 pub use floats::{float, FloatValue};
 pub use integers::{any_int, int, integer, nonzero_integer, ConstInt, Int, IntValue};
@@ -189,7 +195,7 @@ impl<T> Gen for Pick<T> {
 }
 
 /// The sum of the weights of `options`.
-pub const fn total(options: &[Opt]) -> u64 {
+pub(crate) const fn total(options: &[Opt]) -> u64 {
     let mut t = 0u64;
     let mut i = 0;
     while i < options.len() {
@@ -204,7 +210,12 @@ pub const fn total(options: &[Opt]) -> u64 {
 /// opening its node. The caller runs the chosen option's sub-generator,
 /// then calls [`Answerer::leave`]. The backward counterpart is [`pick_ways`].
 #[inline]
-pub fn pick_choose<A: Answerer + ?Sized>(a: &mut A, site: Site, options: &[Opt], total: u64) -> Result<Choice, Stop> {
+pub(crate) fn pick_choose<A: Answerer + ?Sized>(
+    a: &mut A,
+    site: Site,
+    options: &[Opt],
+    total: u64,
+) -> Result<Choice, Stop> {
     a.choose(site, Request::Pick { options, total })
 }
 
@@ -212,7 +223,7 @@ pub fn pick_choose<A: Answerer + ?Sized>(a: &mut A, site: Site, options: &[Opt],
 /// sub-generator (`ways`), each wrapped in the pick's choice node at `site`
 /// and weighted by the option's probability (`weight / total`). No way when
 /// there is no such option.
-pub fn pick_ways(site: Site, options: &[Opt], total: u64, index: usize, ways: Vec<Way>) -> Vec<Way> {
+pub(crate) fn pick_ways(site: Site, options: &[Opt], total: u64, index: usize, ways: Vec<Way>) -> Vec<Way> {
     let Some(opt) = options.get(index) else { return Vec::new() };
     let p = opt.weight as f64 / total as f64;
     ways.into_iter()
@@ -428,13 +439,12 @@ pub fn recursive<T: 'static>(depth: usize, body: impl Fn(Option<BoxGen<T>>) -> B
 /// begin with a pick or `base` begins with the same one.
 fn shaped_like<T: 'static>(base: BoxGen<T>, above: &dyn Gen<Value = T>) -> BoxGen<T> {
     use crate::choice::OwnedRequest;
-    use crate::interpret::next_pick;
-    let Some(first) = next_pick(above) else { return base };
-    let OwnedRequest::Pick { options, .. } = first.request else { return base };
-    if next_pick(&*base).is_some_and(|b| b.site == first.site) {
+    use crate::source::FirstPick;
+    let Some((site, OwnedRequest::Pick { options, .. })) = FirstPick::of(|s| above.run(s)) else { return base };
+    if FirstPick::of(|s| base.run(s)).is_some_and(|(b, _)| b == site) {
         return base;
     }
-    pick(first.site, [(options[0].label, 1, base)]).boxed()
+    pick(site, [(options[0].label, 1, base)]).boxed()
 }
 
 /// A generator built on first use, for recursion written as plain

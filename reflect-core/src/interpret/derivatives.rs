@@ -1,19 +1,19 @@
-//! Derivatives of generators (Goldstein's thesis Sec. 2.5): what a generator does after a prefix of choices, `nullable`, the next pick, and the language enumerated.
+//! Derivatives (Goldstein's thesis Sec. 2.5): a generator after a prefix, `nullable`, its language.
 
 use crate::choice::{Choice, ChoiceTree, OwnedRequest, Request, Site};
 use crate::gen::{Gen, Way};
-use crate::source::{Handover, Script, Scripted, Source, Stop};
+use crate::source::{FirstPick, Handover, Script, Scripted, Source, Stop};
 
 /// Replays a prefix, then halts at the first choice point beyond it and notes its request.
 struct Probe<'a> {
     prefix: &'a [Choice],
     pos: usize,
     prob: f64,
-    next: Option<(Site, OwnedRequest)>,
+    next: Option<OwnedRequest>,
 }
 
 impl Source for Probe<'_> {
-    fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
+    fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         match self.prefix.get(self.pos) {
             Some(&c) if request.accepts(c) => {
                 self.pos += 1;
@@ -22,7 +22,7 @@ impl Source for Probe<'_> {
             }
             Some(_) => Err(Stop::Rejected),
             None => {
-                self.next = Some((site, request.to_owned_request()));
+                self.next = Some(request.to_owned_request());
                 Err(Stop::Halt)
             }
         }
@@ -34,7 +34,7 @@ enum AfterPrefix<T> {
     /// It finished with this value, using exactly the prefix.
     Done(T),
     /// It asks this next.
-    Asks(Site, OwnedRequest),
+    Asks(OwnedRequest),
     /// It cannot continue (the prefix does not fit, or no value results).
     Fails,
 }
@@ -45,7 +45,7 @@ fn after_prefix<G: Gen + ?Sized>(g: &G, prefix: &[Choice]) -> (AfterPrefix<G::Va
     let out = match r {
         Ok(v) if p.pos == prefix.len() => AfterPrefix::Done(v),
         Err(Stop::Halt) => match p.next.take() {
-            Some((s, req)) => AfterPrefix::Asks(s, req),
+            Some(req) => AfterPrefix::Asks(req),
             None => AfterPrefix::Fails,
         },
         _ => AfterPrefix::Fails,
@@ -65,10 +65,7 @@ pub struct NextPick {
 /// The choice point `g` asks first, or `None` when it makes no choice
 /// (it is nullable, or void).
 pub fn next_pick<G: Gen + ?Sized>(g: &G) -> Option<NextPick> {
-    match after_prefix(g, &[]).0 {
-        AfterPrefix::Asks(site, request) => Some(NextPick { site, request }),
-        _ => None,
-    }
+    FirstPick::of(|s| g.run(s)).map(|(site, request)| NextPick { site, request })
 }
 
 /// Goldstein's `ν`: the value `g` gives without making any choice, if it makes none.
@@ -196,7 +193,7 @@ pub fn language<G: Gen + ?Sized>(g: &G, max_members: usize, max_len: usize) -> L
         match after_prefix(g, prefix).0 {
             AfterPrefix::Done(v) => out.members.push((prefix.clone(), v)),
             AfterPrefix::Fails => {}
-            AfterPrefix::Asks(_, req) => {
+            AfterPrefix::Asks(req) => {
                 if prefix.len() >= max_len {
                     out.complete = false;
                     return;

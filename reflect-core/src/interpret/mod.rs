@@ -1,4 +1,4 @@
-//! Every interpretation of one generator: generate, parse, replay leniently, weighted, language, derivative, reflect, check, probability.
+//! Every interpretation of a generator: generate, parse, replay, weigh, reflect, check, measure.
 //!
 //! The forward interpretations differ only in the [`Source`] that answers
 //! the choices; the backward ones run [`Gen::back`]. This module holds

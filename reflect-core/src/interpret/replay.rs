@@ -1,4 +1,4 @@
-//! Lenient replay (Goldstein's `MutGen`): a broken or edited choice tree replayed against a generator.
+//! Lenient replay (Goldstein's `MutGen`): a broken or edited choice tree replayed on a generator.
 //!
 //! A [`Cursor`] walks a (possibly broken, possibly edited) choice tree in
 //! step with a running generator and says, at each choice point, what the

@@ -1,4 +1,4 @@
-//! Weighted generation (Goldstein's `WeightedGen`): weights looked up by site and label, as tuning by examples sets them.
+//! Weighted generation (Goldstein's `WeightedGen`): weights looked up by site and label.
 //!
 //! Tuning by examples (Goldstein's thesis Sec. 3.3, `tunedLike` and
 //! `tunedUnlike`, after Soremekun et al.'s "Inputs from Hell"): every

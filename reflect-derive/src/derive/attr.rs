@@ -1,4 +1,4 @@
-//! Attribute parsing: `#[reflect(...)]`, `#[choice(...)]`, `#[at(...)]` and `#[assume(...)]` into typed structs, with errors spanned at the offending tokens.
+//! Attribute parsing: `#[reflect]`, `#[choice]`, `#[at]`, `#[assume]` into typed, spanned structs.
 
 use super::Ctxt;
 use proc_macro2::Span;
@@ -161,7 +161,7 @@ pub struct FieldAttrs {
     pub assume: Option<Assume>,
 }
 
-/// The largest `depth` a derived generator honours: `refgen_core::derived::HARD_DEPTH`
+/// The largest `depth` a derived generator honours: `refgen_core::combinators::HARD_DEPTH`
 /// (this crate does not depend on the core: `tests/ui/derive/depth_too_deep.rs` and
 /// `tests/reliability.rs` pin both at 128).
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -250,7 +250,7 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                                     n.span(),
                                     format!(
                                         "`depth = {v}` is more than derived generators go: they stop at depth {MAX_DEPTH} \
-                                         (`refgen_core::derived::HARD_DEPTH`), so that a case's recursion stays well within \
+                                         (`refgen_core::combinators::HARD_DEPTH`), so that a case's recursion stays well within \
                                          the 2 MiB stack of the thread that runs it; write `depth = {MAX_DEPTH}` or less"
                                     ),
                                 );

@@ -1,4 +1,4 @@
-//! The check pass: every misuse of the derive's attributes that can be seen before code generation, each reported at its tokens.
+//! The check pass: every misuse of the derive's attributes seen before code generation.
 
 use super::attr::PartAttrs;
 use super::shape::{self, Tier};

@@ -1,7 +1,7 @@
-//! Code generation for a type: its hidden generator struct, forward and backward, and its `Reflective` impl.
+//! Code generation for a type: its hidden generator struct and its `Reflective` impl.
 
 use super::check::{field_tier, type_params};
-use super::fields::{assume_check, rc, retries, Cx};
+use super::fields::{assume_check, core_path, retries, ExpandCx};
 use super::shape::{self, Tier};
 use super::{Body, Field, Input, Style};
 use proc_macro2::{Ident, TokenStream};
@@ -30,14 +30,14 @@ fn shape_of(path: TokenStream, style: Style, fields: &[Field], dots: bool) -> To
 
 /// The generated code for `input`.
 pub fn expand(input: &Input) -> TokenStream {
-    let rc = rc();
+    let core = core_path();
     let name = input.ident;
     let params = type_params(input);
     let depth = match &input.attrs.depth {
         Some((_, lit)) => quote!(#lit),
-        None => quote!(#rc::derived::DEFAULT_DEPTH),
+        None => quote!(#core::__private::DEFAULT_DEPTH),
     };
-    let cx = Cx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone() };
+    let cx = ExpandCx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone() };
     let type_name = &cx.type_name;
 
     // Bounds: inferred for type parameters used by generated fields, or the user's.
@@ -65,7 +65,7 @@ pub fn expand(input: &Input) -> TokenStream {
                             && shape::mentions(quote!(#ty), &[p])
                     });
                     if ty_uses {
-                        wc.predicates.push(parse_quote!(#p: #rc::Reflective + ::core::clone::Clone));
+                        wc.predicates.push(parse_quote!(#p: #core::Reflective + ::core::clone::Clone));
                     }
                 }
             }
@@ -101,7 +101,7 @@ pub fn expand(input: &Input) -> TokenStream {
     // this generator's runs around it is in `__nesting`, as forward).
     let top_back = top.as_ref().map(|(f, _)| {
         quote!(
-            let __outer = #rc::derived::Outermost::enter(&self.__nesting);
+            let __outer = #core::__private::Outermost::enter(&self.__nesting);
             if __outer.is_top() && !#f(__target) { return ::std::vec::Vec::new(); }
         )
     });
@@ -121,7 +121,7 @@ pub fn expand(input: &Input) -> TokenStream {
                 quote!(
                     #top_back
                     #assume_back
-                    let __frame = #rc::derived::Frame::enter();
+                    let __frame = #core::__private::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
                     #[allow(unused_variables)]
                     let #pat = __target;
@@ -145,10 +145,10 @@ pub fn expand(input: &Input) -> TokenStream {
                 let v = &variants[i];
                 let label = v.attrs.label.as_ref().map(|l| l.value()).unwrap_or_else(|| v.ident.unraw().to_string());
                 let weight = v.attrs.weight.as_ref().map(|w| w.0).unwrap_or(1);
-                quote!(#rc::Opt { label: #label, weight: #weight })
+                quote!(#core::Opt { label: #label, weight: #weight })
             });
             items.extend(quote!(
-                const __VARIANTS: #rc::derived::Variants = #rc::derived::Variants::new(#type_name, &[#(#opts),*], #base);
+                const __VARIANTS: #core::__private::Variants = #core::__private::Variants::new(#type_name, &[#(#opts),*], #base);
             ));
             let mut run_arms = TokenStream::new();
             let mut back_arms = TokenStream::new();
@@ -174,16 +174,16 @@ pub fn expand(input: &Input) -> TokenStream {
                 });
                 back_arms.extend(quote!(#pat => {
                     #offered
-                    let __fields = (|| -> ::std::vec::Vec<#rc::Way> { #back __ways })();
+                    let __fields = (|| -> ::std::vec::Vec<#core::Way> { #back __ways })();
                     __VARIANTS.ways(__limited, #index, __fields)
                 }));
             }
             helpers.extend(quote!(
                 #[allow(unused_variables, clippy::all)]
-                fn __run_variant<__A: #rc::source::Answerer + ?::core::marker::Sized>(&self, __c: u64, __src: &mut __A) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                fn __run_variant<__A: #core::gen::Answerer + ?::core::marker::Sized>(&self, __c: u64, __src: &mut __A) -> ::core::result::Result<#self_ty, #core::Stop> {
                     match __c {
                         #run_arms
-                        _ => ::core::result::Result::Err(#rc::Stop::Rejected),
+                        _ => ::core::result::Result::Err(#core::Stop::Rejected),
                     }
                 }
             ));
@@ -192,13 +192,13 @@ pub fn expand(input: &Input) -> TokenStream {
                     let __limited = __frame.at_limit(#depth);
                     let __c = __VARIANTS.choose(__src, __limited)?;
                     let __r = self.__run_variant(__c, __src);
-                    #rc::source::Answerer::leave(__src);
+                    #core::gen::Answerer::leave(__src);
                     __r
                 ),
                 quote!(
                     #top_back
                     #assume_back
-                    let __frame = #rc::derived::Frame::enter();
+                    let __frame = #core::__private::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
                     let __limited = __frame.at_limit(#depth);
                     #[allow(unused_variables)]
@@ -213,11 +213,11 @@ pub fn expand(input: &Input) -> TokenStream {
     // The forward body: the value made once, or (with `#[assume]`) made
     // again while it fails (`combinators::retrying`), the outermost value
     // held to `top` as well.
-    let answerer = quote!(__A: #rc::source::Answerer + ?::core::marker::Sized);
-    let result = quote!(::core::result::Result<#self_ty, #rc::Stop>);
+    let answerer = quote!(__A: #core::gen::Answerer + ?::core::marker::Sized);
+    let result = quote!(::core::result::Result<#self_ty, #core::Stop>);
     let enter = quote!(
-        let __frame = #rc::derived::Frame::enter();
-        if __frame.too_deep() { return ::core::result::Result::Err(#rc::Stop::Void); }
+        let __frame = #core::__private::Frame::enter();
+        if __frame.too_deep() { return ::core::result::Result::Err(#core::Stop::Void); }
     );
     let forward = if every.is_none() && top.is_none() {
         quote!(
@@ -231,14 +231,14 @@ pub fn expand(input: &Input) -> TokenStream {
         )
     } else {
         let every_run = match &every {
-            Some((f, n)) => quote!(#rc::combinators::retrying(__src, #n, |__src| self.__once(__src, &__frame), #f)),
+            Some((f, n)) => quote!(#core::combinators::retrying(__src, #n, |__src| self.__once(__src, &__frame), #f)),
             None => quote!(self.__once(__src, &__frame)),
         };
         let body = match &top {
             Some((f, n)) => quote!(
-                let __outer = #rc::derived::Outermost::enter(&self.__nesting);
+                let __outer = #core::__private::Outermost::enter(&self.__nesting);
                 if __outer.is_top() {
-                    #rc::combinators::retrying(__src, #n, |__src| self.__every(__src, &__frame), #f)
+                    #core::combinators::retrying(__src, #n, |__src| self.__every(__src, &__frame), #f)
                 } else {
                     self.__every(__src, &__frame)
                 }
@@ -249,13 +249,13 @@ pub fn expand(input: &Input) -> TokenStream {
             /// The value, made once.
             #[allow(unused_variables)]
             #[inline]
-            fn __once<#answerer>(&self, __src: &mut __A, __frame: &#rc::derived::Frame) -> #result {
+            fn __once<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame) -> #result {
                 #run_body
             }
 
             /// The value, made again while it fails the condition on every value.
             #[inline]
-            fn __every<#answerer>(&self, __src: &mut __A, __frame: &#rc::derived::Frame) -> #result {
+            fn __every<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame) -> #result {
                 #every_run
             }
 
@@ -283,7 +283,7 @@ pub fn expand(input: &Input) -> TokenStream {
     for (i, (m, value_ty, _)) in members.iter().enumerate() {
         let p = format_ident!("__G{}", i);
         gen_generics.params.push(parse_quote!(#p));
-        gen_generics.make_where_clause().predicates.push(parse_quote!(#p: #rc::Gen<Value = #value_ty>));
+        gen_generics.make_where_clause().predicates.push(parse_quote!(#p: #core::Gen<Value = #value_ty>));
         member_decls.push(quote!(#m: #p));
     }
     let (impl_generics, ty_generics, where_clause) = gen_generics.split_for_impl();
@@ -315,9 +315,9 @@ pub fn expand(input: &Input) -> TokenStream {
                 #forward
             }
 
-            impl #user_impl_generics #rc::Reflective for #self_ty #user_where_clause {
-                fn generator() -> #rc::BoxGen<Self> {
-                    #rc::derived::cached::<Self>(|| -> #rc::BoxGen<#self_ty> {
+            impl #user_impl_generics #core::Reflective for #self_ty #user_where_clause {
+                fn generator() -> #core::BoxGen<Self> {
+                    #core::__private::cached::<Self>(|| -> #core::BoxGen<#self_ty> {
                         ::std::rc::Rc::new(__ReflectGen #turbofish {
                             #(#member_inits,)*
                             #nesting_init
@@ -327,19 +327,19 @@ pub fn expand(input: &Input) -> TokenStream {
                 }
             }
 
-            impl #impl_generics #rc::Gen for __ReflectGen #ty_generics #where_clause {
+            impl #impl_generics #core::Gen for __ReflectGen #ty_generics #where_clause {
                 type Value = #self_ty;
 
-                fn run(&self, __src: &mut dyn #rc::Source) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                fn run(&self, __src: &mut dyn #core::Source) -> ::core::result::Result<#self_ty, #core::Stop> {
                     self.__forward(__src)
                 }
 
-                fn run_rng(&self, __rng: &mut #rc::DetRng) -> ::core::result::Result<#self_ty, #rc::Stop> {
+                fn run_rng(&self, __rng: &mut #core::DetRng) -> ::core::result::Result<#self_ty, #core::Stop> {
                     self.__forward(__rng)
                 }
 
                 #[allow(unused_variables)]
-                fn back(&self, __target: &#self_ty) -> ::std::vec::Vec<#rc::Way> {
+                fn back(&self, __target: &#self_ty) -> ::std::vec::Vec<#core::Way> {
                     #back_body
                 }
             }
@@ -351,7 +351,7 @@ pub fn expand(input: &Input) -> TokenStream {
 /// keeps the type's uses free of further errors, and its body never runs
 /// (the crate does not compile).
 pub fn placeholder(input: &syn::DeriveInput) -> TokenStream {
-    let rc = rc();
+    let core = core_path();
     let name = &input.ident;
     let mut generics = input.generics.clone();
     let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
@@ -361,8 +361,8 @@ pub fn placeholder(input: &syn::DeriveInput) -> TokenStream {
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote!(
-        impl #impl_generics #rc::Reflective for #name #ty_generics #where_clause {
-            fn generator() -> #rc::BoxGen<Self> {
+        impl #impl_generics #core::Reflective for #name #ty_generics #where_clause {
+            fn generator() -> #core::BoxGen<Self> {
                 ::core::unreachable!("`#[derive(Reflective)]` reported errors on this type")
             }
         }

@@ -1,4 +1,4 @@
-//! One field's generator, forward and backward: its attributes (`range`, `with`, parts, `assume`) as code.
+//! One field's generator, forward and backward: `range`, `with`, parts and `assume` as code.
 
 use super::attr::{Assume, Part, PartAttrs};
 use super::shape::{self, Tier};
@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Type};
 
 /// The path of reflect-core as users see it (through the `refgen` crate).
-pub(super) fn rc() -> TokenStream {
+pub(super) fn core_path() -> TokenStream {
     quote!(::refgen::refgen_core)
 }
 
@@ -45,10 +45,10 @@ fn replace_self(tokens: TokenStream) -> TokenStream {
 
 /// `assume_bool(expr)` with `self` bound to `value` (a reference).
 pub(super) fn assume_check(expr: &Expr, value: TokenStream) -> TokenStream {
-    let rc = rc();
+    let core = core_path();
     let me = self_ident();
     let body = replace_self(quote!(#expr));
-    let call = quote_spanned!(expr.span()=> #rc::derived::assume_bool(#body));
+    let call = quote_spanned!(expr.span()=> #core::__private::assume_bool(#body));
     quote!({ let #me = #value; #call })
 }
 
@@ -68,7 +68,7 @@ fn names_value(tokens: TokenStream, name: &str) -> bool {
 }
 
 /// What generated code needs to know about the type as a whole.
-pub(super) struct Cx<'a> {
+pub(super) struct ExpandCx<'a> {
     pub(super) input: &'a Input<'a>,
     pub(super) params: Vec<&'a Ident>,
     pub(super) type_name: String,
@@ -84,16 +84,16 @@ pub(super) struct FieldGen {
     back: TokenStream,
 }
 
-impl Cx<'_> {
+impl ExpandCx<'_> {
     fn field_gen(&self, f: &Field, site: &str, member: Ident, earlier: &[&Field]) -> FieldGen {
-        let rc = rc();
+        let core = core_path();
         let ty = f.ty;
         let a = &f.attrs;
         let local = f.local();
         let stored = |init: TokenStream| FieldGen {
             member: Some((member.clone(), quote!(#ty), init)),
-            run: quote!(#rc::derived::run_part(&self.#member, #site, __src)),
-            back: quote!(#rc::Gen::back(&self.#member, #local)),
+            run: quote!(#core::__private::run_part(&self.#member, #site, __src)),
+            back: quote!(#core::Gen::back(&self.#member, #local)),
         };
         // The earlier fields an expression names as values, bound by name
         // (forward to references of the locals, backward to the locals, which
@@ -126,36 +126,37 @@ impl Cx<'_> {
             let (fwd_bind, _) = bindings(&value);
             return FieldGen {
                 member: None,
-                run: quote!(::core::result::Result::<#ty, #rc::Stop>::Ok({ #fwd_bind #value })),
-                back: quote!(::std::vec![#rc::Way::empty()]),
+                run: quote!(::core::result::Result::<#ty, #core::Stop>::Ok({ #fwd_bind #value })),
+                back: quote!(::std::vec![#core::Way::empty()]),
             };
         }
         if let Some(with) = &a.with {
             let (fwd_bind, back_bind) = bindings(with);
             return match &a.at {
                 None => {
-                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<#ty, _>(#with));
+                    let g = quote_spanned!(with.span()=> #core::__private::with_gen::<#ty, _>(#with));
                     FieldGen {
                         member: None,
                         run: quote!({
                             let __gen = { #fwd_bind #g };
-                            #rc::derived::run_part(&__gen, #site, __src)
+                            #core::__private::run_part(&__gen, #site, __src)
                         }),
                         back: quote!({
                             let __gen = { #back_bind #g };
-                            #rc::Gen::back(&__gen, #local)
+                            #core::Gen::back(&__gen, #local)
                         }),
                     }
                 }
                 Some(at) => {
-                    let g = quote_spanned!(with.span()=> #rc::derived::with_gen::<_, _>(#with));
+                    let g = quote_spanned!(with.span()=> #core::__private::with_gen::<_, _>(#with));
                     let into = quote_spanned!(with.span()=> ::core::convert::Into::<#ty>::into);
-                    let back_at = quote_spanned!(at.span()=> #rc::derived::back_at::<#ty, _, _>(&__gen, #local, #at));
+                    let back_at =
+                        quote_spanned!(at.span()=> #core::__private::back_at::<#ty, _, _>(&__gen, #local, #at));
                     FieldGen {
                         member: None,
                         run: quote!({
                             let __gen = { #fwd_bind #g };
-                            #rc::derived::run_part(&__gen, #site, __src).map(#into)
+                            #core::__private::run_part(&__gen, #site, __src).map(#into)
                         }),
                         back: quote!({
                             let __gen = { #back_bind #g };
@@ -172,8 +173,8 @@ impl Cx<'_> {
                 let (fwd_bind, back_bind) = bindings(r);
                 return FieldGen {
                     member: None,
-                    run: quote!({ #fwd_bind #rc::derived::run_part(&#g, #site, __src) }),
-                    back: quote!({ #back_bind #rc::Gen::back(&#g, #local) }),
+                    run: quote!({ #fwd_bind #core::__private::run_part(&#g, #site, __src) }),
+                    back: quote!({ #back_bind #core::Gen::back(&#g, #local) }),
                 };
             }
         }
@@ -186,8 +187,8 @@ impl Cx<'_> {
         // built for each value, with those fields in scope.
         FieldGen {
             member: None,
-            run: quote!({ #fwd_bind let __gen = #g; #rc::derived::run_part(&__gen, #site, __src) }),
-            back: quote!({ #back_bind let __gen = #g; #rc::Gen::back(&__gen, #local) }),
+            run: quote!({ #fwd_bind let __gen = #g; #core::__private::run_part(&__gen, #site, __src) }),
+            back: quote!({ #back_bind let __gen = #g; #core::Gen::back(&__gen, #local) }),
         }
     }
 
@@ -197,7 +198,7 @@ impl Cx<'_> {
     /// own generator that may lead back to the type being derived is built
     /// on first use (`combinators::lazy`), so that building the generator ends.
     fn part_gen(&self, ty: &Type, p: &PartAttrs, site: &str) -> TokenStream {
-        let rc = rc();
+        let core = core_path();
         let depth = &self.depth;
         let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
         let recursive_path =
@@ -206,47 +207,47 @@ impl Cx<'_> {
             // `Box<T>` of a type that names the type derived: `T`'s own
             // generator boxed here, not behind `Box<T>`'s (one call fewer
             // per value).
-            Some(inner) if recursive_path(inner) => quote!(#rc::reflective::boxed_values(
-                #rc::combinators::lazy(|| <#inner as #rc::Reflective>::generator())
+            Some(inner) if recursive_path(inner) => quote!(#core::reflective::boxed_values(
+                #core::combinators::lazy(|| <#inner as #core::Reflective>::generator())
             )),
-            _ if limited(t) => quote!(#rc::combinators::lazy(|| <#t as #rc::Reflective>::generator())),
-            _ => quote!(<#t as #rc::Reflective>::generator()),
+            _ if limited(t) => quote!(#core::combinators::lazy(|| <#t as #core::Reflective>::generator())),
+            _ => quote!(<#t as #core::Reflective>::generator()),
         };
         let own = || own_of(ty);
         if let Some(r) = &p.range {
             let (lo, hi) = (&r.start, &r.end);
             return if shape::is_char(ty) {
-                quote_spanned!(r.span()=> #rc::combinators::char_class(&[(#lo, #hi)]).site(#site))
+                quote_spanned!(r.span()=> #core::combinators::char_class(&[(#lo, #hi)]).site(#site))
             } else {
                 int_gen(ty, r, site)
             };
         }
         if let Some(re) = &p.regex {
-            return quote!(#rc::regex::regex(#re));
+            return quote!(#core::regex::regex(#re));
         }
         let len = p.len.as_ref().map(|r| {
             let (lo, hi) = (&r.start, &r.end);
             quote_spanned!(r.span()=> #lo, #hi)
         });
-        let default_len = || quote!(0, #rc::reflective::DEFAULT_MAX_LEN);
+        let default_len = || quote!(0, #core::reflective::DEFAULT_MAX_LEN);
         let part = |q: &Option<Part>, t: &Type, name: &str| match q {
             Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
             None => own_of(t),
         };
         if shape::is_string(ty) {
             if let Some(len) = len {
-                return quote!(#rc::derived::SeqField::<_, ::std::string::String>::new(
-                    #site, #len, #depth, false, #rc::combinators::char()
+                return quote!(#core::__private::SeqField::<_, ::std::string::String>::new(
+                    #site, #len, #depth, false, #core::combinators::char()
                 ));
             }
         }
         if let Some(elem) = shape::generic_arg(ty, "Vec") {
             let (lim, len, g) = (limited(elem), len.unwrap_or_else(default_len), part(&p.each, elem, "each"));
-            return quote!(#rc::derived::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g));
+            return quote!(#core::__private::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g));
         }
         if let Some(inner) = shape::generic_arg(ty, "Option") {
             let (lim, g) = (limited(inner), part(&p.some, inner, "some"));
-            return quote!(#rc::derived::option_field(#site, #depth, #lim, #g));
+            return quote!(#core::__private::option_field(#site, #depth, #lim, #g));
         }
         if p.is_empty() {
             return own();
@@ -262,8 +263,8 @@ impl Cx<'_> {
             (None, None) => return own(),
         };
         let len = len.unwrap_or_else(default_len);
-        quote!(#rc::derived::collected::<#ty, _>(
-            #rc::derived::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
+        quote!(#core::__private::collected::<#ty, _>(
+            #core::__private::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
         ))
     }
 
@@ -275,7 +276,7 @@ impl Cx<'_> {
         site_prefix: &str,
         member_prefix: &str,
     ) -> (TokenStream, Vec<FieldGen>) {
-        let rc = rc();
+        let core = core_path();
         let mut stmts = TokenStream::new();
         let mut gens = Vec::new();
         for (i, f) in fields.iter().enumerate() {
@@ -291,7 +292,7 @@ impl Cx<'_> {
                     let ok = assume_check(&a.expr, quote!(__v));
                     let retries = retries(a);
                     stmts.extend(quote!(
-                        let #local: #ty = #rc::combinators::retrying(
+                        let #local: #ty = #core::combinators::retrying(
                             __src,
                             #retries,
                             |__src| #run,
@@ -308,8 +309,8 @@ impl Cx<'_> {
     /// Statements computing `__ways` for `fields` (backward), from their
     /// locals (references); they return early with no way.
     pub(super) fn back_fields(&self, fields: &[Field], gens: &[FieldGen], site_prefix: &str) -> TokenStream {
-        let rc = rc();
-        let mut stmts = quote!(#[allow(unused_mut)] let mut __ways = ::std::vec![#rc::Way::empty()];);
+        let core = core_path();
+        let mut stmts = quote!(#[allow(unused_mut)] let mut __ways = ::std::vec![#core::Way::empty()];);
         for (f, g) in fields.iter().zip(gens) {
             let site = format!("{site_prefix}.{}", f.name);
             let back = &g.back;
@@ -319,7 +320,7 @@ impl Cx<'_> {
                 stmts.extend(quote!(if !#ok { return ::std::vec::Vec::new(); }));
             }
             stmts.extend(quote!(
-                __ways = #rc::derived::back_part(__ways, #site, #back);
+                __ways = #core::__private::back_part(__ways, #site, #back);
                 if __ways.is_empty() { return __ways; }
             ));
         }
@@ -333,7 +334,7 @@ impl Cx<'_> {
 /// an `i128` argument cannot all hold), so that the range is compiled
 /// into the draws; `int(..)` otherwise. Both make the same values.
 fn int_gen(ty: &Type, r: &syn::ExprRange, site: &str) -> TokenStream {
-    let rc = rc();
+    let core = core_path();
     let (lo, hi) = (&r.start, &r.end);
     let is_const = |e: &Option<Box<Expr>>| e.as_deref().is_some_and(shape::is_const_bound);
     let u128 = matches!(ty, Type::Path(p) if p.path.is_ident("u128"));
@@ -341,17 +342,17 @@ fn int_gen(ty: &Type, r: &syn::ExprRange, site: &str) -> TokenStream {
         // Typed first, so a bound outside the type is the usual error at its tokens.
         let bound = |e: &Option<Box<Expr>>| quote_spanned!(e.span()=> { let __bound: #ty = #e; __bound as i128 });
         let (lo, hi) = (bound(lo), bound(hi));
-        return quote_spanned!(r.span()=> #rc::combinators::ConstInt::<#ty, #lo, #hi>::new(#site));
+        return quote_spanned!(r.span()=> #core::combinators::ConstInt::<#ty, #lo, #hi>::new(#site));
     }
-    quote_spanned!(r.span()=> #rc::combinators::int::<#ty>(#lo..=#hi).site(#site))
+    quote_spanned!(r.span()=> #core::combinators::int::<#ty>(#lo..=#hi).site(#site))
 }
 
 /// How many times an `#[assume]` makes a failing value again: its
 /// `retries = N`, or `combinators::DEFAULT_RETRIES`.
 pub(super) fn retries(a: &Assume) -> TokenStream {
-    let rc = rc();
+    let core = core_path();
     match &a.retries {
         Some((_, n)) => quote!(#n),
-        None => quote!(#rc::combinators::DEFAULT_RETRIES),
+        None => quote!(#core::combinators::DEFAULT_RETRIES),
     }
 }

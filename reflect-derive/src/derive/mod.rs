@@ -1,4 +1,4 @@
-//! The `#[derive(Reflective)]` pipeline: read the input into a model with typed attributes, check it, then write the generator.
+//! The `#[derive(Reflective)]` pipeline: read the input into a typed model, check it, write code.
 
 pub mod attr;
 pub mod check;

@@ -1,4 +1,4 @@
-//! Syntactic shapes of field types: integers, strings, collections, and how recursive a type may be.
+//! Syntactic shapes of field types: integers, strings, collections, and how recursive a type is.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;

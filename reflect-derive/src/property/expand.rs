@@ -1,4 +1,4 @@
-//! The expansion: the `#[test]`, and beside it a hidden type of the same name with `property()` and `generator()`.
+//! The expansion: the `#[test]`, beside a hidden type of the same name with `property()`.
 
 use super::args::Arg;
 use super::guide::GuideExpr;
@@ -30,7 +30,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
         .map(|a| {
             let ty = &a.ty;
             match &a.gen {
-                Some(e) => quote_spanned!(e.span()=> #rt::runner::argument::<#ty, _>(#e)),
+                Some(e) => quote_spanned!(e.span()=> #rt::__private::argument::<#ty, _>(#e)),
                 None => quote_spanned!(ty.span()=> <#ty as #core::Reflective>::generator()),
             }
         })
@@ -38,9 +38,9 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
 
     let ret_check = match output {
         ReturnType::Default => quote!(),
-        ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> #rt::runner::returns_outcome::<#ty>();),
+        ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> #rt::__private::returns_outcome::<#ty>();),
     };
-    let debug_checks = tys.iter().map(|ty| quote_spanned!(ty.span()=> #rt::runner::argument_is_debug::<#ty>();));
+    let debug_checks = tys.iter().map(|ty| quote_spanned!(ty.span()=> #rt::__private::argument_is_debug::<#ty>();));
 
     // The described value's name, one token used both as the closure's
     // parameter and in its body: the same hygiene whatever span the function's
@@ -84,7 +84,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
             let ty = super::guide::respan(value_ty.clone(), name.span());
             let for_property = quote! {
                 #rt::guides::ForProperty {
-                    gen: #rt::runner::argument::<#value_ty, _>(#gen_expr),
+                    gen: #rt::__private::argument::<#value_ty, _>(#gen_expr),
                     manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
                 }
             };
@@ -102,7 +102,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
             None => quote!(.guide(|| #rt::guides::DistinctGuide::all_different())),
             Some(d) => quote_spanned! {d.span()=>
                 .guide(|| #rt::guides::DistinctGuide::new(
-                    #rt::runner::argument::<#value_ty, _>(#gen_expr),
+                    #rt::__private::argument::<#value_ty, _>(#gen_expr),
                     {
                         #[allow(unused_imports)]
                         use #rt::distinct::*;
@@ -151,7 +151,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
 
             /// The generator of the property's arguments (a tuple when there are several).
             #vis fn generator() -> #core::BoxGen<#value_ty> {
-                #rt::runner::argument::<#value_ty, _>(#gen_expr)
+                #rt::__private::argument::<#value_ty, _>(#gen_expr)
             }
         }
 

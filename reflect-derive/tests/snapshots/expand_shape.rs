@@ -1,6 +1,6 @@
 #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 const _: () = {
-    const __VARIANTS: ::refgen::refgen_core::derived::Variants = ::refgen::refgen_core::derived::Variants::new(
+    const __VARIANTS: ::refgen::refgen_core::__private::Variants = ::refgen::refgen_core::__private::Variants::new(
         "Shape",
         &[
             ::refgen::refgen_core::Opt { label: "Dot", weight: 2u32 },
@@ -27,11 +27,11 @@ const _: () = {
         fn __assume(__value: &Shape) -> bool {
             {
                 let __reflect_self = __value;
-                ::refgen::refgen_core::derived::assume_bool(__reflect_self.depth() < 4)
+                ::refgen::refgen_core::__private::assume_bool(__reflect_self.depth() < 4)
             }
         }
         #[allow(unused_variables, clippy::all)]
-        fn __run_variant<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
+        fn __run_variant<__A: ::refgen::refgen_core::gen::Answerer + ?::core::marker::Sized>(
             &self,
             __c: u64,
             __src: &mut __A,
@@ -40,7 +40,7 @@ const _: () = {
                 0u64 => ::core::result::Result::Ok(Shape::Dot),
                 1u64 => {
                     let __f_0: u8 = {
-                        ::refgen::refgen_core::derived::run_part(
+                        ::refgen::refgen_core::__private::run_part(
                             &::refgen::refgen_core::combinators::ConstInt::<
                                 u8,
                                 {
@@ -60,9 +60,9 @@ const _: () = {
                 }
                 2u64 => {
                     let __f_parts: Vec<Shape> =
-                        ::refgen::refgen_core::derived::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
+                        ::refgen::refgen_core::__private::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
                     let __f_name: String =
-                        ::refgen::refgen_core::derived::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
+                        ::refgen::refgen_core::__private::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
                     ::core::result::Result::Ok(Shape::Group { parts: __f_parts, name: __f_name })
                 }
                 _ => ::core::result::Result::Err(::refgen::refgen_core::Stop::Rejected),
@@ -71,23 +71,23 @@ const _: () = {
         #[doc = r" The value, made once."]
         #[allow(unused_variables)]
         #[inline]
-        fn __once<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
+        fn __once<__A: ::refgen::refgen_core::gen::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
-            __frame: &::refgen::refgen_core::derived::Frame,
+            __frame: &::refgen::refgen_core::__private::Frame,
         ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
-            let __limited = __frame.at_limit(::refgen::refgen_core::derived::DEFAULT_DEPTH);
+            let __limited = __frame.at_limit(::refgen::refgen_core::__private::DEFAULT_DEPTH);
             let __c = __VARIANTS.choose(__src, __limited)?;
             let __r = self.__run_variant(__c, __src);
-            ::refgen::refgen_core::source::Answerer::leave(__src);
+            ::refgen::refgen_core::gen::Answerer::leave(__src);
             __r
         }
         #[doc = r" The value, made again while it fails the condition on every value."]
         #[inline]
-        fn __every<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
+        fn __every<__A: ::refgen::refgen_core::gen::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
-            __frame: &::refgen::refgen_core::derived::Frame,
+            __frame: &::refgen::refgen_core::__private::Frame,
         ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             ::refgen::refgen_core::combinators::retrying(
                 __src,
@@ -99,11 +99,11 @@ const _: () = {
         #[doc = r" The one forward body, for both `run` and `run_rng`."]
         #[allow(unused_variables)]
         #[inline]
-        fn __forward<__A: ::refgen::refgen_core::source::Answerer + ?::core::marker::Sized>(
+        fn __forward<__A: ::refgen::refgen_core::gen::Answerer + ?::core::marker::Sized>(
             &self,
             __src: &mut __A,
         ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
-            let __frame = ::refgen::refgen_core::derived::Frame::enter();
+            let __frame = ::refgen::refgen_core::__private::Frame::enter();
             if __frame.too_deep() {
                 return ::core::result::Result::Err(::refgen::refgen_core::Stop::Void);
             }
@@ -112,13 +112,13 @@ const _: () = {
     }
     impl ::refgen::refgen_core::Reflective for Shape {
         fn generator() -> ::refgen::refgen_core::BoxGen<Self> {
-            ::refgen::refgen_core::derived::cached::<Self>(|| -> ::refgen::refgen_core::BoxGen<Shape> {
+            ::refgen::refgen_core::__private::cached::<Self>(|| -> ::refgen::refgen_core::BoxGen<Shape> {
                 ::std::rc::Rc::new(__ReflectGen::<_, _> {
-                    __g_Group_parts: ::refgen::refgen_core::derived::SeqField::<_, Vec<Shape>>::new(
+                    __g_Group_parts: ::refgen::refgen_core::__private::SeqField::<_, Vec<Shape>>::new(
                         "Shape::Group.parts",
                         0,
                         3,
-                        ::refgen::refgen_core::derived::DEFAULT_DEPTH,
+                        ::refgen::refgen_core::__private::DEFAULT_DEPTH,
                         true,
                         ::refgen::refgen_core::combinators::lazy(|| {
                             <Shape as ::refgen::refgen_core::Reflective>::generator()
@@ -153,11 +153,11 @@ const _: () = {
             if !Self::__assume(__target) {
                 return ::std::vec::Vec::new();
             }
-            let __frame = ::refgen::refgen_core::derived::Frame::enter();
+            let __frame = ::refgen::refgen_core::__private::Frame::enter();
             if __frame.too_deep() {
                 return ::std::vec::Vec::new();
             }
-            let __limited = __frame.at_limit(::refgen::refgen_core::derived::DEFAULT_DEPTH);
+            let __limited = __frame.at_limit(::refgen::refgen_core::__private::DEFAULT_DEPTH);
             #[allow(unused_variables)]
             match __target {
                 Shape::Dot => {
@@ -172,7 +172,7 @@ const _: () = {
                     let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
                         #[allow(unused_mut)]
                         let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
-                        __ways = ::refgen::refgen_core::derived::back_part(__ways, "Shape::Line.0", {
+                        __ways = ::refgen::refgen_core::__private::back_part(__ways, "Shape::Line.0", {
                             ::refgen::refgen_core::Gen::back(
                                 &::refgen::refgen_core::combinators::ConstInt::<
                                     u8,
@@ -202,7 +202,7 @@ const _: () = {
                     let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
                         #[allow(unused_mut)]
                         let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
-                        __ways = ::refgen::refgen_core::derived::back_part(
+                        __ways = ::refgen::refgen_core::__private::back_part(
                             __ways,
                             "Shape::Group.parts",
                             ::refgen::refgen_core::Gen::back(&self.__g_Group_parts, __f_parts),
@@ -210,7 +210,7 @@ const _: () = {
                         if __ways.is_empty() {
                             return __ways;
                         }
-                        __ways = ::refgen::refgen_core::derived::back_part(
+                        __ways = ::refgen::refgen_core::__private::back_part(
                             __ways,
                             "Shape::Group.name",
                             ::refgen::refgen_core::Gen::back(&self.__g_Group_name, __f_name),

@@ -1,4 +1,4 @@
-//! Sets of pairwise different valid inputs: difference constraints, `enumerate_star`, coverage of a generator's own choices, and the loop that finds them one at a time.
+//! Sets of pairwise different valid inputs: difference constraints, coverage, and the search loop.
 //!
 //! This follows Iorek, from Talia Ringer, Dan Grossman, Daniel
 //! Schwartz-Narbonne and Serdar Tasiran, *A Solver-Aided Language for Test

@@ -1,4 +1,4 @@
-//! The native search back end of [`super::distinct`]: it steers the generator through a trie of its choices toward the least-tried branches, never retrying a choice sequence, and prunes covered pick patterns.
+//! The native back end of distinct sets: a trie of choices, steered toward the least-tried branches.
 //!
 //! Each run of the generator answers its choice points from a trie of
 //! everything tried so far. An integer range is narrowed level by level,

@@ -1,4 +1,4 @@
-//! The default guide: random generation, switching by itself to a search on the utility or to guides for hard validity conditions.
+//! The default guide: random generation that switches itself to a utility search, RLCheck or mutation.
 //!
 //! Most properties are best served by plain random generation, and need no
 //! choice of guide. Three kinds are not, and [`AutoGuide`] notices each:

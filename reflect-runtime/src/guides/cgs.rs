@@ -1,4 +1,4 @@
-//! Choice Gradient Sampling (Goldstein and Pierce, "Parsing Randomness", OOPSLA 2022): a guide that walks down a generator's choices, choosing at each choice point by how many distinct valid values each option's derivative yields.
+//! Choice Gradient Sampling (Goldstein and Pierce, "Parsing Randomness", OOPSLA 2022).
 //!
 //! The algorithm, for a generator `g` and a validity condition (`#[assume]`,
 //! filters, `assume!`):

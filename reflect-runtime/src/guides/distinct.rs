@@ -1,4 +1,4 @@
-//! The distinct guide: a property runs first on a set of pairwise different valid inputs (one per pick pattern of its generator, or all different values), then on random ones.
+//! The distinct guide: a set of pairwise different valid inputs first, then random ones.
 //!
 //! At its first case the guide finds the set with the native search of
 //! [`crate::distinct`] (those runs of the generator are not cases), as many

@@ -1,4 +1,4 @@
-//! The strategies that answer a generator's choices, one module each, all behind [`crate::guide::Guide`].
+//! The strategies that answer a generator's choices, one module each (see [`crate::guide`]).
 //!
 //! # The guide table
 //!
@@ -104,7 +104,7 @@ mod tests {
     use refgen_core::edit::Mutation;
 
     fn property() -> ForProperty<u8> {
-        ForProperty { gen: crate::runner::argument::<u8, _>(int(0u8..=9)), manifest_dir: env!("CARGO_MANIFEST_DIR") }
+        ForProperty { gen: crate::__private::argument::<u8, _>(int(0u8..=9)), manifest_dir: env!("CARGO_MANIFEST_DIR") }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4), with splicing: a corpus of interesting cases, each next case fresh or a mutant of one, replayed leniently.
+//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4) with splicing: a corpus and its mutants.
 //!
 //! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, splice =
 //! S, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:

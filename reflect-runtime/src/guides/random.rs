@@ -1,4 +1,4 @@
-//! Plain random generation: every choice drawn from the case's RNG, honouring the generator's weights.
+//! Plain random generation: every choice drawn from the case's RNG, honouring the weights.
 
 use crate::guide::{ChoiceContext, Guide};
 use refgen_core::choice::Choice;

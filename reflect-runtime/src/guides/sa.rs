@@ -1,4 +1,6 @@
-//! Targeted property-based testing by simulated annealing (Löscher and Sagonas, "Automating Targeted Property-Based Testing", ICST 2018), its neighbourhoods constructed from the generator's choice trees.
+//! Targeted property-based testing by simulated annealing, neighbours made from choice trees.
+//!
+//! After Löscher and Sagonas, "Automating Targeted Property-Based Testing" (ICST 2018).
 //!
 //! The property reports a utility with `maximize!` (or `minimize!`,
 //! `target!`); [`SaGuide`] searches for inputs of high utility:

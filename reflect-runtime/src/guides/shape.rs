@@ -1,4 +1,4 @@
-//! The shape and size of a case, and a record of those seen, for guides that press toward larger and new shapes of valid values.
+//! The shape and size of a case, and those seen, for guides that press toward new, larger shapes.
 //!
 //! A case's **shape** is its choice tree with the integers erased: the
 //! options its picks took, in order, and how many choices it made. Two

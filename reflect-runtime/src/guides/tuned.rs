@@ -1,4 +1,4 @@
-//! Generation tuned by examples (Goldstein's `tunedLike` / `tunedUnlike`, after "Inputs from Hell"): every choice drawn with weights by site and label that examples set.
+//! Generation tuned by examples (Goldstein's `tunedLike` / `tunedUnlike`, after "Inputs from Hell").
 //!
 //! `#[property(guide = tuned(like = EXPR, unlike = EXPR, smoothing = S))]`
 //! reflects each example into the choices that make it and counts the

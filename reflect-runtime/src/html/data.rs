@@ -1,4 +1,4 @@
-//! The runs a report shows, read back from observation lines: each case's status, value, labels, utility and choices, and what follows from them.
+//! The runs a report shows, read back from observation lines, and what follows from them.
 
 use crate::observe::{CaseStatus, Observation, Taken, SHRINKING};
 use crate::shrink::shortlex_less;

@@ -1,4 +1,4 @@
-//! HTML reports: one self-contained page per property run, and a page comparing runs of a property under different guides.
+//! HTML reports: one self-contained page per run, and a page comparing runs under different guides.
 //!
 //! Set `REFLECT_REPORT=<dir>` (or `#[property(report = "dir")]`, or
 //! [`Config::report`](crate::config::Config::report)) and each run writes

@@ -1,4 +1,4 @@
-//! The two pages: the report of one run, and the comparison of runs of the same property under different guides.
+//! The two pages: the report of one run, and the comparison of a property's runs under guides.
 
 use super::data::RunLog;
 use super::svg::{bar_chart, line_chart, num, Series, COLOURS};

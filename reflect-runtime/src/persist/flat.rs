@@ -1,4 +1,4 @@
-//! A choice tree as a flat pre-order list of `(site, choice, number of children)`, so a tree of any depth reads back.
+//! A choice tree as a flat pre-order list of `(site, choice, children)`: any depth reads back.
 
 use refgen_core::choice::{Choice, ChoiceTree};
 use serde::{Deserialize, Serialize};

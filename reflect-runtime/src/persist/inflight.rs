@@ -1,4 +1,4 @@
-//! The case a run is running, on disk in mapped memory, so that a case that ends the process is found by the next run.
+//! The case a run is running, in mapped memory, so the next run finds a case that ended the process.
 
 use super::{in_dir, stem, unique_suffix, Entry};
 use crate::hashing::case_seed;

@@ -1,4 +1,4 @@
-//! Remembered failures: the choice trees of failing cases, kept in a regressions directory and replayed first on the next run.
+//! Remembered failures: failing cases' trees, kept in a regressions directory, replayed first.
 //!
 //! Each property has one JSON file, `<dir>/<property name>.json` (with `::`
 //! written `__`), holding the choice trees (not seeds: a seed goes stale when

@@ -1,4 +1,4 @@
-//! The regressions file of one property: read, merged under the directory's lock, written atomically, corrupt files set aside.
+//! The regressions file of one property: read, merged under a lock, written atomically.
 
 use super::inflight::InFlightCase;
 use super::{file_name, in_dir, stem, unique_suffix, with_suffix, Entry, FORMAT_VERSION, LOCK};

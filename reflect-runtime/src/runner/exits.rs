@@ -1,4 +1,4 @@
-//! A process that exits while a run is making or testing cases does not pass: an exit hook reports the case and fails.
+//! A process that exits while a run makes or tests cases does not pass: an exit hook reports it.
 //!
 //! `std::process::exit(0)` inside a property (or its generator) would end a
 //! `cargo test` process with a passing status, the test never reported.

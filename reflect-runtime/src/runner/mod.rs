@@ -1,4 +1,4 @@
-//! The property runner: generate cases with a guide, run the property, catch panics and hangs, shrink, remember and report.
+//! The property runner: cases under a guide, panics and hangs caught, failures shrunk and reported.
 //!
 //! A [`Property`] is a generator (made by a function, so it can be built on
 //! the thread that runs the cases) and a test. [`Property::check`] runs it
@@ -60,7 +60,7 @@
 mod exits;
 mod panics;
 mod progress;
-mod property;
+pub(crate) mod property;
 mod report;
 mod run;
 mod supervise;
@@ -68,7 +68,7 @@ mod watch;
 mod worker;
 
 pub use crate::hashing::case_seed;
-pub use property::{argument, argument_is_debug, returns_outcome, Property};
+pub use property::Property;
 pub use report::{BestUtility, Failure, FailureKind, Origin, Report, RunError};
 pub(crate) use run::Run;
 

@@ -1,4 +1,4 @@
-//! The panic hook: the panics of cases are kept quiet, with where they happened; a panic that will abort prints the case's.
+//! The panic hook: cases' panics kept quiet with their locations; an aborting panic prints them.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};

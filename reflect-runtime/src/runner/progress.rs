@@ -1,4 +1,4 @@
-//! Progress of a long run on the terminal: cases done, the valid rate and the best utility, then one summary line.
+//! Progress of a long run on the terminal: cases, the valid rate, the best utility, a summary.
 //!
 //! A run that takes longer than [`AFTER`] draws a progress bar on standard
 //! error, only when standard error is a terminal and the `CI` environment

@@ -1,4 +1,4 @@
-//! The property builder (data only): a generator of inputs, a test over them, how to describe and key a value, and examples written by hand.
+//! The property builder (data only): a generator, a test, how to show and key values, examples.
 
 use super::report::Failure;
 use crate::case::IntoOutcome;

@@ -1,4 +1,4 @@
-//! The report types of a run: what passed ([`Report`]), what failed and how to reproduce it ([`Failure`]), and why a run did not pass ([`RunError`]).
+//! The report types of a run: [`Report`], [`Failure`] and [`RunError`].
 
 use crate::shrink::ShrinkStats;
 use crate::token;

@@ -1,4 +1,4 @@
-//! The per-case time limit: the run goes on a thread of its own, inline, and the calling thread watches it, reporting a case that runs too long.
+//! The per-case time limit: the run on a thread of its own, watched for a case that runs too long.
 //!
 //! A run with a time limit ([`Config::case_timeout`]) is started on a new
 //! thread, which runs every case inline (generation and property, no

@@ -1,12 +1,12 @@
-//! The cell a watched run shares with the thread watching it: the case running, how to make it again, the failure found.
+//! The cell a watched run shares with its watcher: the case running, how to remake it, the failure.
 //!
 //! The run's thread writes a case's beginning and end to atomics (no lock);
 //! other details go in a locked [`Pulse`]. The thread watching
 //! ([`super::supervise`]) reads them to tell a hang and to report it.
 
 use super::report::Origin;
+use crate::case_result::Status;
 use crate::html::RunLog;
-use crate::outcome::Status;
 use refgen_core::choice::{Choice, ChoiceTree};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

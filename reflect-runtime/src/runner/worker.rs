@@ -1,14 +1,14 @@
-//! The worker that runs cases: it owns the generator, the guide and the case's trail, takes the fast path when the guide allows, and catches panics.
+//! The worker that runs cases: generator, guide and trail, the fast path, and caught panics.
 
 use super::panics;
 use super::property::Property;
 use super::report::Report;
 use super::watch::Watch;
 use crate::case::{self, CaseState, Discard};
+use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
 use crate::hashing::{case_seed, Seen};
-use crate::outcome::{CaseResult, Status};
 use crate::persist::InFlight;
 use crate::token;
 use refgen_core::bytes::BytesSource;
@@ -145,7 +145,7 @@ impl<V: 'static> Worker<V> {
     }
 
     /// Makes the value of one case (generated cases on the fast path are made by [`Worker::run_batch`]).
-    fn make(&mut self, make: &Make<'_>) -> Made<V> {
+    fn make(&mut self, make: &Make<'_>) -> MadeValue<V> {
         let gen = &self.gen;
         let made = match make {
             Make::Seeded { seed } => {
@@ -188,16 +188,18 @@ impl<V: 'static> Worker<V> {
                             let case = CaseInfo { index: 0, budget: 0, gen: &handle };
                             let mut rng = rng_from_seed(0);
                             let _ = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
-                            Made::Value(v, Some(tree))
+                            MadeValue::Value(v, Some(tree))
                         }
-                        None => Made::NotInRange(
+                        None => MadeValue::NotInRange(
                             describe(&v).into_iter().map(|(n, d)| format!("{n} = {d}")).collect::<Vec<_>>().join(", "),
                         ),
                     }
                 }))
             }
         };
-        made.unwrap_or_else(|payload| Made::Panicked(generator_panic(&*payload), Some(ChoiceTree::root(Vec::new()))))
+        made.unwrap_or_else(|payload| {
+            MadeValue::Panicked(generator_panic(&*payload), Some(ChoiceTree::root(Vec::new())))
+        })
     }
 
     /// The tree of a case's result: its own, else the one the trail holds
@@ -244,16 +246,16 @@ impl<V: 'static> Worker<V> {
         }
         let mut value_key = None;
         match made {
-            Made::Panicked(reason, tree) => {
+            MadeValue::Panicked(reason, tree) => {
                 result.tree = self.result_tree(tree, true);
                 result.status = Status::GenPanicked(reason);
             }
-            Made::NotInRange(shown) => result.status = Status::NotInRange(shown),
-            Made::NoValue(stop, tree) => {
+            MadeValue::NotInRange(shown) => result.status = Status::NotInRange(shown),
+            MadeValue::NoValue(stop, tree) => {
                 result.tree = self.result_tree(tree, keep_tree || !test);
                 result.status = no_value(stop);
             }
-            Made::Value(value, tree) => {
+            MadeValue::Value(value, tree) => {
                 if let Make::Seeded { seed } = make {
                     result.remade_differs = self.differs_from_fast_path(&value, seed);
                 }
@@ -335,7 +337,7 @@ fn no_value(stop: Stop) -> Status {
     })
 }
 
-/// Generated cases run back to back on the fast path ([`Exec::run_batch`]),
+/// Generated cases run back to back on the fast path ([`CaseRunner::run_batch`]),
 /// while the guide allows it ([`Guide::plain_case`]): each made by
 /// [`refgen_core::gen::Gen::run_rng`] from its seed, with no trail and no
 /// [`CaseResult`], until one does not pass.
@@ -454,7 +456,7 @@ type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
 /// The value of a case, or why there is none.
 ///
 /// A tree of `None` is the one the worker's trail holds (built only when needed).
-enum Made<V> {
+enum MadeValue<V> {
     Value(V, Option<ChoiceTree>),
     NoValue(Stop, Option<ChoiceTree>),
     NotInRange(String),
@@ -472,10 +474,10 @@ fn generator_panic(payload: &(dyn Any + Send)) -> String {
 }
 
 /// The value of a run of the generator that may have panicked, and the choices it made.
-fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> Made<V> {
+fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> MadeValue<V> {
     match r {
-        Ok(r) => Made::from((r, tree)),
-        Err(payload) => Made::Panicked(generator_panic(&*payload), tree),
+        Ok(r) => MadeValue::from((r, tree)),
+        Err(payload) => MadeValue::Panicked(generator_panic(&*payload), tree),
     }
 }
 
@@ -486,7 +488,7 @@ fn recorded<V>(
     src: impl refgen_core::Source,
     trail: &mut Trail,
     spare: &mut Option<Trail>,
-) -> Made<V> {
+) -> MadeValue<V> {
     let mut into = spare.take().unwrap_or_default();
     into.clear();
     let mut rec = Recorder { inner: src, trail: into };
@@ -495,11 +497,11 @@ fn recorded<V>(
     made(r, None)
 }
 
-impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for Made<V> {
+impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for MadeValue<V> {
     fn from((r, tree): (Result<V, Stop>, Option<ChoiceTree>)) -> Self {
         match r {
-            Ok(v) => Made::Value(v, tree),
-            Err(stop) => Made::NoValue(stop, tree),
+            Ok(v) => MadeValue::Value(v, tree),
+            Err(stop) => MadeValue::NoValue(stop, tree),
         }
     }
 }
@@ -507,12 +509,12 @@ impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for Made<V> {
 /// Runs the cases of a run on the calling thread; with a [`Watch`], tells
 /// it what each case is once it is made, so that a case that hangs can be
 /// reported by the thread watching.
-pub(super) struct Exec<V: 'static> {
+pub(super) struct CaseRunner<V: 'static> {
     worker: Box<Worker<V>>,
     watch: Option<Arc<Watch>>,
 }
 
-impl<V: 'static> Exec<V> {
+impl<V: 'static> CaseRunner<V> {
     pub(super) fn new(
         prop: Property<V>,
         config: &Config,
@@ -520,7 +522,7 @@ impl<V: 'static> Exec<V> {
         watch: Option<Arc<Watch>>,
     ) -> Self {
         panics::install_hook();
-        Exec { worker: Box::new(Worker::new(prop, config, inflight)), watch }
+        CaseRunner { worker: Box::new(Worker::new(prop, config, inflight)), watch }
     }
 
     pub(super) fn guide_name(&self) -> String {
@@ -554,7 +556,7 @@ impl<V: 'static> Exec<V> {
     }
 
     /// Whether the next generated cases may run as a batch on the fast path
-    /// ([`Exec::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
+    /// ([`CaseRunner::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
     /// cases are not observed.
     pub(super) fn batchable(&self) -> bool {
         !self.worker.observed && self.worker.guide.plain_case()

@@ -1,4 +1,4 @@
-//! Making a candidate: an edit of the current tree made in place or in a scratch copy, hashed, set back.
+//! Making a candidate: an edit of the current tree, in place or in a scratch copy, hashed, undone.
 //!
 //! A try is made cheap. The shrinker keeps an index of its current tree
 //! (the nodes in pre-order, where each subtree ends, each node's choice and

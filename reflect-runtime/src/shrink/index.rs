@@ -1,4 +1,4 @@
-//! The shrinker's index of its current tree: the nodes in pre-order, where each subtree ends, its choices, and a hash that follows an edit in a few steps.
+//! The shrinker's index of its tree: nodes in pre-order, subtree ends, choices, a rolling hash.
 //!
 //! A tree's hash ([`tree_hash`]) is a polynomial over its nodes in
 //! pre-order: `sum of key(node i) * B^i`, wrapping, where a node's key

@@ -1,4 +1,4 @@
-//! Shrinking by reflection: edit a failing case's choice tree and replay it leniently, keeping edits that still fail and are smaller.
+//! Shrinking by reflection: edit a failing case's tree, replay it, keep edits that fail and shrink.
 //!
 //! Every candidate is a [`ChoiceTree`] edited from the current smallest
 //! failing one, replayed by the caller with lenient replay

@@ -1,4 +1,4 @@
-//! The shrinker's tests: minimal results, the same search however a candidate is made, and the budget.
+//! The shrinker's tests: minimal results, the same search however candidates are made, budgets.
 
 use super::candidate::EditHasher;
 use super::index::tree_hash;

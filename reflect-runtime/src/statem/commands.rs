@@ -1,4 +1,4 @@
-//! A sequence of commands as a reflective value: its generator over the model, its run, and its printing as steps.
+//! A sequence of commands as a reflective value: its generator over the model, run and printing.
 
 use super::StateMachine;
 use refgen_core::choice::{ChoiceTree, Site};

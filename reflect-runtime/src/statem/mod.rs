@@ -1,4 +1,4 @@
-//! Stateful (model-based) testing: a model of a system, command sequences generated against it, run sequentially or in parallel.
+//! Stateful testing: command sequences made against a model, run one after another or in parallel.
 //!
 //! A [`StateMachine`] pairs a *model* (a plain value, its state) with the
 //! *system under test*. It says, for a model state, which commands may come

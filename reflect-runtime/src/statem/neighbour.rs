@@ -1,4 +1,4 @@
-//! Neighbours of a command sequence for simulated annealing: commands replaced, inserted or deleted over the model.
+//! Neighbours of a command sequence for annealing: commands replaced, inserted or deleted.
 
 use super::commands::{Commands, TRIES};
 use super::StateMachine;

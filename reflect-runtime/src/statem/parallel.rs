@@ -1,4 +1,4 @@
-//! Parallel state-machine tests: a prefix, then branches run on threads, the results checked for linearizability.
+//! Parallel state-machine tests: a prefix, branches on threads, results checked for linearizability.
 //!
 //! A [`ParallelCommands<M>`] is a sequential prefix and two or more branches.
 //! Its check runs the prefix on a new system, then each branch on a thread

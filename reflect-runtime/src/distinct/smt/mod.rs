@@ -1,4 +1,4 @@
-//! The SMT back end of distinct sets (cargo feature `z3`): integers in a range and strings matching a regex, pairwise different, found one at a time by Z3 as the Iorek paper's generation loop does.
+//! The SMT back end of distinct sets (feature `z3`): integers and regex strings found one at a time.
 //!
 //! A reflective generator is Rust code, which a solver cannot read, so this
 //! back end takes its specification in a form Z3 can: an integer range

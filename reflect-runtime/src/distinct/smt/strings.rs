@@ -1,4 +1,4 @@
-//! Strings on the SMT back end: a regex's language as Z3 regex membership, and `not_equal`, `different_lengths`, `edit_distance` and `cover-regexp` between strings as Z3 constraints.
+//! Strings on the SMT back end: regex membership and string differences as Z3 constraints.
 //!
 //! The specification is the structure [`Regex::shape`] gives, the one the
 //! regex generator runs: unbounded repetitions are bounded as the generator

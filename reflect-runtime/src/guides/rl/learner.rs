@@ -1,4 +1,4 @@
-//! RLCheck's learner: one tabular, ε-greedy Monte Carlo Control learner per choice point (RLCheck Alg. 1).
+//! RLCheck's learner: one tabular, ε-greedy Monte Carlo Control learner per choice point.
 
 use crate::hashing::{mix, BuildKey};
 use rand::Rng;

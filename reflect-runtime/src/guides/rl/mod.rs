@@ -1,4 +1,7 @@
-//! RLCheck (Reddy, Padhye, Lemieux, Sen: "Quickly Generating Diverse Valid Test Inputs with Reinforcement Learning", ICSE 2020): a Monte Carlo Control guide with one tabular learner per choice point, its state read off the case's trail.
+//! RLCheck: a Monte Carlo Control guide with one tabular learner per choice point.
+//!
+//! From Reddy, Padhye, Lemieux and Sen, "Quickly Generating Diverse Valid Test Inputs with
+//! Reinforcement Learning" (ICSE 2020); its state is read off the case's trail.
 //!
 //! [`RlGuide`] is the paper's *MCC guide* (Def. 4.2): one [`Learner`] per
 //! choice point ([`Site`]), each an ε-greedy Monte Carlo Control learner

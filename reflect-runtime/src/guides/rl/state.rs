@@ -1,4 +1,4 @@
-//! RLCheck's state abstraction (Sec. 4.3 of the paper), read off the case's trail: Sequence, Tree and Tree L/R with a window.
+//! RLCheck's state abstraction (Sec. 4.3), read off the case's trail: Sequence, Tree, Tree L/R.
 //!
 //! - **Sequence**: the last `w` choices made;
 //! - **Tree**: the last `w` *influencing* choices on the way from the root to

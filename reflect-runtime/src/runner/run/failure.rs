@@ -1,4 +1,4 @@
-//! A failing case: made again under a recorder, shrunk, replayed for flakiness, built into the report and remembered.
+//! A failing case: made again under a recorder, shrunk, checked for flakiness, reported and kept.
 
 use super::*;
 

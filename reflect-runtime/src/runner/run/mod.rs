@@ -1,28 +1,30 @@
-//! The run's lifecycle: a replay token, remembered failures and examples first, then generated cases until enough passed; a failure is shrunk, remembered and reported.
+//! The run's lifecycle: a token, regressions, examples, then generated cases; a failure is shrunk.
 
 mod failure;
+mod observations;
 
 use super::exits::Live;
 use super::progress::Progress;
 use super::property::Property;
 use super::report::{Failure, FailureKind, Origin, Report, RunError};
 use super::watch::{Found, Watch};
-use super::worker::{Batch, CaseRequest, Exec, Make};
+use super::worker::{Batch, CaseRequest, CaseRunner, Make};
+use crate::case_result::{CaseResult, Status, ENDED};
 use crate::config::Config;
 use crate::guide::ReportSection;
 use crate::hashing::case_seed;
 use crate::html::{self, RunEnd, RunLog, Verdict};
-use crate::observe::{Lines, Observer, CHECKING_FLAKINESS, MINIMAL, SHRINKING};
-use crate::outcome::{CaseResult, Status, ENDED};
+use crate::observe::{CHECKING_FLAKINESS, MINIMAL, SHRINKING};
 use crate::persist::{InFlight, InFlightCase, Store};
 use crate::shrink::{self, Budget, ShrinkStats};
 use crate::token;
+use observations::Observations;
 use refgen_core::choice::ChoiceTree;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- the run
@@ -92,20 +94,14 @@ fn foreign_token(config: &Config) -> Option<String> {
 pub(crate) struct Run<V: 'static> {
     prop: Property<V>,
     config: Config,
-    exec: Exec<V>,
+    runner: CaseRunner<V>,
     seed: u64,
     guide: String,
-    observer: Option<Observer>,
-    /// Why the observations asked for cannot be written, if they cannot.
-    bad_observability: Option<String>,
-    /// Makes the observation lines of the run's cases.
-    lines: Lines,
-    /// The run's cases, kept for its HTML report when one is asked for.
-    log: Option<Arc<Mutex<RunLog>>>,
-    /// The guide's section of the HTML report, as it said when last asked.
-    section: Option<ReportSection>,
+    /// Where the run's cases are written (lines, the HTML report's log).
+    obs: Observations,
     progress: Progress,
     report: Report,
+    /// Whether cases are observed, and their arguments rendered ([`Observations::render`]).
     render: bool,
     /// The thread watching the run for hangs, if one does.
     watch: Option<Arc<Watch>>,
@@ -139,45 +135,25 @@ impl<V: 'static> Run<V> {
             *w.inflight.lock().unwrap_or_else(|e| e.into_inner()) = Some(path.clone());
         }
         // The worker owns the in-flight file, and removes it when the run ends.
-        let mut exec = Exec::new(prop.clone(), config, inflight, watch.clone());
+        let mut runner = CaseRunner::new(prop.clone(), config, inflight, watch.clone());
         let seed = config.effective_seed();
-        let guide = exec.guide_name();
-        let mut bad_observability = None;
-        let observer = config.observability.as_ref().and_then(|p| match Observer::open(p, &config.name) {
-            Ok(o) => Some(o),
-            Err(e) => {
-                bad_observability = Some(format!("cannot write observations to {}: {e}", p.display()));
-                None
-            }
-        });
-        let lines = Lines::new(&config.name, &guide);
-        let log = config.report.as_ref().map(|_| {
-            Arc::new(Mutex::new(RunLog {
-                property: config.name.clone(),
-                guide: guide.clone(),
-                run_start: lines.run_start,
-                cases: Vec::new(),
-            }))
-        });
-        if let (Some(w), Some(log)) = (&watch, &log) {
+        let guide = runner.guide_name();
+        let obs = Observations::new(config, &guide);
+        if let (Some(w), Some(log)) = (&watch, &obs.log) {
             *w.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log.clone());
         }
-        let render = observer.is_some() || log.is_some();
+        let render = obs.render();
         if render {
-            exec.observe();
+            runner.observe();
         }
         let report = Report { name: config.name.clone(), seed, guide: guide.clone(), warnings, ..Report::default() };
         Run {
             prop,
             config: config.clone(),
-            exec,
+            runner,
             seed,
             guide,
-            observer,
-            bad_observability,
-            lines,
-            log,
-            section: None,
+            obs,
             progress: Progress::new(&config.name, config.cases),
             report,
             render,
@@ -198,30 +174,22 @@ impl<V: 'static> Run<V> {
 
     fn case(&mut self, request: CaseRequest<'_>, how: &str) -> CaseResult {
         if let Some(w) = &self.watch {
-            w.begin(self.exec.plain_seed(&request), &self.at, self.report.cases, self.report.discards);
+            w.begin(self.runner.plain_seed(&request), &self.at, self.report.cases, self.report.discards);
         }
-        let r = self.exec.run(request);
+        let r = self.runner.run(request);
         if let Some(w) = &self.watch {
             w.end();
         }
         self.report.gen_time += r.gen_time;
         self.report.test_time += r.test_time;
-        if self.observer.is_some() || self.log.is_some() {
-            let case = self.lines.observe(&r, how);
-            if let Some(o) = &mut self.observer {
-                o.write(&self.lines.json(&case));
-            }
-            if let Some(log) = &self.log {
-                log.lock().unwrap_or_else(|e| e.into_inner()).cases.push(case);
-            }
-        }
+        self.obs.case(&r, how);
         r
     }
 
     /// What the guide says about the run so far; its report section is kept for the HTML report.
     fn guide_notes(&mut self) -> Vec<String> {
-        let (notes, section) = self.exec.notes();
-        self.section = section;
+        let (notes, section) = self.runner.notes();
+        self.obs.section = section;
         notes
     }
 
@@ -235,7 +203,7 @@ impl<V: 'static> Run<V> {
     }
 
     pub(super) fn go(mut self) -> Result<Report, RunError> {
-        if let Some(why) = self.bad_observability.take() {
+        if let Some(why) = self.obs.bad.take() {
             return Err(RunError::Observability(why));
         }
         let _live = self.live();
@@ -243,9 +211,9 @@ impl<V: 'static> Run<V> {
         let mut result = self.search();
         self.utility_nowhere(&mut result);
         self.progress.finish(&result);
-        if let (Some(dir), Some(log)) = (self.config.report.clone(), self.log.take()) {
+        if let (Some(dir), Some(log)) = (self.config.report.clone(), self.obs.log.take()) {
             let log = log.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = write_html(&dir, &log, &result, self.section.take()) {
+            if let Err(e) = write_html(&dir, &log, &result, self.obs.section.take()) {
                 self.warn(e);
             }
         }
@@ -317,7 +285,7 @@ impl<V: 'static> Run<V> {
             }
             for o in orphans.iter().skip(1).filter(|o| !matches!(o, InFlightCase::Guided { .. })) {
                 self.making_again(o, &s.path);
-                let tree = self.exec.run(self.remake(o.clone(), false)).tree;
+                let tree = self.runner.run(self.remake(o.clone(), false)).tree;
                 if let Err(e) = s.add(tree, ENDED) {
                     self.warn(format!("cannot remember a case that ended the process in {}: {e}", s.path.display()));
                 }
@@ -395,10 +363,10 @@ impl<V: 'static> Run<V> {
                 );
                 break;
             }
-            let r = if self.exec.batchable() {
+            let r = if self.runner.batchable() {
                 let batch =
                     Batch { run_seed: self.seed, from: i, len: batch_len.min(self.config.cases - self.report.cases) };
-                let ran = self.exec.run_batch(&batch, &mut self.report);
+                let ran = self.runner.run_batch(&batch, &mut self.report);
                 i = ran.next;
                 batch_len = next_batch_len(batch_len, ran.took);
                 match ran.stopped {
@@ -445,7 +413,7 @@ impl<V: 'static> Run<V> {
             return Err(self.vacuous(reasons));
         }
         self.report.guide_notes = self.guide_notes();
-        self.report.distinct = self.exec.distinct();
+        self.report.distinct = self.runner.distinct();
         self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
     }
@@ -460,7 +428,7 @@ impl<V: 'static> Run<V> {
             Err(RunError::Failed(f)) => (f.best_utility, &mut f.guide_notes, &mut f.warnings),
             Err(_) => return,
         };
-        let Some(best) = best.filter(|_| !self.exec.uses_utility()) else { return };
+        let Some(best) = best.filter(|_| !self.runner.uses_utility()) else { return };
         let w = format!(
             "the property reported a utility (`maximize!`, `minimize!` or `target!`; {best}), but the guide `{}` \
              does not search on it, so it only shows in the report: for a search toward higher utility, use \
@@ -484,7 +452,7 @@ impl<V: 'static> Run<V> {
             wanted: self.config.cases,
             reasons,
             guide: self.guide.clone(),
-            guide_notes: self.exec.notes().0,
+            guide_notes: self.runner.notes().0,
         }
     }
 
@@ -499,7 +467,7 @@ impl<V: 'static> Run<V> {
             self.config.name,
             store.display()
         );
-        self.exec.record_again(case);
+        self.runner.record_again(case);
     }
 
     /// The command that makes a case left in flight again, without testing it

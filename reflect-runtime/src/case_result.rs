@@ -1,4 +1,4 @@
-//! What one case produced: its choice tree, how it ended, its arguments, labels, utility and timings.
+//! What one case produced: its tree, how it ended, its arguments, labels, utility and timings.
 //!
 //! The worker ([`crate::runner`]) makes these; the run counts them, the
 //! observer ([`crate::observe`]) writes them, and guides hear them as

@@ -1,9 +1,13 @@
-//! The reflective generator trait: one definition, run forward by a source or backward from a value.
+//! The reflective generator trait: one definition, run forward by a source or back from a value.
 
 use crate::choice::ChoiceTree;
-use crate::combinators::Sequence;
 use crate::source::{DetRng, RngSource, Source, Stop};
 use std::rc::Rc;
+
+mod forward;
+
+pub(crate) use forward::{fill_draws, one_forward_body};
+pub use forward::{Answerer, Sequence};
 
 /// One way a generator can produce a given value: the choices it makes
 /// (as a forest, the children of the node that holds them) and the
@@ -61,7 +65,7 @@ pub fn product(first: Vec<Way>, then: &[Way]) -> Vec<Way> {
 /// [`Gen::back`]; plain generation ([`Gen::run_rng`]) then runs `run` with
 /// an [`RngSource`]. The combinators and derived generators write their
 /// forward direction once, generic over an
-/// [`Answerer`](crate::source::Answerer), and serve both methods from it,
+/// [`Answerer`], and serve both methods from it,
 /// so plain generation makes no dynamic call per choice; a hand-written
 /// generator can do the same (see there).
 #[diagnostic::on_unimplemented(
@@ -85,7 +89,7 @@ pub trait Gen {
     /// [`RngSource`] over the same RNG (the same draws in the same order),
     /// without a dynamic call per choice. The combinators and derived
     /// generators serve both methods from one forward body, generic over an
-    /// [`Answerer`](crate::source::Answerer); the default runs [`Gen::run`].
+    /// [`Answerer`]; the default runs [`Gen::run`].
     #[inline]
     fn run_rng(&self, rng: &mut DetRng) -> Result<Self::Value, Stop> {
         self.run(&mut RngSource(rng))
@@ -191,22 +195,6 @@ pub trait Gen {
         Rc::new(self)
     }
 }
-
-/// [`Gen::run`] and [`Gen::run_rng`] from the generator's one forward body,
-/// an inherent `fn forward<A: Answerer + ?Sized>(&self, a: &mut A) -> Result<Self::Value, Stop>`.
-macro_rules! one_forward_body {
-    () => {
-        #[inline]
-        fn run(&self, src: &mut dyn $crate::source::Source) -> Result<Self::Value, $crate::source::Stop> {
-            self.forward(src)
-        }
-        #[inline(always)]
-        fn run_rng(&self, rng: &mut $crate::source::DetRng) -> Result<Self::Value, $crate::source::Stop> {
-            self.forward(rng)
-        }
-    };
-}
-pub(crate) use one_forward_body;
 
 /// A type-erased, shareable generator.
 pub type BoxGen<T> = Rc<dyn Gen<Value = T>>;
