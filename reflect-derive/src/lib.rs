@@ -324,10 +324,27 @@
 //! - **When that is not enough**: state the condition with `every` where
 //!   it holds for the parts (it is then checked, and repaired, part by
 //!   part); keep `top` for what is true of the whole only. For conditions
-//!   that couple distant parts (a balanced tree's equal black heights, a
-//!   sorted list's every pair), no retry makes large valid values common:
-//!   build them valid (below), or let a guide that learns validity search
-//!   for them.
+//!   that couple a part with what is around it (a balanced tree's heights,
+//!   a search tree's key ranges, a well-typed term's context), no retry
+//!   makes large valid values common. The default guide notices: when the
+//!   retries make more than one failed attempt per case, it switches to
+//!   mutation with splicing (`mutate`, see `refgen::guides::auto`), which
+//!   grows valid values from the valid parts seen before. Measured with
+//!   `cargo run --release --example bugfind -- --trials 3 --tests 5000
+//!   --secs 1 --workload avl-sizes --workload sorted`, the share of valid
+//!   values of 7+ nodes for an AVL tree (order and balance as its
+//!   `#[assume]`), and of 3+ elements for the sorted list below:
+//!
+//!   | guide | AVL tree, 7+ nodes | sorted `Vec<u8>`, 3+ |
+//!   |---|---|---|
+//!   | `random` | 0.0% | 8.8% |
+//!   | `auto` (the default) | 31.6% | 47.2% |
+//!   | `mutate` | 35.4% | 76.2% |
+//!   | `sa` | 0.0% | 84.6% |
+//!   | `rl` | 0.0% | 17.7% |
+//!
+//!   Where validity is harder still, or the values must be large, build
+//!   them valid (below).
 //!
 //! **Valid by construction rather than by filtering.** `#[assume]` discards
 //! the values it rejects; when it rejects most of them (a sorted list, a
