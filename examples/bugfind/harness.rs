@@ -28,7 +28,8 @@ fn select(m: usize) {
 /// Buckets of the size histogram of valid values: `0`, `1-2`, `3-4`, `5-6`, `7-9`, `10+`.
 pub const BUCKETS: [&str; 6] = ["0", "1-2", "3-4", "5-6", "7-9", "10+"];
 
-fn bucket(size: usize) -> usize {
+/// The bucket of [`BUCKETS`] a size falls in.
+pub fn bucket(size: usize) -> usize {
     match size {
         0 => 0,
         1..=2 => 1,

@@ -1,7 +1,7 @@
 //! Size tables: the valid values' sizes under each guide over whole runs with no bug (a sorted list, an AVL tree).
 
 use super::avl::{size, Avl};
-use super::harness::{setups, Budget, Source};
+use super::harness::{bucket, setups, Budget, Source, BUCKETS};
 use refgen::prelude::*;
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,15 +29,7 @@ pub fn sorted(budget: &Budget, setup_ok: &dyn Fn(&str) -> bool) {
 /// The AVL workload's derived tree on the correct code: valid trees by nodes (`0`, `1-2`, `3-4`, `5-6`, `7-9`, `10+`, and `7+`).
 pub fn avl(budget: &Budget, setup_ok: &dyn Fn(&str) -> bool) {
     let title = "avl-sizes: the AVL workload's derived tree, valid trees by nodes";
-    let bucket = |t: &Avl| match size(t) {
-        0 => 0,
-        1..=2 => 1,
-        3..=4 => 2,
-        5..=6 => 3,
-        7..=9 => 4,
-        _ => 5,
-    };
-    table::<Avl>(title, ["0", "1-2", "3-4", "5-6", "7-9", "10+"], "7+", 4, bucket, budget, setup_ok);
+    table::<Avl>(title, BUCKETS, "7+", 4, |t| bucket(size(t)), budget, setup_ok);
 }
 
 /// Print, per guide, the share of valid values in each of six size buckets and in the buckets from
