@@ -6,7 +6,9 @@
 //! - `panic_location`, `setup_error_quiet`: they set the process's panic hook;
 //! - `reliability`, `run_loop`, `stats_visible`: they run their own binary again as a child process,
 //!   by test name (and the children abort, exit or read environment variables set for them);
-//! - `html_report`: it runs a headless browser as a child process.
+//! - `html_report`: it runs a headless browser as a child process;
+//! - `statem`: its parallel mode races threads, and finds and shrinks the race only with cores to
+//!   itself (beside the other tests of one binary, the race shows less often).
 //!
 //! A test added here must not touch what is global to the process: the panic hook, environment
 //! variables, the current directory, exit hooks.
@@ -17,6 +19,7 @@ mod derive_laws;
 mod derive_parts;
 mod design_example;
 mod distinct_property;
+mod filter_laws;
 mod first_run;
 mod first_steps;
 mod fuzz_target;
@@ -29,7 +32,6 @@ mod rl_learner;
 mod rl_state;
 mod shape_pressure;
 mod splice;
-mod statem;
 mod statem_readme;
 mod targeted;
 mod tune_mutate;
