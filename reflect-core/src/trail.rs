@@ -11,7 +11,7 @@
 //! The cursor that walks a recorded tree in step with a generator, for
 //! lenient replay, is [`Cursor`](crate::interpret::replay::Cursor).
 
-use crate::choice::{retry_site, Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
+use crate::choice::{retry_site, Choice, ChoiceTree, Opt, Request, Site, RETRY, ROOT, SMALL_DOMAIN};
 use crate::source::{Source, Stop};
 
 /// What a node's request was.
@@ -287,6 +287,22 @@ impl Trail {
     /// Every node so far, in the order made (pre-order); node 0 is the root.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
+    }
+
+    /// The nodes outside failed attempts of retrying filters, in pre-order:
+    /// the nodes of [`Trail::to_tree`]'s tree without its retries
+    /// ([`ChoiceTree::without_retries`]), in its pre-order.
+    pub fn kept_nodes(&self) -> impl Iterator<Item = &Node> + '_ {
+        let mut id = 0;
+        std::iter::from_fn(move || loop {
+            let n = self.nodes.get(id)?;
+            if n.choice.is_none() && n.site.starts_with(RETRY) {
+                id = self.end(id);
+                continue;
+            }
+            id += 1;
+            return Some(n);
+        })
     }
 
     /// Node `id`.

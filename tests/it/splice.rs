@@ -2,7 +2,7 @@
 //! generator makes, and a balanced tree grows past what random generation reaches.
 
 use refgen::config::Config;
-use refgen::guides::{AutoGuide, MutateConfig, MutateGuide, RandomGuide};
+use refgen::guides::{AutoGuide, MutateConfig, MutateGuide, RandomGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::Property;
 use refgen_core::interpret::{generate_recorded, parse_tree};
@@ -130,4 +130,15 @@ fn the_default_guide_says_it_switched_for_failed_attempts() {
         report.guide_notes
     );
     assert!(report.guide_notes.iter().any(|n| n.contains("spliced")), "{:?}", report.guide_notes);
+}
+
+/// Simulated annealing replays its neighbours with no local retry (a neighbour that breaks balance is
+/// rejected, not made again from nothing as an empty tree), so with size as its utility its trees grow past
+/// random generation's.
+#[test]
+fn annealing_neighbours_are_rejected_not_regenerated() {
+    let mean = |s: &[usize]| s.iter().sum::<usize>() as f64 / s.len() as f64;
+    let random = sizes_under("sa random", Config::new("avl sa random").seed(5).guide(|| RandomGuide));
+    let sa = sizes_under("sa", Config::new("avl sa").seed(5).guide(SaGuide::default));
+    assert!(mean(&sa) > 1.5 * mean(&random), "sa {:.2}, random {:.2}", mean(&sa), mean(&random));
 }

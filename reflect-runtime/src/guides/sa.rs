@@ -23,7 +23,10 @@
 //!    probability `exp(-(u_cur - u_next) / T)` (at `T = 0`, never); a
 //!    neighbour the validity condition rejects (`#[assume]`, `assume!`) is
 //!    not a step: another neighbour is drawn, and after
-//!    [`SaConfig::max_retries`] in a row, a fresh input from the generator;
+//!    [`SaConfig::max_retries`] in a row, a fresh input from the generator.
+//!    A neighbour is replayed with no local retry of a retrying `#[assume]`
+//!    (one would make the failing part again from nothing, undoing the
+//!    step), and the current input is kept without its failed attempts;
 //! 4. with [`SaConfig::restart_after`], after that many rejected steps in a
 //!    row the search restarts from a fresh input, its schedule over the steps
 //!    that are left (as the paper's implementation, PropEr, does in its
@@ -307,6 +310,13 @@ impl Guide for SaGuide {
         true
     }
 
+    /// A neighbour that breaks validity is rejected (and another tried), not regenerated away by a
+    /// retrying `#[assume]`, whose new attempt, with nothing left to replay, would take every pick's first
+    /// option; a fresh input retries.
+    fn filters_retry(&self) -> bool {
+        self.fresh || self.current.is_none()
+    }
+
     fn notes(&self) -> Vec<String> {
         let s = &self.stats;
         vec![format!(
@@ -366,8 +376,12 @@ impl Guide for SaGuide {
         self.k += 1;
         self.fresh = false;
         if take {
-            let kinds = feedback.trail.nodes().iter().map(|n| n.kind).collect();
-            self.current = Some(Current { tree: feedback.tree(), kinds, utility: u });
+            let kinds = feedback.trail.kept_nodes().map(|n| n.kind).collect();
+            // Kept without the failed attempts of retrying filters: a neighbour replays with no retry,
+            // and would read them as the input's choices.
+            let tree = feedback.tree();
+            let tree = if tree.retry_count() > 0 { tree.without_retries() } else { tree };
+            self.current = Some(Current { tree, kinds, utility: u });
             self.stats.accepted += 1;
             self.rejected_in_a_row = 0;
         } else {

@@ -28,7 +28,6 @@
 //! ```
 
 use crate::hashing::{finish, mix};
-use refgen_core::choice::RETRY;
 use refgen_core::trail::Trail;
 use std::collections::HashSet;
 
@@ -44,19 +43,11 @@ pub fn shape_key(trail: &Trail) -> u64 {
 fn kept(trail: &Trail) -> (u64, u64) {
     let mut h = 0x5eed_5a9e_u64;
     let mut choices = 0u64;
-    let nodes = trail.nodes();
-    let mut id = 0;
-    while id < nodes.len() {
-        let n = &nodes[id];
-        if n.choice.is_none() && n.site.starts_with(RETRY) {
-            id = trail.end(id);
-            continue;
-        }
+    for n in trail.kept_nodes() {
         if n.label().is_some() {
             h = mix(h, n.bucket().wrapping_add(1));
         }
         choices += u64::from(n.choice.is_some());
-        id += 1;
     }
     (h, choices)
 }
