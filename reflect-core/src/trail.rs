@@ -239,7 +239,7 @@ impl Trail {
 
     /// The attempt begun last ends (see [`Source::end_attempt`]): when it
     /// was not `kept`, the nodes it made become the children of a new
-    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers shift up by one).
+    /// [`RETRY`] group in their place (their numbers shift up by one).
     pub fn end_attempt(&mut self, kept: bool) {
         let Some((mark, depth, level)) = self.attempts.pop() else { return };
         // A generator leaves what it opened; should one not have, the
@@ -252,7 +252,7 @@ impl Trail {
         }
     }
 
-    /// Puts a failed attempt's group (a [`RETRY`](crate::choice::RETRY) site) at `mark`, holding
+    /// Puts a failed attempt's group (a [`RETRY`] site) at `mark`, holding
     /// the closed nodes from `mark` on (children of the innermost open node).
     fn wrap(&mut self, mark: usize, site: Site) {
         let parent = self.innermost();
