@@ -13,12 +13,12 @@ use std::process::Command;
 
 use refgen_fixtures::runs::{failure, temp_dir};
 
-/// Lists of small numbers; a list with a sum of 7 is discarded; each case is labelled and reports its length.
+/// Lists of small numbers; a list whose sum is 3 more than a multiple of 7 is discarded (about one in seven, whichever search makes them); each case is labelled and reports its length.
 fn labelled_lists() -> Property<Vec<u8>> {
     Property::new(
         || vec(int(0u8..=9), 0..=4),
         |xs: Vec<u8>| {
-            assume!(xs.iter().map(|&x| x as u32).sum::<u32>() != 7);
+            assume!(xs.iter().map(|&x| x as u32).sum::<u32>() % 7 != 3);
             label!(if xs.is_empty() { "empty" } else { "non-empty" });
             target!(xs.len() as f64);
         },

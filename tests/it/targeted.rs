@@ -198,3 +198,37 @@ fn maximize_takes_every_primitive_number() {
     let report = p.check(&Config::new("numbers").cases(50).guide(SaGuide::default)).unwrap();
     assert_eq!(report.best_utility.unwrap().utility, 9.0);
 }
+
+/// The values a search on `x` (maximized) visits, in order, under `seed`.
+fn visited(seed: u64) -> Vec<Vec<u32>> {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let p = Property::new(
+        || vec(int(0u32..=1_000), 3..=3),
+        move |xs: Vec<u32>| {
+            log.lock().unwrap().push(xs.clone());
+            maximize!(xs.iter().sum::<u32>() as f64);
+        },
+    );
+    p.check(&Config::new("sa seeds").seed(seed).cases(60).no_regressions().guide(SaGuide::default)).unwrap();
+    let v = seen.lock().unwrap().clone();
+    v
+}
+
+/// Two runs with other seeds make other searches: the steps (which parts change, and by how much) follow
+/// the run, not only the case's number. (Each step's change is the difference of two visited values.)
+#[test]
+fn other_seeds_make_other_searches() {
+    let steps = |v: &[Vec<u32>]| -> Vec<Vec<i64>> {
+        v.windows(2).map(|w| w[0].iter().zip(&w[1]).map(|(a, b)| *b as i64 - *a as i64).collect()).collect()
+    };
+    let (a, b) = (visited(1), visited(2));
+    assert_eq!(visited(1), a, "same seed, same search");
+    let (sa, sb) = (steps(&a), steps(&b));
+    // Most neighbours at low temperature change nothing; compare the steps that change something.
+    let moved = |x: &Vec<i64>| x.iter().any(|&d| d != 0);
+    let pairs: Vec<_> = sa.iter().zip(&sb).filter(|(x, y)| moved(x) || moved(y)).collect();
+    let same = pairs.iter().filter(|(x, y)| x == y).count();
+    assert!(pairs.len() >= 5 && same * 2 < pairs.len(), "{same} of {} moving steps the same", pairs.len());
+}

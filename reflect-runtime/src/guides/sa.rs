@@ -206,6 +206,9 @@ pub struct SaGuide {
     fresh: bool,
     /// The index of the case planned last, for seeding.
     case: u64,
+    /// Mixed with the key of every case heard, so that the search follows the run (its seed) and not
+    /// only the case indices.
+    salt: u64,
     user: Option<Box<dyn TreeNeighbour>>,
     stats: SaStats,
     /// The utility of the current input and the temperature after each step, for the report.
@@ -230,6 +233,7 @@ impl SaGuide {
             invalid_in_a_row: 0,
             fresh: true,
             case: 0,
+            salt: 0,
             user: None,
             stats: SaStats::default(),
             trace: Vec::new(),
@@ -292,7 +296,7 @@ impl Guide for SaGuide {
             return Plan::Fresh;
         }
         let t = self.temperature();
-        let mut rng = rng_from_seed(mix(case.index, 0x5a17_e5a1));
+        let mut rng = rng_from_seed(mix(mix(self.salt, case.index), 0x5a17_e5a1));
         let next = match &mut self.user {
             Some(user) => user.next(&current.tree, t, &mut rng),
             None => Some(neighbour(&current.tree, &current.kinds, t, &mut rng)),
@@ -347,6 +351,7 @@ impl Guide for SaGuide {
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
+        self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
         let was_fresh = self.fresh || self.current.is_none();
         if feedback.outcome == Outcome::Discarded {
             if !was_fresh {
@@ -369,7 +374,7 @@ impl Guide for SaGuide {
         let take = match &self.current {
             None => true,
             Some(cur) => {
-                let draw = rng_from_seed(mix(self.case, 0xacce_97ed)).random::<f64>();
+                let draw = rng_from_seed(mix(mix(self.salt, self.case), 0xacce_97ed)).random::<f64>();
                 accept(cur.utility, u, t, draw)
             }
         };
