@@ -340,7 +340,7 @@
 //!   | `random` | 0.0% | 8.8% |
 //!   | `auto` (the default) | 31.6% | 47.2% |
 //!   | `mutate` | 35.4% | 76.2% |
-//!   | `sa` | 0.0% | 98.5% |
+//!   | `sa` | 0.0% | 97.7% |
 //!   | `rl` | 0.0% | 17.7% |
 //!
 //!   Where validity is harder still, or the values must be large, build
