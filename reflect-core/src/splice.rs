@@ -73,16 +73,15 @@ struct Site {
 #[derive(Debug, Clone)]
 pub struct Donors {
     per_site: usize,
+    /// By site name; only looked up, never iterated, so no draw depends on the hashing.
     sites: HashMap<String, Site>,
-    /// Site names in the order they were first seen, so draws do not depend on hashing.
-    order: Vec<String>,
     seen: HashSet<u64>,
 }
 
 impl Donors {
     /// An empty pool keeping at most `per_site` donors per site (at least 1).
     pub fn new(per_site: usize) -> Self {
-        Donors { per_site: per_site.max(1), sites: HashMap::new(), order: Vec::new(), seen: HashSet::new() }
+        Donors { per_site: per_site.max(1), sites: HashMap::new(), seen: HashSet::new() }
     }
 
     /// The number of donors kept, over all sites.
@@ -110,11 +109,7 @@ impl Donors {
             if !self.seen.insert(h.finish()) {
                 continue;
             }
-            let site = tree.site.to_string();
-            if !self.sites.contains_key(&site) {
-                self.order.push(site.clone());
-            }
-            let entry = self.sites.entry(site).or_default();
+            let entry = self.sites.entry(tree.site.to_string()).or_default();
             let weight = tree.choice_count() as u64;
             if entry.trees.len() < self.per_site {
                 entry.trees.push(tree);
@@ -177,11 +172,6 @@ impl Donors {
             self.targets(child, path, out);
             path.pop();
         }
-    }
-
-    /// The sites with donors, in the order they were first seen.
-    pub fn sites(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(String::as_str)
     }
 }
 

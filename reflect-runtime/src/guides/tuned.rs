@@ -289,11 +289,10 @@ fn tuned_or_panic(weights: Result<Weights, TuningError>) -> TunedGuide {
     }
 }
 
-impl<V: Debug + 'static, E: IntoExamples<V>, U: IntoExamples<V>> super::GuideOptions<V>
-    for TunedOptions<V, Given<E>, U>
-{
-    type Guide = TunedGuide;
-    fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
+impl<V: Debug + 'static, L: IntoExamples<V>, U: IntoExamples<V>> TunedOptions<V, L, U> {
+    /// The guide tuned to the examples given, for `property`'s generator (a bad example panics, with the
+    /// error: the options are read where the property's test begins).
+    fn tuned(self, property: super::ForProperty<V>) -> TunedGuide {
         tuned_or_panic(tune(
             &property.gen,
             ManuallyDrop::into_inner(self.like),
@@ -303,15 +302,20 @@ impl<V: Debug + 'static, E: IntoExamples<V>, U: IntoExamples<V>> super::GuideOpt
     }
 }
 
+// Two impls, not one: `tuned` with no examples at all has no `GuideOptions`, so it is a compile error.
+impl<V: Debug + 'static, E: IntoExamples<V>, U: IntoExamples<V>> super::GuideOptions<V>
+    for TunedOptions<V, Given<E>, U>
+{
+    type Guide = TunedGuide;
+    fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
+        self.tuned(property)
+    }
+}
+
 impl<V: Debug + 'static, E: IntoExamples<V>> super::GuideOptions<V> for TunedOptions<V, NoExamples, Given<E>> {
     type Guide = TunedGuide;
     fn into_guide(self, property: super::ForProperty<V>) -> TunedGuide {
-        tuned_or_panic(tune(
-            &property.gen,
-            ManuallyDrop::into_inner(self.like),
-            ManuallyDrop::into_inner(self.unlike),
-            self.smoothing.unwrap_or(DEFAULT_SMOOTHING),
-        ))
+        self.tuned(property)
     }
 }
 

@@ -174,24 +174,12 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         stays || used.is_some_and(|used| self.keep(used))
     }
 
-    /// Tests a deletion ([`Shrinker::try_delete`]), within the budget.
-    pub(super) fn try_deletion(
-        &mut self,
-        at: &[usize],
-        start: usize,
-        len: usize,
-        lower_len: bool,
-        renumber: bool,
-    ) -> bool {
-        !self.out_of_budget() && self.try_delete(at, start, len, lower_len, renumber)
-    }
-
     /// Tests the current tree with an [`Edit::Delete`] made in place and
     /// set back after the try, hashed from the index before it is made (the
     /// set of candidates seen is check enough: no hash of the edit). With
     /// `renumber`, the leaf choices after the run are lowered by its length
     /// too ([`Edit::Shift`], as [`refgen_core::edit::delete_renumbered`]
-    /// does), and the edit applies only when that lowers one.
+    /// does), and the edit applies only when that lowers one. Within the budget.
     pub(super) fn try_delete(
         &mut self,
         at: &[usize],
@@ -200,6 +188,9 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         lower_len: bool,
         renumber: bool,
     ) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
         let Some(node) = self.current.get(at) else { return false };
         if len == 0 || start.checked_add(len).is_none_or(|end| end > node.children.len()) {
             return false;

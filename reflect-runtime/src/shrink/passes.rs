@@ -244,7 +244,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     k = n / 2;
                     continue;
                 }
-                let kept = [n - k, 0, 1].into_iter().any(|start| self.try_deletion(&path, start, k, true, false));
+                let kept = [n - k, 0, 1].into_iter().any(|start| self.try_delete(&path, start, k, true, false));
                 if !kept {
                     k /= 2;
                 }
@@ -339,7 +339,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     }
                     // With the length choice lowered to match, then without.
                     let kept =
-                        [true, false].into_iter().any(|lower_len| self.try_deletion(&path, start, k, lower_len, false));
+                        [true, false].into_iter().any(|lower_len| self.try_delete(&path, start, k, lower_len, false));
                     let n_now = self.current.get(&path).map_or(0, |t| t.children.len());
                     // A kept deletion brings new siblings to `start`: try there again.
                     if !kept || n_now >= n {
@@ -491,7 +491,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                     if self.out_of_budget() {
                         return;
                     }
-                    if !self.try_deletion(&path, start, k, true, true) {
+                    if !self.try_delete(&path, start, k, true, true) {
                         start += 1;
                     }
                 }

@@ -341,7 +341,7 @@ fn deletions_made_in_place_make_the_trees_their_edits_make() {
                 });
                 match in_place {
                     InPlace::Delete(start, len, lower_len, renumber) => {
-                        s.try_deletion(&path, start, len, lower_len, renumber)
+                        s.try_delete(&path, start, len, lower_len, renumber)
                     }
                     InPlace::Cap(start, len, max) => s.try_cap(&path, start, len, max),
                     InPlace::Edit => s.try_edit(edit.clone()),
