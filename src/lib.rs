@@ -10,7 +10,7 @@
 //!
 //! `use refgen::prelude::*;` brings what a test needs into scope, the
 //! functions that make generators included; the combinators (every
-//! generator, [`regex`](combinators::regex) too), the interpretations and
+//! generator, [`regex`](fn@combinators::regex) too), the interpretations and
 //! the guides have a module each: [`combinators`], [`interpret`], [`guides`].
 //!
 //! ```

@@ -70,12 +70,12 @@ pub mod interpret;
 pub mod laws;
 pub mod neighbour;
 pub mod reflective;
-pub mod regex;
 pub mod source;
 pub mod splice;
 pub mod trail;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};
+pub use combinators::regex;
 pub use gen::{BoxGen, Gen, Way};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,

@@ -4,8 +4,12 @@ use crate::choice::ChoiceTree;
 use crate::source::{DetRng, RngSource, Source, Stop};
 use std::rc::Rc;
 
+mod adapters;
+mod filter;
 mod forward;
 
+pub use adapters::{At, Bind, Map, Part, Then};
+pub use filter::{failed_attempts, retrying, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
 pub(crate) use forward::{fill_draws, one_forward_body};
 pub use forward::{Answerer, Sequence};
 
@@ -115,25 +119,25 @@ pub trait Gen {
     /// Transform generated values with `forward`; `backward` maps a value
     /// back to the one `forward` was given (a partial inverse: `None` where
     /// the value is not in `forward`'s image).
-    fn map<U, F, B>(self, forward: F, backward: B) -> crate::combinators::Map<Self, F, B>
+    fn map<U, F, B>(self, forward: F, backward: B) -> Map<Self, F, B>
     where
         Self: Sized,
         F: Fn(Self::Value) -> U,
         B: Fn(&U) -> Option<Self::Value>,
     {
-        crate::combinators::Map { gen: self, forward, backward }
+        Map { gen: self, forward, backward }
     }
 
     /// Focus this generator on a part of a larger value of type `T` for the
     /// backward direction (Goldstein's `at`): `project` extracts the part
     /// from the whole, or `None` when the whole cannot contain it. Continue
-    /// with [`At::bind`](crate::combinators::At::bind).
-    fn at<T, P>(self, project: P) -> crate::combinators::At<Self, P, T>
+    /// with [`At::bind`](At::bind).
+    fn at<T, P>(self, project: P) -> At<Self, P, T>
     where
         Self: Sized,
         P: Fn(&T) -> Option<Self::Value>,
     {
-        crate::combinators::At { gen: self, project, _whole: std::marker::PhantomData }
+        At { gen: self, project, _whole: std::marker::PhantomData }
     }
 
     /// Dependent generation without a projection: run this generator, then
@@ -146,7 +150,7 @@ pub trait Gen {
     /// any value (`reflect` and `check` say no, and an explicit example
     /// through it is reported as not in the generator's range). Where the
     /// result does contain the earlier value, focus with [`Gen::at`] and
-    /// use [`At::bind`](crate::combinators::At::bind) to keep reflection.
+    /// use [`At::bind`](At::bind) to keep reflection.
     ///
     /// ```
     /// use refgen_core::combinators::{int, vec};
@@ -157,34 +161,34 @@ pub trait Gen {
     /// let xs = generate(&g, 7).unwrap();
     /// assert!(xs.iter().all(|&i| i < xs.len()));
     /// ```
-    fn bind<H, K>(self, next: K) -> crate::combinators::Then<Self, K>
+    fn bind<H, K>(self, next: K) -> Then<Self, K>
     where
         Self: Sized,
         K: Fn(Self::Value) -> H,
         H: Gen,
     {
-        crate::combinators::Then { gen: self, next }
+        Then { gen: self, next }
     }
 
     /// Keep only values that satisfy `valid`: a value that fails is made
-    /// again, up to [`DEFAULT_RETRIES`](crate::combinators::DEFAULT_RETRIES)
-    /// times (set with [`Filter::retries`](crate::combinators::Filter::retries)),
+    /// again, up to [`DEFAULT_RETRIES`]
+    /// times (set with [`Filter::retries`](Filter::retries)),
     /// then the run stops with [`Stop::Invalid`]. The choice tree records
-    /// the failed attempts; see [`Filter`](crate::combinators::Filter).
-    fn filter<P>(self, valid: P) -> crate::combinators::Filter<Self, P>
+    /// the failed attempts; see [`Filter`].
+    fn filter<P>(self, valid: P) -> Filter<Self, P>
     where
         Self: Sized,
         P: Fn(&Self::Value) -> bool,
     {
-        crate::combinators::Filter::new(self, valid)
+        Filter::new(self, valid)
     }
 
     /// Record this generator's choices as a part named `site` (a group in the choice tree).
-    fn part(self, site: crate::choice::Site) -> crate::combinators::Part<Self>
+    fn part(self, site: crate::choice::Site) -> Part<Self>
     where
         Self: Sized,
     {
-        crate::combinators::Part { gen: self, site }
+        Part { gen: self, site }
     }
 
     /// Put this generator behind a shared pointer, erasing its type.

@@ -160,7 +160,7 @@ pub fn reflect<G: Gen + ?Sized>(g: &G, value: &G::Value) -> Vec<ChoiceTree> {
 /// options overlap, so that a value has several ways, costs their number,
 /// which multiplies along the value: a list of `n` elements each made by
 /// either of two options has `2^n` ways (below, `n = 12` makes 4,096).
-/// [`crate::regex`] bounds its own ways (nested repetitions such as
+/// [`mod@crate::regex`] bounds its own ways (nested repetitions such as
 /// `(a*)*` would otherwise have exponentially many); other generators are
 /// not bounded, so give `check`, [`reflect`] and [`probability`] values of a
 /// modest size when options overlap.

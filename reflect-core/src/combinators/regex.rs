@@ -33,8 +33,8 @@
 //! assert!(!check(&g, &"abz".to_string()));
 //! ```
 
+use super::{char_class, CharClass, POSITIONS};
 use crate::choice::{Choice, ChoiceTree, Opt, Request};
-use crate::combinators::{char_class, CharClass, POSITIONS};
 use crate::gen::Answerer;
 use crate::gen::{one_forward_body, Gen, Way};
 use crate::source::Stop;

@@ -20,7 +20,8 @@
 //! reads the kept one where it holds none (a reflected tree), so deleting a
 //! `RETRY` group, as shrinking does, drops that attempt.
 
-use crate::gen::{one_forward_body, Answerer, Gen, Way};
+use super::forward::{one_forward_body, Answerer};
+use super::{Gen, Way};
 use crate::source::Stop;
 use std::cell::Cell;
 
