@@ -64,6 +64,15 @@ enum Change {
     Joined { a: usize, len: usize, first: Option<Choice>, length: Option<usize> },
 }
 
+/// Sets the choice of the choice node at `at`: what [`Edit::Set`] changes.
+#[inline(always)]
+fn set(tree: &mut ChoiceTree, at: &[usize], choice: Choice) -> Option<Change> {
+    let node = tree.get_mut(at)?;
+    let was = node.choice?;
+    node.choice = Some(choice);
+    Some(Change::Set { was })
+}
+
 /// A node to stand in a place for a moment (no allocation).
 fn placeholder() -> ChoiceTree {
     ChoiceTree::root(Vec::new())
@@ -200,6 +209,17 @@ impl Edit {
         self.apply_logged(tree, &mut undo).then_some(undo)
     }
 
+    /// [`Edit::Set`] of the choice at `at` to `choice`, made in place and
+    /// logged as [`Edit::apply_logged`] logs it, from a borrowed path: the
+    /// same edit, without building it (a shrinker's cheapest try).
+    #[inline]
+    pub fn set_logged(tree: &mut ChoiceTree, at: &[usize], choice: Choice, undo: &mut Undo) -> bool {
+        let Some(change) = set(tree, at, choice) else { return false };
+        let at = undo.path(at);
+        undo.steps.push(Step { at, change });
+        true
+    }
+
     /// Edit `tree` in place, logging what it changed in `undo` after what
     /// is there already (so that [`Undo::rewind`] sets back this edit and
     /// those before it); whether it applied. When it did not, `tree` and
@@ -267,12 +287,7 @@ impl Edit {
                 log.trees.append(&mut node.children);
                 (at, Change::Emptied { n })
             }
-            Edit::Set { at, choice } => {
-                let node = out.get_mut(at)?;
-                let was = node.choice?;
-                node.choice = Some(*choice);
-                (at, Change::Set { was })
-            }
+            Edit::Set { at, choice } => (at, set(out, at, *choice)?),
             Edit::Reroll { at } => {
                 let node = out.get_mut(at)?;
                 node.choice?;

@@ -353,3 +353,24 @@ fn a_log_of_several_edits_rewinds_to_the_start_and_is_reused() {
     undo.rewind(&mut t);
     assert_eq!(t.to_string(), "<root>(len=3 e(x=5) e(x=6) e(x=6))");
 }
+
+#[test]
+fn a_set_from_a_borrowed_path_is_the_set_edit_and_rewinds() {
+    let mut undo = Undo::new();
+    let mut made = 0;
+    for tree in law_trees() {
+        let mut t = tree.clone();
+        for (k, path) in tree.paths().into_iter().enumerate() {
+            let choice = k as Choice % 5;
+            let edit = Edit::Set { at: path.clone(), choice };
+            let mut expected = t.clone();
+            let applies = edit.apply_in_place(&mut expected);
+            assert_eq!(Edit::set_logged(&mut t, &path, choice, &mut undo), applies, "{edit:?}");
+            assert_eq!(t, expected, "{edit:?}");
+            made += usize::from(applies);
+        }
+        undo.rewind(&mut t);
+        assert_eq!(t, tree);
+    }
+    assert!(made > 100, "sets applied: {made}");
+}

@@ -111,14 +111,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         path.extend_from_slice(at);
         let edit = make(path);
         let applied = edit.apply_logged(&mut self.current, &mut self.log);
-        if let Edit::Delete { at, .. } | Edit::Set { at, .. } | Edit::Shift { at, .. } | Edit::Cap { at, .. } = edit {
+        if let Edit::Delete { at, .. } | Edit::Shift { at, .. } | Edit::Cap { at, .. } = edit {
             self.paths.push(at);
         }
         applied
     }
 
     /// Tests the current tree with the choices at `sets`' paths set
-    /// (each path once) by [`Edit::Set`]s made in place and set back after
+    /// (each path once) by [`Edit::Set`]s made in place ([`Edit::set_logged`]) and set back after
     /// the try: no copy of the tree, and the hash from the current one's,
     /// before the tree is touched (a candidate seen costs no edit).
     pub(super) fn try_sets(&mut self, sets: &[(&[usize], Choice)]) -> bool {
@@ -142,7 +142,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         }
         let used = if self.seen.insert(hash) {
             for &(path, choice) in sets {
-                let set = self.make(path, |at| Edit::Set { at, choice });
+                let set = Edit::set_logged(&mut self.current, path, choice, &mut self.log);
                 debug_assert!(set, "a choice node's choice is set");
             }
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
