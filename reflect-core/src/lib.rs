@@ -66,6 +66,7 @@ pub mod combinators;
 mod derived;
 pub mod edit;
 pub mod gen;
+pub mod hashing;
 pub mod interpret;
 pub mod laws;
 pub mod neighbour;

@@ -44,10 +44,10 @@
 
 use crate::choice::{ChoiceTree, ROOT};
 use crate::edit::{Edit, Path};
+use crate::hashing::{finish, mix, mix_bytes, BuildKey};
 use crate::source::DetRng;
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// A target at depth `d` (path length) is drawn with weight `TARGET_SCALE / (d + 1)`.
 const TARGET_SCALE: u64 = 1 << 20;
@@ -62,26 +62,30 @@ struct Site {
     /// The weight of each as a donor: its number of choices.
     weights: Vec<u64>,
     total: u64,
+    /// The distinct parts offered to the site so far.
+    offered: u64,
 }
 
 /// Parts of valid values, by the site that made them, for [`Donors::splice`].
 ///
-/// A site keeps at most `per_site` donors; once full, a new donor takes the
-/// place of one drawn at random, so the pool follows the run while keeping
-/// some of every age. A part already kept (the same choice tree) is not
+/// A site keeps at most `per_site` donors, a uniform sample of the distinct
+/// parts it was offered (reservoir sampling, Vitter's Algorithm R): once
+/// full, the `n`-th part offered takes the place of a donor with
+/// probability `per_site / n`, and only a part that is kept is copied, so a
+/// long run spends ever less on its pool. A part already kept (the same choice tree) is not
 /// kept twice.
 #[derive(Debug, Clone)]
 pub struct Donors {
     per_site: usize,
     /// By site name; only looked up, never iterated, so no draw depends on the hashing.
-    sites: HashMap<String, Site>,
-    seen: HashSet<u64>,
+    sites: HashMap<String, Site, BuildKey>,
+    seen: HashSet<u64, BuildKey>,
 }
 
 impl Donors {
     /// An empty pool keeping at most `per_site` donors per site (at least 1).
     pub fn new(per_site: usize) -> Self {
-        Donors { per_site: per_site.max(1), sites: HashMap::new(), seen: HashSet::new() }
+        Donors { per_site: per_site.max(1), sites: HashMap::default(), seen: HashSet::default() }
     }
 
     /// The number of donors kept, over all sites.
@@ -100,25 +104,37 @@ impl Donors {
     /// fields), its failed attempts left out. A part with nothing beneath it
     /// is not kept: splicing it in would only delete, as shrinking does.
     pub fn add(&mut self, valid: &ChoiceTree, rng: &mut DetRng) {
+        // Each part's hash comes from its children's, in one walk; only a part not seen before is copied.
         let mut parts = Vec::new();
-        collect(valid, &mut parts);
-        for part in parts {
-            let tree = part.without_retries();
-            let mut h = DefaultHasher::new();
-            tree.hash(&mut h);
-            if !self.seen.insert(h.finish()) {
+        part_hashes(valid, &mut parts);
+        for (part, hash) in parts {
+            if !self.seen.insert(hash) {
                 continue;
             }
-            let entry = self.sites.entry(tree.site.to_string()).or_default();
+            let entry = match self.sites.get_mut(part.site.as_ref()) {
+                Some(entry) => entry,
+                None => self.sites.entry(part.site.to_string()).or_default(),
+            };
+            entry.offered += 1;
+            let slot = match entry.trees.len() < self.per_site {
+                true => None,
+                false => match rng.random_range(0..entry.offered) as usize {
+                    i if i < entry.trees.len() => Some(i),
+                    _ => continue,
+                },
+            };
+            let tree = part.without_retries();
             let weight = tree.choice_count() as u64;
-            if entry.trees.len() < self.per_site {
-                entry.trees.push(tree);
-                entry.weights.push(weight);
-            } else {
-                let i = rng.random_range(0..entry.trees.len());
-                entry.total -= entry.weights[i];
-                entry.trees[i] = tree;
-                entry.weights[i] = weight;
+            match slot {
+                None => {
+                    entry.trees.push(tree);
+                    entry.weights.push(weight);
+                }
+                Some(i) => {
+                    entry.total -= entry.weights[i];
+                    entry.trees[i] = tree;
+                    entry.weights[i] = weight;
+                }
             }
             entry.total += weight;
         }
@@ -133,15 +149,26 @@ impl Donors {
     /// made at a site with donors. Failed attempts in `tree` are not
     /// spliced into. The same RNG state gives the same edit.
     pub fn splice(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-        let mut targets: Vec<Path> = Vec::new();
-        self.targets(tree, &mut Vec::new(), &mut targets);
-        if targets.is_empty() {
+        let mut depths: Vec<u64> = Vec::new();
+        self.targets(tree, &mut Vec::new(), &mut |path| {
+            // Nearer the root, more often: a part there has the most room around it (the widest range of
+            // keys in a search tree, the most context in a term), so a larger donor fits more often.
+            depths.push(TARGET_SCALE / (path.len() as u64 + 1));
+            false
+        });
+        if depths.is_empty() {
             return None;
         }
-        // Nearer the root, more often: a part there has the most room around it (the widest range of
-        // keys in a search tree, the most context in a term), so a larger donor fits more often.
-        let depths: Vec<u64> = targets.iter().map(|p| TARGET_SCALE / (p.len() as u64 + 1)).collect();
-        let at = targets.swap_remove(weighted(&depths, depths.iter().sum(), rng));
+        let mut k = weighted(&depths, depths.iter().sum(), rng);
+        let mut at = Path::new();
+        self.targets(tree, &mut Vec::new(), &mut |path| {
+            let found = k == 0;
+            if found {
+                at.extend_from_slice(path);
+            }
+            k = k.wrapping_sub(1);
+            found
+        });
         let target = tree.get(&at)?;
         let site = self.sites.get(target.site.as_ref())?;
         // A donor a little larger than the part it replaces: of a few drawn by size, the one nearest
@@ -159,33 +186,46 @@ impl Donors {
         ]))
     }
 
-    /// The paths of the choice nodes of `tree` made at a site with donors, outside failed attempts.
-    fn targets(&self, tree: &ChoiceTree, path: &mut Vec<usize>, out: &mut Vec<Path>) {
+    /// Calls `f` with the path of each choice node of `tree` made at a site
+    /// with donors, outside failed attempts, in pre-order, until it returns
+    /// `true`; whether it did.
+    fn targets(&self, tree: &ChoiceTree, path: &mut Vec<usize>, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
         for (i, child) in tree.children.iter().enumerate() {
             if child.is_retry() {
                 continue;
             }
             path.push(i);
-            if child.choice.is_some() && self.sites.get(child.site.as_ref()).is_some_and(|s| !s.trees.is_empty()) {
-                out.push(path.clone());
+            let target =
+                child.choice.is_some() && self.sites.get(child.site.as_ref()).is_some_and(|s| !s.trees.is_empty());
+            if (target && f(path)) || self.targets(child, path, f) {
+                return true;
             }
-            self.targets(child, path, out);
             path.pop();
         }
+        false
     }
 }
 
-/// The choice nodes with choices beneath them in `tree`, outside failed attempts (the root group left out).
-fn collect<'t>(tree: &'t ChoiceTree, out: &mut Vec<&'t ChoiceTree>) {
-    if tree.is_retry() {
-        return;
+/// The hash of `tree` without its failed attempts. Pushes, in pre-order,
+/// each choice node with choices beneath it outside failed attempts (the
+/// root group left out) with its own such hash.
+fn part_hashes<'t>(tree: &'t ChoiceTree, out: &mut Vec<(&'t ChoiceTree, u64)>) -> u64 {
+    let slot = out.len();
+    let part = tree.choice.is_some() && !tree.children.is_empty() && tree.site != ROOT;
+    if part {
+        out.push((tree, 0));
     }
-    if tree.choice.is_some() && !tree.children.is_empty() && tree.site != ROOT {
-        out.push(tree);
+    let mut h = mix(mix_bytes(0, tree.site.as_bytes()), tree.choice.map_or(u64::MAX, |c| c));
+    let mut kept = 0;
+    for c in tree.children.iter().filter(|c| !c.is_retry()) {
+        h = mix(h, part_hashes(c, out));
+        kept += 1;
     }
-    for c in &tree.children {
-        collect(c, out);
+    let h = finish(mix(h, kept));
+    if part {
+        out[slot].1 = h;
     }
+    h
 }
 
 /// An index drawn with probability its weight over `total` (uniform when every weight is 0).

@@ -1,4 +1,7 @@
-//! Hashing in one place: stable hashes, seeds, a deterministic hasher, and when a value is new.
+//! The runner's hashing: seeds, stable hashes of text, and when a value is new.
+//!
+//! The mixing step and the deterministic hasher are [`refgen_core::hashing`]'s,
+//! re-exported here.
 //!
 //! A value is *new* in a run when no value with the same `Debug` text was
 //! made before in it. `Debug` is what every property argument has (it is
@@ -9,64 +12,9 @@
 
 use std::collections::HashSet;
 use std::fmt::{self, Debug, Write};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
-const FX: u64 = 0x517c_c1b7_2722_0a95;
-
-/// One step of an FxHash-like mix.
-#[inline]
-pub fn mix(h: u64, x: u64) -> u64 {
-    (h.rotate_left(5) ^ x).wrapping_mul(FX)
-}
-
-/// A final avalanche (MurmurHash3's `fmix64`), so every bit of a key is usable by a hash table.
-#[inline]
-pub fn finish(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// A small, fast, deterministic hasher (FxHash mixing with a final
-/// avalanche): the same keys on every run and platform.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.0 = mix(self.0, u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, x: u8) {
-        self.0 = mix(self.0, x as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.0 = mix(self.0, x as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = mix(self.0, x);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.0 = mix(self.0, x as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        finish(self.0)
-    }
-}
-
-/// Builds [`KeyHasher`]s, for `HashMap`s keyed by hashes that are already well mixed.
-pub type BuildKey = BuildHasherDefault<KeyHasher>;
+pub use refgen_core::hashing::{finish, mix, BuildKey, KeyHasher};
 
 /// The 64-bit FNV-1a hash: stable across runs, platforms and Rust versions.
 pub fn fnv1a(bytes: &[u8]) -> u64 {

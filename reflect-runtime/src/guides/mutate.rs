@@ -209,9 +209,10 @@ fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<Cho
         if rng.random::<f64>() >= 0.5 {
             break;
         }
-        match donors.splice(&tree, rng).and_then(|e| e.apply(&tree)) {
-            Some(t) => tree = t,
-            None => break,
+        // An edit that does not apply leaves the tree as it was.
+        match donors.splice(&tree, rng) {
+            Some(edit) if edit.apply_in_place(&mut tree) => {}
+            _ => break,
         }
     }
     Some(tree)
