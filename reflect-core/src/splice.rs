@@ -302,4 +302,23 @@ mod tests {
             assert_eq!(a.splice(&tree, &mut rng_from_seed(seed)), b.splice(&tree, &mut rng_from_seed(seed)));
         }
     }
+
+    #[test]
+    fn a_full_site_is_a_uniform_sample_of_the_parts_offered() {
+        // 40 runs of 100 distinct parts offered to a site of 10: each part is kept with chance 1/10,
+        // early or late alike (a pool that kept the latest would hold only the last ones).
+        let mut early = 0;
+        for seed in 0..40 {
+            let mut donors = Donors::new(10);
+            let mut rng = rng_from_seed(seed);
+            for i in 0..100 {
+                donors.add(&ChoiceTree::root(vec![x(1, vec![k(i)])]), &mut rng);
+            }
+            let kept = &donors.sites["x"].trees;
+            assert_eq!(kept.len(), 10);
+            early += kept.iter().filter(|t| t.children[0].choice < Some(50)).count();
+        }
+        // Uniform: about half of the 400 kept parts are from the first half (binomial, sd 10).
+        assert!((160..=240).contains(&early), "kept from the first half: {early} of 400");
+    }
 }
