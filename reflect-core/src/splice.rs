@@ -150,7 +150,7 @@ impl Donors {
     /// spliced into. The same RNG state gives the same edit.
     pub fn splice(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
         let mut depths: Vec<u64> = Vec::new();
-        self.targets(tree, &mut Vec::new(), &mut |path| {
+        self.targets(tree, &mut |path| {
             // Nearer the root, more often: a part there has the most room around it (the widest range of
             // keys in a search tree, the most context in a term), so a larger donor fits more often.
             depths.push(TARGET_SCALE / (path.len() as u64 + 1));
@@ -161,7 +161,7 @@ impl Donors {
         }
         let mut k = weighted(&depths, depths.iter().sum(), rng);
         let mut at = Path::new();
-        self.targets(tree, &mut Vec::new(), &mut |path| {
+        self.targets(tree, &mut |path| {
             let found = k == 0;
             if found {
                 at.extend_from_slice(path);
@@ -189,20 +189,41 @@ impl Donors {
     /// Calls `f` with the path of each choice node of `tree` made at a site
     /// with donors, outside failed attempts, in pre-order, until it returns
     /// `true`; whether it did.
-    fn targets(&self, tree: &ChoiceTree, path: &mut Vec<usize>, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
-        for (i, child) in tree.children.iter().enumerate() {
-            if child.is_retry() {
-                continue;
+    fn targets(&self, tree: &ChoiceTree, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
+        // Whether a site has donors, by the address of its name: a tree's sites are a few static
+        // names, so a walk looks each up once instead of hashing it at every node.
+        let mut known: Vec<(*const u8, usize, bool)> = Vec::new();
+        let mut has_donors = |site: &str| {
+            let key = (site.as_ptr(), site.len());
+            match known.iter().find(|(p, n, _)| (*p, *n) == key) {
+                Some(&(_, _, has)) => has,
+                None => {
+                    let has = self.sites.get(site).is_some_and(|s| !s.trees.is_empty());
+                    known.push((key.0, key.1, has));
+                    has
+                }
             }
-            path.push(i);
-            let target =
-                child.choice.is_some() && self.sites.get(child.site.as_ref()).is_some_and(|s| !s.trees.is_empty());
-            if (target && f(path)) || self.targets(child, path, f) {
-                return true;
+        };
+        fn walk(
+            tree: &ChoiceTree,
+            path: &mut Vec<usize>,
+            has_donors: &mut impl FnMut(&str) -> bool,
+            f: &mut impl FnMut(&[usize]) -> bool,
+        ) -> bool {
+            for (i, child) in tree.children.iter().enumerate() {
+                if child.is_retry() {
+                    continue;
+                }
+                path.push(i);
+                let target = child.choice.is_some() && has_donors(&child.site);
+                if (target && f(path)) || walk(child, path, has_donors, f) {
+                    return true;
+                }
+                path.pop();
             }
-            path.pop();
+            false
         }
-        false
+        walk(tree, &mut Vec::new(), &mut has_donors, f)
     }
 }
 
