@@ -310,8 +310,10 @@ impl ChoiceTree {
     }
 
     /// Whether this node is a failed attempt (see [`RETRY`]).
+    #[inline]
     pub fn is_retry(&self) -> bool {
-        self.choice.is_none() && RETRY_SITES.contains(&&*self.site)
+        // Every failed attempt's site begins with `<retry`: most groups are told apart by their first bytes.
+        self.choice.is_none() && self.site.starts_with("<retry") && RETRY_SITES.contains(&&*self.site)
     }
 
     /// This tree without its failed attempts (every [`RETRY`] group, at

@@ -2,6 +2,7 @@
 
 use super::{Edit, Path};
 use crate::choice::ChoiceTree;
+use crate::hashing::BuildKey;
 use crate::source::DetRng;
 use rand::Rng;
 
@@ -11,6 +12,10 @@ use rand::Rng;
 struct PreOrder<'t> {
     nodes: Vec<Indexed<'t>>,
 }
+
+/// Nodes by site (and kind), each group in pre-order; only looked up, never iterated, so no draw
+/// depends on the hashing.
+type Groups<'t> = std::collections::HashMap<(&'t str, bool), Vec<usize>, BuildKey>;
 
 struct Indexed<'t> {
     tree: &'t ChoiceTree,
@@ -51,8 +56,8 @@ impl<'t> PreOrder<'t> {
 
     /// The nodes but the root, grouped by site (and, `by_kind`, by whether
     /// they are choice points), each group in pre-order.
-    fn groups(&self, by_kind: bool) -> std::collections::HashMap<(&'t str, bool), Vec<usize>> {
-        let mut groups: std::collections::HashMap<(&'t str, bool), Vec<usize>> = std::collections::HashMap::new();
+    fn groups(&self, by_kind: bool) -> Groups<'t> {
+        let mut groups: Groups<'t> = Groups::default();
         for (i, n) in self.nodes.iter().enumerate().skip(1) {
             groups.entry(self.key(n.tree, by_kind)).or_default().push(i);
         }
@@ -63,11 +68,7 @@ impl<'t> PreOrder<'t> {
         (&t.site, by_kind && t.choice.is_some())
     }
 
-    fn group_of<'g>(
-        &self,
-        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
-        i: usize,
-    ) -> &'g [usize] {
+    fn group_of<'g>(&self, groups: &'g Groups<'t>, i: usize) -> &'g [usize] {
         groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
     }
 
@@ -78,7 +79,7 @@ impl<'t> PreOrder<'t> {
 
     /// Whether `x` has a partner of its site: a node of its group that is
     /// neither `x`, nor inside it, nor one of its ancestors.
-    fn has_partner(&self, groups: &std::collections::HashMap<(&'t str, bool), Vec<usize>>, x: usize) -> bool {
+    fn has_partner(&self, groups: &Groups<'t>, x: usize) -> bool {
         let group = self.group_of(groups, x);
         let (lo, hi) = (group.partition_point(|&g| g < x), group.partition_point(|&g| g < self.nodes[x].end));
         let site = &self.nodes[x].tree.site;
@@ -92,11 +93,7 @@ impl<'t> PreOrder<'t> {
     }
 
     /// The nodes strictly inside `at` of its site and kind (what [`promotions`] lists), in pre-order.
-    fn inside<'g>(
-        &self,
-        groups: &'g std::collections::HashMap<(&'t str, bool), Vec<usize>>,
-        at: usize,
-    ) -> impl Iterator<Item = usize> + 'g {
+    fn inside<'g>(&self, groups: &'g Groups<'t>, at: usize) -> impl Iterator<Item = usize> + 'g {
         let group = groups.get(&self.key(self.nodes[at].tree, true)).map_or(&[][..], Vec::as_slice);
         let (lo, hi) = (group.partition_point(|&g| g <= at), group.partition_point(|&g| g < self.nodes[at].end));
         group[lo..hi].iter().copied()
