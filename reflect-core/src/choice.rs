@@ -262,6 +262,13 @@ pub const RETRY: &str = "<retry>";
 const RETRY_SITES: [&str; 8] =
     [RETRY, "<retry:1>", "<retry:2>", "<retry:3>", "<retry:4>", "<retry:5>", "<retry:6>", "<retry:7>"];
 
+/// Whether `site` names a failed attempt ([`RETRY`] or one of the names [`retry_site`] gives).
+#[inline]
+pub fn is_retry_site(site: &str) -> bool {
+    // Every failed attempt's site begins with `<retry`: most sites are told apart by their first bytes.
+    site.starts_with("<retry") && RETRY_SITES.contains(&site)
+}
+
 /// The site of a failed attempt enclosed by `level` attempts begun at the same place (see [`RETRY`]).
 pub fn retry_site(level: usize) -> Site {
     RETRY_SITES[level.min(RETRY_SITES.len() - 1)]
@@ -312,8 +319,7 @@ impl ChoiceTree {
     /// Whether this node is a failed attempt (see [`RETRY`]).
     #[inline]
     pub fn is_retry(&self) -> bool {
-        // Every failed attempt's site begins with `<retry`: most groups are told apart by their first bytes.
-        self.choice.is_none() && self.site.starts_with("<retry") && RETRY_SITES.contains(&&*self.site)
+        self.choice.is_none() && is_retry_site(&self.site)
     }
 
     /// This tree without its failed attempts (every [`RETRY`] group, at

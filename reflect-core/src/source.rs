@@ -159,6 +159,21 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
     }
 }
 
+/// An index into `weights` drawn with probability its weight over `total`,
+/// their sum (more than 0), by one `rand` draw in `0..total`: how the guides
+/// draw a corpus entry, a donor or an option by its weight.
+pub fn weighted_index(weights: &[u64], total: u64, rng: &mut DetRng) -> usize {
+    debug_assert!(total > 0 && total == weights.iter().sum::<u64>());
+    let mut x = rand::Rng::random_range(rng, 0..total);
+    for (i, &w) in weights.iter().enumerate() {
+        if x < w {
+            return i;
+        }
+        x -= w;
+    }
+    weights.len() - 1
+}
+
 /// A uniform draw in `0..=span`: one 64-bit word times the range's size,
 /// whose high half is the answer, and a second word only when the low half
 /// falls near a boundary (Canon's method, as `rand` 0.9 samples an integer

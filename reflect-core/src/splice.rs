@@ -45,7 +45,7 @@
 use crate::choice::{ChoiceTree, ROOT};
 use crate::edit::{Edit, Path};
 use crate::hashing::{finish, mix, mix_bytes, BuildKey};
-use crate::source::DetRng;
+use crate::source::{weighted_index, DetRng};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 
@@ -251,17 +251,10 @@ fn part_hashes<'t>(tree: &'t ChoiceTree, out: &mut Vec<(&'t ChoiceTree, u64)>) -
 
 /// An index drawn with probability its weight over `total` (uniform when every weight is 0).
 fn weighted(weights: &[u64], total: u64, rng: &mut DetRng) -> usize {
-    if total == 0 {
-        return rng.random_range(0..weights.len());
+    match total {
+        0 => rng.random_range(0..weights.len()),
+        _ => weighted_index(weights, total, rng),
     }
-    let mut x = rng.random_range(0..total);
-    for (i, &w) in weights.iter().enumerate() {
-        if x < w {
-            return i;
-        }
-        x -= w;
-    }
-    weights.len() - 1
 }
 
 #[cfg(test)]

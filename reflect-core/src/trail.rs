@@ -11,7 +11,7 @@
 //! The cursor that walks a recorded tree in step with a generator, for
 //! lenient replay, is [`Cursor`](crate::interpret::replay::Cursor).
 
-use crate::choice::{retry_site, Choice, ChoiceTree, Opt, Request, Site, RETRY, ROOT, SMALL_DOMAIN};
+use crate::choice::{is_retry_site, retry_site, Choice, ChoiceTree, Opt, Request, Site, ROOT, SMALL_DOMAIN};
 use crate::source::{Source, Stop};
 
 /// What a node's request was.
@@ -239,7 +239,7 @@ impl Trail {
 
     /// The attempt begun last ends (see [`Source::end_attempt`]): when it
     /// was not `kept`, the nodes it made become the children of a new
-    /// [`RETRY`] group in their place (their numbers shift up by one).
+    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers shift up by one).
     pub fn end_attempt(&mut self, kept: bool) {
         let Some((mark, depth, level)) = self.attempts.pop() else { return };
         // A generator leaves what it opened; should one not have, the
@@ -252,7 +252,7 @@ impl Trail {
         }
     }
 
-    /// Puts a failed attempt's group (a [`RETRY`] site) at `mark`, holding
+    /// Puts a failed attempt's group (a [`RETRY`](crate::choice::RETRY) site) at `mark`, holding
     /// the closed nodes from `mark` on (children of the innermost open node).
     fn wrap(&mut self, mark: usize, site: Site) {
         let parent = self.innermost();
@@ -296,7 +296,7 @@ impl Trail {
         let mut id = 0;
         std::iter::from_fn(move || loop {
             let n = self.nodes.get(id)?;
-            if n.choice.is_none() && n.site.starts_with(RETRY) {
+            if n.choice.is_none() && is_retry_site(n.site) {
                 id = self.end(id);
                 continue;
             }
@@ -568,5 +568,21 @@ mod tests {
         assert_eq!(t.to_tree().to_string(), "<root>(before=1 p(<retry>(t=1(key=3) x=4) <retry:1> t=0) after=2)");
         assert_eq!(t.choices_beneath(2), 4);
         assert_eq!(t.to_tree().without_retries().to_string(), "<root>(before=1 p(t=0) after=2)");
+    }
+
+    #[test]
+    fn kept_nodes_leave_out_the_failed_attempts_of_nested_filters() {
+        let mut t = Trail::new();
+        t.open_part("p");
+        t.begin_attempt();
+        t.begin_attempt(); // a filter of a filter: its failed attempt is a `<retry:1>` group
+        t.leaf_choice("y", Request::Int { span: 9 }, 5);
+        t.end_attempt(false);
+        t.leaf_choice("x", Request::Int { span: 9 }, 4);
+        t.end_attempt(true);
+        t.close();
+        assert_eq!(t.to_tree().to_string(), "<root>(p(<retry:1>(y=5) x=4))");
+        let kept: Vec<&str> = t.kept_nodes().map(|n| n.site).collect();
+        assert_eq!(kept, ["<root>", "p", "x"]);
     }
 }

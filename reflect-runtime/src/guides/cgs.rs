@@ -126,7 +126,7 @@ use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
 use crate::hashing::BuildKey;
 use rand::Rng;
 use refgen_core::choice::{Choice, Request, Site};
-use refgen_core::source::{sample, DetRng, Stop};
+use refgen_core::source::{sample, weighted_index, DetRng, Stop};
 use std::collections::HashSet;
 
 /// The parameters of a [`CgsGuide`].
@@ -320,16 +320,7 @@ impl CgsGuide {
             self.stats.blind_steps += 1;
             rng.random_range(0..n)
         } else {
-            let mut x = rng.random_range(0..total);
-            let mut b = 0;
-            for (i, &f) in point.weight.iter().enumerate() {
-                if x < f {
-                    b = i as u64;
-                    break;
-                }
-                x -= f;
-            }
-            b
+            weighted_index(&point.weight, total, rng) as u64
         };
         self.stats.steps += 1;
         let (lo, hi) = point.range(chosen);

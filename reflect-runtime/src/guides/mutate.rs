@@ -62,7 +62,7 @@ use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
-use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
+use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
 use std::fmt::Debug;
@@ -256,15 +256,7 @@ impl MutateGuide {
     /// choices walks its whole tree, and doing it for every entry at every
     /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
     fn parent(&self, rng: &mut DetRng) -> usize {
-        let mut x = rng.random_range(0..self.total);
-        self.weights
-            .iter()
-            .position(|&w| {
-                let hit = x < w;
-                x -= w.min(x);
-                hit
-            })
-            .unwrap_or(0)
+        weighted_index(&self.weights, self.total, rng)
     }
 
     /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
