@@ -333,6 +333,16 @@ impl ChoiceTree {
         }
     }
 
+    /// [`ChoiceTree::without_retries`], taking the tree: one that holds no
+    /// failed attempt is handed back as it is, without a copy.
+    pub fn into_without_retries(self) -> ChoiceTree {
+        if self.retry_count() > 0 {
+            self.without_retries()
+        } else {
+            self
+        }
+    }
+
     /// How many failed attempts ([`RETRY`] groups) the tree holds, at any depth.
     pub fn retry_count(&self) -> usize {
         usize::from(self.is_retry()) + self.children.iter().map(ChoiceTree::retry_count).sum::<usize>()

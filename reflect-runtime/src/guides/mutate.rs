@@ -262,7 +262,7 @@ impl MutateGuide {
     /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
     /// attempts a retrying filter rejected would be read as the value's choices.
     fn join(&mut self, tree: ChoiceTree, joined: Joined) {
-        let tree = if tree.retry_count() > 0 { tree.without_retries() } else { tree };
+        let tree = tree.into_without_retries();
         if self.corpus.len() >= self.config.corpus_size {
             // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new.
             let smallest = (self.corpus.iter().zip(&self.weights).enumerate())

@@ -384,8 +384,7 @@ impl Guide for SaGuide {
             let kinds = feedback.trail.kept_nodes().map(|n| n.kind).collect();
             // Kept without the failed attempts of retrying filters: a neighbour replays with no retry,
             // and would read them as the input's choices.
-            let tree = feedback.tree();
-            let tree = if tree.retry_count() > 0 { tree.without_retries() } else { tree };
+            let tree = feedback.tree().into_without_retries();
             self.current = Some(Current { tree, kinds, utility: u });
             self.stats.accepted += 1;
             self.rejected_in_a_row = 0;
