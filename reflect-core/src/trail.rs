@@ -132,10 +132,24 @@ pub struct Trail {
     nodes: Vec<Node>,
     open: Vec<usize>,
     choices: usize,
-    /// The attempts of retrying filters begun and not ended: where each
-    /// began (the number of nodes then), how many nodes were open, and
-    /// how many attempts begun at the same place enclose it.
-    attempts: Vec<(usize, usize, usize)>,
+    /// The attempts of retrying filters begun and not ended.
+    attempts: Vec<Attempt>,
+    /// Whether a failed attempt's nodes are dropped instead of kept in a retry group.
+    forget_failed: bool,
+}
+
+/// An attempt of a retrying filter, begun and not ended.
+#[derive(Debug, Clone, Copy)]
+struct Attempt {
+    /// Where it began: the number of nodes then.
+    mark: usize,
+    /// How many nodes were open.
+    depth: usize,
+    /// How many attempts begun at the same place enclose it.
+    level: usize,
+    /// The last child of the innermost open node, and the count of choices, when it began.
+    last: usize,
+    choices: usize,
 }
 
 impl Default for Trail {
@@ -147,14 +161,20 @@ impl Default for Trail {
 impl Trail {
     /// A trail holding only the root.
     pub fn new() -> Self {
-        let mut t =
-            Trail { nodes: Vec::with_capacity(64), open: Vec::with_capacity(16), choices: 0, attempts: Vec::new() };
+        let mut t = Trail {
+            nodes: Vec::with_capacity(64),
+            open: Vec::with_capacity(16),
+            choices: 0,
+            attempts: Vec::new(),
+            forget_failed: false,
+        };
         t.clear();
         t
     }
 
-    /// Forget everything but the root, keeping the memory.
+    /// Forget everything but the root, keeping the memory; failed attempts are kept again.
     pub fn clear(&mut self) {
+        self.forget_failed = false;
         self.nodes.clear();
         self.open.clear();
         self.attempts.clear();
@@ -227,28 +247,54 @@ impl Trail {
         }
     }
 
+    /// Whether the failed attempts of retrying filters are dropped rather
+    /// than kept (off by default, and again after [`Trail::clear`]).
+    ///
+    /// A trail that forgets them records what
+    /// [`ChoiceTree::without_retries`] would leave of the tree, at the cost
+    /// of the kept nodes only: replayed, it makes the same value. For a case
+    /// made only to be shown or replayed (a failure's report), where the
+    /// failed attempts of a hard validity condition can be a hundred times
+    /// the choices kept.
+    pub fn forget_failed_attempts(&mut self, forget: bool) {
+        self.forget_failed = forget;
+    }
+
     /// A retrying filter begins an attempt (see [`Source::begin_attempt`]).
     pub fn begin_attempt(&mut self) {
         let at = self.nodes.len();
         let level = match self.attempts.last() {
-            Some(&(mark, _, level)) if mark == at => level + 1,
+            Some(a) if a.mark == at => a.level + 1,
             _ => 0,
         };
-        self.attempts.push((at, self.open.len(), level));
+        let last = self.nodes[self.innermost()].last;
+        self.attempts.push(Attempt { mark: at, depth: self.open.len(), level, last, choices: self.choices });
     }
 
     /// The attempt begun last ends (see [`Source::end_attempt`]): when it
     /// was not `kept`, the nodes it made become the children of a new
-    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers shift up by one).
+    /// [`RETRY`](crate::choice::RETRY) group in their place (their numbers
+    /// shift up by one), or are dropped if the trail
+    /// [forgets failed attempts](Trail::forget_failed_attempts).
     pub fn end_attempt(&mut self, kept: bool) {
-        let Some((mark, depth, level)) = self.attempts.pop() else { return };
+        let Some(a) = self.attempts.pop() else { return };
         // A generator leaves what it opened; should one not have, the
         // attempt's nodes are closed here so that they can be wrapped.
-        while self.open.len() > depth {
+        while self.open.len() > a.depth {
             self.close();
         }
-        if !kept {
-            self.wrap(mark, retry_site(level));
+        if kept {
+            return;
+        }
+        if self.forget_failed {
+            // The attempt's nodes are the last ones, all closed: gone, the
+            // innermost open node's last child is again the one before them.
+            self.nodes.truncate(a.mark);
+            let parent = self.innermost();
+            self.nodes[parent].last = a.last;
+            self.choices = a.choices;
+        } else {
+            self.wrap(a.mark, retry_site(a.level));
         }
     }
 

@@ -216,3 +216,51 @@ fn a_source_may_turn_retries_off() {
     }
     assert!(stopped > 20 && retried == stopped, "{stopped} {retried}");
 }
+
+#[test]
+fn a_trail_that_forgets_failed_attempts_records_the_tree_without_them() {
+    use refgen::refgen_core::source::{rng_from_seed, RngSource};
+    use refgen::refgen_core::trail::Recorder;
+    let g = filtered_bst();
+    let mut retried = 0;
+    for seed in 0..SEEDS {
+        let (value, full) = generate_recorded(&g, seed);
+        let mut rng = rng_from_seed(seed);
+        let mut rec = Recorder::new(RngSource(&mut rng));
+        rec.trail.forget_failed_attempts(true);
+        let forgetting = g.run(&mut rec);
+        // The same draws make the same value, and the tree is the full one without its failed attempts.
+        assert_eq!(forgetting, value);
+        let (kept, _) = rec.finish();
+        assert_eq!(kept, full.without_retries(), "seed {seed}");
+        assert_eq!(kept.retry_count(), 0);
+        retried += usize::from(full.retry_count() > 0);
+        // Replayed, it makes the value again, with no failed attempt.
+        if let Ok(v) = &value {
+            let (again, tree) = replay_lenient(&g, &kept, seed);
+            assert_eq!(again.as_ref(), Ok(v));
+            assert_eq!(tree, kept);
+        }
+    }
+    assert!(retried > SEEDS as usize / 4, "too few runs with failed attempts to test: {retried}");
+}
+
+#[test]
+fn a_failure_is_reported_by_its_kept_choices_and_replays() {
+    use refgen::guides::{AutoGuide, RandomGuide, RlGuide};
+    use refgen_fixtures::runs::failure;
+    let p = || Property::new(filtered_bst, |t: Tree| assert!(t.size() < 3, "big"));
+    for seed in 0..12 {
+        for (name, config) in [
+            ("random", Config::new("kept").guide(|| RandomGuide)),
+            ("auto", Config::new("kept").guide(AutoGuide::default)),
+            ("rl", Config::new("kept").guide(RlGuide::default)),
+        ] {
+            // No shrinking: the failure shown is the case found, by the choices that made its value.
+            let f = failure(p().check(&config.clone().seed(seed).max_shrink_steps(0)));
+            assert_eq!(f.tree.retry_count(), 0, "{name}, seed {seed}: {}", f.tree);
+            let again = failure(p().check(&Config::new("kept").replay(f.token.clone())));
+            assert_eq!(again.args, f.args, "{name}, seed {seed}");
+        }
+    }
+}

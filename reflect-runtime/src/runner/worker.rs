@@ -149,7 +149,12 @@ impl<V: 'static> Worker<V> {
         let gen = &self.gen;
         let made = match make {
             Make::Seeded { seed } => {
-                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), &mut self.trail, &mut self.spare);
+                // Made again to be shown and replayed: the failed attempts of
+                // its retrying filters are left out (the same value, from the
+                // kept choices), where a hard validity condition can make a
+                // hundred times the choices it keeps.
+                let (trail, spare) = (&mut self.trail, &mut self.spare);
+                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), trail, spare, true);
             }
             Make::Generate { seed, index, budget } => {
                 let (guide, trail) = (&mut self.guide, &mut self.trail);
@@ -162,16 +167,18 @@ impl<V: 'static> Worker<V> {
                 return made(r, None);
             }
             Make::Replay { tree, seed } => {
-                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare)
+                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare, false)
             }
             Make::Remembered { tree, seed } => {
                 // Recorded into the case's trail, for the guide's feedback.
-                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare);
+                return recorded(gen, lenient_source(tree, *seed), &mut self.trail, &mut self.spare, false);
             }
             Make::Sequence { choices } => {
-                return recorded(gen, token::sequence_source(choices), &mut self.trail, &mut self.spare)
+                return recorded(gen, token::sequence_source(choices), &mut self.trail, &mut self.spare, false)
             }
-            Make::Bytes { bytes } => return recorded(gen, BytesSource::new(bytes), &mut self.trail, &mut self.spare),
+            Make::Bytes { bytes } => {
+                return recorded(gen, BytesSource::new(bytes), &mut self.trail, &mut self.spare, false)
+            }
             Make::Example { index } => {
                 let make = self.prop.examples[*index].clone();
                 let describe = self.prop.describe.clone();
@@ -482,15 +489,18 @@ fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) ->
 }
 
 /// Runs the generator on `src`, recording its choices into `trail`; a panic keeps the choices made before it.
-/// The recorder takes `spare` (its lists kept from case to case) and leaves the last trail there.
+/// The recorder takes `spare` (its lists kept from case to case) and leaves the last trail there. With
+/// `forget_failed`, the failed attempts of retrying filters are not recorded ([`Trail::forget_failed_attempts`]).
 fn recorded<V>(
     gen: &BoxGen<V>,
     src: impl refgen_core::Source,
     trail: &mut Trail,
     spare: &mut Option<Trail>,
+    forget_failed: bool,
 ) -> MadeValue<V> {
     let mut into = spare.take().unwrap_or_default();
     into.clear();
+    into.forget_failed_attempts(forget_failed);
     let mut rec = Recorder { inner: src, trail: into };
     let r = catch_unwind(AssertUnwindSafe(|| gen.run(&mut rec)));
     *spare = Some(std::mem::replace(trail, rec.trail));
