@@ -5,12 +5,16 @@
 //! `cargo run --release --example bugfind -- --trials 2 --tests 10000 --secs 0.5 --workload bst`.
 //!
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
-//! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `heap`,
-//! `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
-//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`).
+//! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
+//! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
+//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`), `--per-task`
+//! (a line per task and setup too: trials solved, mean time to failure,
+//! the tests to failure of each trial that failed).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
-//! AVL tree (insert, delete and rotation mutants), a leftist heap, and a small
+//! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
+//! mutants, 10 properties; validity an `every` and a `top` `#[assume]`: the
+//! invariants on every subtree, a black root at the top), a leftist heap, and a small
 //! typed expression language (booleans, integers, `if`, `let`, functions)
 //! whose evaluator's mutants break substitution or evaluation, tested by
 //! "well-typed terms keep their type". The mutant is chosen at run time (a
@@ -46,6 +50,8 @@ mod harness;
 mod heap;
 #[path = "bugfind/lang.rs"]
 mod lang;
+#[path = "bugfind/rbt.rs"]
+mod rbt;
 #[path = "bugfind/sizes.rs"]
 mod sizes;
 
@@ -57,7 +63,7 @@ fn main() {
     let mut setups: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|heap|lang|sorted|avl-sizes]... [--setup NAME]..."
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--per-task]"
         );
         std::process::exit(2)
     };
@@ -71,6 +77,7 @@ fn main() {
             "--seed" => budget.seed = value().parse().unwrap_or_else(|_| usage()),
             "--workload" => workloads.push(value()),
             "--setup" => setups.push(value()),
+            "--per-task" => harness::PER_TASK.store(true, std::sync::atomic::Ordering::Relaxed),
             _ => usage(),
         }
     }
@@ -83,7 +90,7 @@ fn main() {
         "bugfind: {} trials per task, at most {} tests or {} s per trial, seed {}",
         budget.trials, budget.tests, budget.secs, budget.seed
     );
-    for make in [bst::workload, avl::workload, heap::workload, lang::workload] {
+    for make in [bst::workload, avl::workload, rbt::workload, heap::workload, lang::workload] {
         let w = make();
         if wanted(w.name) {
             harness::run(&w, &budget, &setup_ok);

@@ -261,6 +261,7 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
             let p = &w.props[pi];
             select(m);
             let mut found = 0;
+            let (mut task_secs, mut task_tests) = (0.0, Vec::new());
             for trial in 0..budget.trials {
                 let seed = budget.seed.wrapping_add(trial * 1_000_003 + ti as u64 * 7919);
                 let c = (setup.guide)(config(format!("{}/{m}/{}", w.name, p.name), budget, seed));
@@ -270,10 +271,23 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
                 if t.found {
                     found += 1;
                     row.fail_secs.push(t.secs);
+                    task_secs += t.secs;
+                    task_tests.push(t.tests);
                     row.fail_tests.push(t.tests);
                 }
             }
             select(0);
+            if per_task() {
+                println!(
+                    "    {:<16} {}/{}: {found}/{} trials, mean_ms {:.2}, tests {:?}",
+                    setup.name,
+                    w.mutants[m - 1],
+                    p.name,
+                    budget.trials,
+                    1000.0 * task_secs / found.max(1) as f64,
+                    task_tests
+                );
+            }
             row.solved += usize::from(found > 0);
             row.solved_all += usize::from(found == budget.trials);
             if found < budget.trials {
@@ -287,6 +301,13 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
         }
         print_row(setup.name, &row, tasks.len());
     }
+}
+
+/// Whether each task's line is printed too (`--per-task`).
+pub static PER_TASK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn per_task() -> bool {
+    PER_TASK.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 fn print_row(name: &str, row: &Row, tasks: usize) {
