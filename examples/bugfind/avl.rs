@@ -4,7 +4,7 @@
 //! Several mutants need trees of 5 or more nodes to show (a delete that
 //! unbalances, a rotation's choice when the heavy child is level).
 
-use super::bst::Key;
+use super::bst::{key, Key};
 use super::harness::{is, prop, Prop, Workload};
 use refgen::combinators::{int, vec};
 use refgen::prelude::*;
@@ -263,10 +263,6 @@ pub fn hand_tree() -> impl Gen<Value = Avl> {
             Some(out)
         },
     )
-}
-
-fn key() -> impl Gen<Value = Key> {
-    int(0u8..=15).map(Key, |k: &Key| Some(k.0))
 }
 
 fn d_tk() -> BoxGen<(Avl, Key)> {

@@ -240,10 +240,12 @@ fn correct_insert(k: Key, v: bool, t: &Tree) -> Tree {
     }
 }
 
-fn key() -> impl Gen<Value = Key> {
+/// A key, by hand: `0..=15`.
+pub fn key() -> impl Gen<Value = Key> {
     int(0u8..=15).map(Key, |k: &Key| Some(k.0))
 }
 
+/// `gens!(d, h: T => hand_t, U => hand_u)`: `d()` the derived generator of `(T, U)`, `h()` the hand-written one.
 macro_rules! gens {
     ($d:ident, $h:ident: $($t:ty => $g:expr),+) => {
         fn $d() -> BoxGen<($($t,)+)> {
@@ -254,6 +256,7 @@ macro_rules! gens {
         }
     };
 }
+pub(crate) use gens;
 
 gens!(d_t, h_t: Tree => hand_tree());
 gens!(d_tk, h_tk: Tree => hand_tree(), Key => key());

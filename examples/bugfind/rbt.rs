@@ -13,7 +13,7 @@
 //! more (a join below the root), which keys `0..=15` and at most 12 inserts
 //! almost never make, so it gives no task; `delete_5/InsertDelete` is one.
 
-use super::bst::Key;
+use super::bst::{gens, key, Key};
 use super::harness::{is, prop, Prop, Workload};
 use refgen::combinators::{bool as any_bool, int, vec};
 use refgen::prelude::*;
@@ -411,21 +411,6 @@ fn insertion_order(t: &Rbt) -> Option<Vec<(u8, bool)>> {
 pub fn hand_tree() -> impl Gen<Value = Rbt> {
     vec((int(0u8..=15), any_bool()), 0..=12)
         .map(|entries| entries.into_iter().fold(E, |t, (k, v)| correct_insert(Key(k), v, &t)), insertion_order)
-}
-
-fn key() -> impl Gen<Value = Key> {
-    int(0u8..=15).map(Key, |k: &Key| Some(k.0))
-}
-
-macro_rules! gens {
-    ($d:ident, $h:ident: $($t:ty => $g:expr),+) => {
-        fn $d() -> BoxGen<($($t,)+)> {
-            <($($t,)+) as Reflective>::generator().boxed()
-        }
-        fn $h() -> BoxGen<($($t,)+)> {
-            ($($g,)+).boxed()
-        }
-    };
 }
 
 gens!(d_tk, h_tk: Rbt => hand_tree(), Key => key());

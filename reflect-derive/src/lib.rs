@@ -344,7 +344,13 @@
 //!   | `rl` | 0.0% | 17.7% |
 //!
 //!   Where validity is harder still, or the values must be large, build
-//!   them valid (below).
+//!   them valid (below). A red-black tree is such a case: its black height
+//!   couples a node's two subtrees, and under the default guide fewer than
+//!   0.5% of its valid trees have 10 nodes or more. On Etna's red-black
+//!   tree workload (`--workload rbt`, 58 bugs, 3 trials of at most 100,000
+//!   tests or 5 s), the derived type finds 42 under the default guide and
+//!   37 under random generation; a hand-written fold of inserts finds all
+//!   58.
 //!
 //! **Valid by construction rather than by filtering.** `#[assume]` discards
 //! the values it rejects; when it rejects most of them (a sorted list, a
