@@ -10,7 +10,7 @@ use refgen::combinators::{bool as any_bool, int, vec};
 use refgen::prelude::*;
 
 /// A key, `0..=15`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Reflective)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflective)]
 pub struct Key(#[choice(range = 0..=15)] pub u8);
 
 /// A search tree map from keys to booleans, as a user would derive it:

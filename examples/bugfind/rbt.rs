@@ -20,7 +20,7 @@ use refgen::prelude::*;
 use std::collections::HashSet;
 
 /// A node's colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflective)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflective)]
 pub enum Color {
     /// Red.
     R,
@@ -34,7 +34,7 @@ use Color::{B, R};
 /// nodes three times as likely as leaves, every subtree a search tree with
 /// no red node under a red node and as many black nodes on every path; at
 /// the top, a black root.
-#[derive(Debug, Clone, PartialEq, Reflective)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Reflective)]
 #[reflect(depth = 6)]
 #[assume(is_rbt(self))]
 #[assume(black_root(self), top)]
@@ -341,18 +341,6 @@ fn same(a: Option<Rbt>, b: Option<Rbt>) -> bool {
 
 // ---------------------------------------------------------------- generators
 
-/// A tree as bytes, for the search's set of dead ends.
-fn code(t: &Rbt, out: &mut Vec<u8>) {
-    match t {
-        E => out.push(0xff),
-        T(c, l, k, v, r) => {
-            out.extend([u8::from(*c == B) | (u8::from(*v) << 1), k.0]);
-            code(l, out);
-            code(r, out);
-        }
-    }
-}
-
 /// An order of `t`'s entries whose (correct) inserts build `t` again, colours
 /// included, or `None` if there is none or the search gives up.
 ///
@@ -368,7 +356,7 @@ fn insertion_order(t: &Rbt) -> Option<Vec<(u8, bool)>> {
     struct Search<'a> {
         goal: &'a Rbt,
         height: usize,
-        dead: HashSet<Vec<u8>>,
+        dead: HashSet<Rbt>,
         steps: usize,
         acc: Vec<(u8, bool)>,
     }
@@ -376,9 +364,7 @@ fn insertion_order(t: &Rbt) -> Option<Vec<(u8, bool)>> {
         if rest.is_empty() {
             return t == s.goal;
         }
-        let mut c = Vec::new();
-        code(t, &mut c);
-        if s.steps == 0 || s.dead.contains(&c) || black_height(t).is_none_or(|h| h > s.height) {
+        if s.steps == 0 || s.dead.contains(t) || black_height(t).is_none_or(|h| h > s.height) {
             return false;
         }
         s.steps -= 1;
@@ -391,7 +377,7 @@ fn insertion_order(t: &Rbt) -> Option<Vec<(u8, bool)>> {
             s.acc.pop();
             rest.insert(i, (k, v));
         }
-        s.dead.insert(c);
+        s.dead.insert(t.clone());
         false
     }
     fn pre(t: &Rbt, out: &mut Vec<(Key, bool)>) {

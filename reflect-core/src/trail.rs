@@ -132,24 +132,12 @@ pub struct Trail {
     nodes: Vec<Node>,
     open: Vec<usize>,
     choices: usize,
-    /// The attempts of retrying filters begun and not ended.
-    attempts: Vec<Attempt>,
+    /// The attempts of retrying filters begun and not ended: where each
+    /// began (the number of nodes then), how many nodes were open, and
+    /// how many attempts begun at the same place enclose it.
+    attempts: Vec<(usize, usize, usize)>,
     /// Whether a failed attempt's nodes are dropped instead of kept in a retry group.
     forget_failed: bool,
-}
-
-/// An attempt of a retrying filter, begun and not ended.
-#[derive(Debug, Clone, Copy)]
-struct Attempt {
-    /// Where it began: the number of nodes then.
-    mark: usize,
-    /// How many nodes were open.
-    depth: usize,
-    /// How many attempts begun at the same place enclose it.
-    level: usize,
-    /// The last child of the innermost open node, and the count of choices, when it began.
-    last: usize,
-    choices: usize,
 }
 
 impl Default for Trail {
@@ -264,11 +252,10 @@ impl Trail {
     pub fn begin_attempt(&mut self) {
         let at = self.nodes.len();
         let level = match self.attempts.last() {
-            Some(a) if a.mark == at => a.level + 1,
+            Some(&(mark, _, level)) if mark == at => level + 1,
             _ => 0,
         };
-        let last = self.nodes[self.innermost()].last;
-        self.attempts.push(Attempt { mark: at, depth: self.open.len(), level, last, choices: self.choices });
+        self.attempts.push((at, self.open.len(), level));
     }
 
     /// The attempt begun last ends (see [`Source::end_attempt`]): when it
@@ -277,24 +264,26 @@ impl Trail {
     /// shift up by one), or are dropped if the trail
     /// [forgets failed attempts](Trail::forget_failed_attempts).
     pub fn end_attempt(&mut self, kept: bool) {
-        let Some(a) = self.attempts.pop() else { return };
+        let Some((mark, depth, level)) = self.attempts.pop() else { return };
         // A generator leaves what it opened; should one not have, the
         // attempt's nodes are closed here so that they can be wrapped.
-        while self.open.len() > a.depth {
+        while self.open.len() > depth {
             self.close();
         }
         if kept {
             return;
         }
-        if self.forget_failed {
-            // The attempt's nodes are the last ones, all closed: gone, the
-            // innermost open node's last child is again the one before them.
-            self.nodes.truncate(a.mark);
+        if !self.forget_failed {
+            self.wrap(mark, retry_site(level));
+        } else if let Some(first) = self.nodes.get(mark) {
+            // The attempt's nodes are the last ones, all closed: gone. Its
+            // first node, a child of the innermost open node, tells what was
+            // there before it: that node's last child, and the choices made.
+            let (prev, ordinal) = (first.prev, first.ordinal);
+            self.nodes.truncate(mark);
             let parent = self.innermost();
-            self.nodes[parent].last = a.last;
-            self.choices = a.choices;
-        } else {
-            self.wrap(a.mark, retry_site(a.level));
+            self.nodes[parent].last = prev;
+            self.choices = ordinal;
         }
     }
 

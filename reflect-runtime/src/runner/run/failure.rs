@@ -215,30 +215,13 @@ impl<V: 'static> Run<V> {
         let mut tree = found.tree.clone();
         let mut stats = ShrinkStats::default();
         let shrink_seed = self.seed;
-        if shrink_it && tree.retry_count() > 0 {
-            // The same value without the failed attempts of its retrying
-            // filters (a guide's case keeps them; one made again from its seed
-            // does not): every replay below is then of the kept choices only.
-            // Kept if it fails the same way, as a shrink step would be.
-            let way = std::mem::discriminant(&status);
-            let kept = tree.without_retries();
-            let cmd = CaseRequest {
-                make: Make::Replay { tree: Cow::Borrowed(&kept), seed: shrink_seed },
-                render: false,
-                test: true,
-            };
-            let r = self.case(cmd, SHRINKING);
-            if std::mem::discriminant(&r.status) == way {
-                tree = r.tree;
-            }
-        }
         if shrink_it {
             let budget = Budget { max_steps: self.config.max_shrink_steps, max_time: self.config.max_shrink_time };
             // A candidate must fail the same way: a generator's panic does not
             // stand in for the property's failure, nor the other way round.
             let way = std::mem::discriminant(&status);
             // Each candidate is lent, not copied: the replay only reads it.
-            let (t, s) = shrink::shrink_by_ref(tree, budget, |cand| {
+            let mut fails_the_same_way = |cand: &ChoiceTree| {
                 let render = self.render;
                 let cmd = CaseRequest {
                     make: Make::Replay { tree: Cow::Borrowed(cand), seed: shrink_seed },
@@ -251,7 +234,17 @@ impl<V: 'static> Run<V> {
                     w.shrunk(&r.tree);
                 }
                 kept.then_some(r.tree)
-            });
+            };
+            // First the same value without the failed attempts of its retrying
+            // filters (a guide's case keeps them; one made again from its seed
+            // does not), outside the budget: every replay after is of the kept
+            // choices only.
+            if tree.retry_count() > 0 {
+                if let Some(kept) = fails_the_same_way(&tree.without_retries()) {
+                    tree = kept;
+                }
+            }
+            let (t, s) = shrink::shrink_by_ref(tree, budget, fails_the_same_way);
             tree = t;
             stats = s;
         }
