@@ -186,6 +186,15 @@ impl Donors {
         ]))
     }
 
+    /// A donor made at `site`, drawn with weight its number of choices
+    /// (larger parts more often); `None` when the site has none. For
+    /// grafting: a part made, during generation, by replaying a donor's
+    /// choices where the generator makes a part at the same site.
+    pub fn draw(&self, site: &str, rng: &mut DetRng) -> Option<&ChoiceTree> {
+        let s = self.sites.get(site).filter(|s| !s.trees.is_empty())?;
+        Some(&s.trees[weighted(&s.weights, s.total, rng)])
+    }
+
     /// Calls `f` with the path of each choice node of `tree` made at a site
     /// with donors, outside failed attempts, in pre-order, until it returns
     /// `true`; whether it did.

@@ -23,6 +23,7 @@ mod filter_laws;
 mod first_run;
 mod first_steps;
 mod fuzz_target;
+mod graft;
 mod guide_interface;
 mod property_macro;
 mod property_runner;

@@ -23,7 +23,9 @@
 //!   with splicing ([`MutateGuide`] with half the work fresh,
 //!   [`MutateConfig::fresh`] 0.5): half the work stays random generation as
 //!   before the switch; the other half grows valid values from the valid
-//!   parts seen (see [`refgen_core::splice`]).
+//!   parts seen, by splicing them into valid values (see
+//!   [`refgen_core::splice`]) and by grafting them where the generator makes
+//!   a part of a recursive type, retrying until one fits (see [`super::mutate`]).
 //!
 //! It switches once, to whichever comes first, and says so in the run's
 //! statistics and in failure reports ([`Guide::notes`]). (After a switch to

@@ -1,7 +1,7 @@
-//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4) with splicing: a corpus and its mutants.
+//! Validity-preserving mutation (Goldstein's thesis Sec. 3.4) with splicing and grafting: a corpus and its mutants.
 //!
 //! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, splice =
-//! S, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:
+//! S, graft = G, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:
 //!
 //! - **The corpus** is seeded by the cases the guide hears without having
 //!   planned them: the property's examples (`example = ...`, reflected into
@@ -19,7 +19,9 @@
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
 //!   random generation); after that a case is fresh while fresh cases have
 //!   made less than their share [`MutateConfig::fresh`] (default 0.1) of the
-//!   choices of all cases (valid and rejected: the work), else a mutant of a
+//!   choices of all cases (valid and rejected: the work), else, once the
+//!   corpus has given donors, a graft case with probability
+//!   [`MutateConfig::graft`] (default 0.25; below), else a mutant of a
 //!   corpus entry drawn with weight the square of its number of choices
 //!   (larger entries have more to mutate, and were reached by more steps:
 //!   growing valid values step by step is what mutation is for). A share
@@ -41,6 +43,27 @@
 //!   failing part again from nothing, losing the edit); the report's notes
 //!   give the rejection rate per operator. A fresh case is random
 //!   generation, retries included.
+//! - **Grafting**: a graft case is made by the generator, retries included,
+//!   from the start of a corpus entry (drawn as a mutant's is): its first
+//!   choice (the option its root picked) and its parts before a cut (the
+//!   last part with probability one half, else one drawn uniformly) are
+//!   replayed; after them, every pick made inside a part of the same site
+//!   (a subtree of a recursive type) replays a donor of that site, drawn
+//!   with weight its number of choices, and the other choices are drawn at
+//!   random. Where a node's `#[assume]` fails, its retry keeps the failed
+//!   attempt's first choice and its parts before a new cut, and makes the
+//!   rest again from other donors (chronological backtracking: what was
+//!   made last most often is what did not fit); with probability one
+//!   quarter, or when the attempt kept nothing, it starts again from the
+//!   case's start. After [`GRAFT_RETRIES`] (30) retries in all, the case
+//!   is rejected. So the search for a subtree that fits what is already
+//!   made (a black height, a range of keys) runs inside the node, on the
+//!   filter's retries, over parts already valid. Where a splice puts one
+//!   donor in place and is rejected if it does not fit, grafting tries
+//!   donors until one fits: two subtrees of black height 2, with keys on
+//!   either side of a node's key, make a red-black tree of black height 3,
+//!   which neither random generation nor splicing made in our measurements
+//!   (`examples/bugfind`, the red-black tree workload).
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new; seeds, failures and utility
@@ -58,13 +81,14 @@ use super::shape::Shapes;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
-use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::choice::{is_retry_site, Choice, ChoiceTree, Request};
 use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
+use std::borrow::Cow;
 use std::fmt::Debug;
 
 /// The parameters of a [`MutateGuide`]; see the module docs.
@@ -79,11 +103,14 @@ pub struct MutateConfig {
     /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
     /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
     pub splice: f64,
+    /// The share of the cases that are not fresh made by grafting (`0..=1`; see the module docs) once
+    /// the corpus has given donors; default 0.25. The others are mutants.
+    pub graft: f64,
 }
 
 impl Default for MutateConfig {
     fn default() -> Self {
-        MutateConfig { corpus_size: 256, fresh: 0.1, operators: Mutation::ALL.to_vec(), splice: 0.5 }
+        MutateConfig { corpus_size: 256, fresh: 0.1, operators: Mutation::ALL.to_vec(), splice: 0.5, graft: 0.25 }
     }
 }
 
@@ -103,6 +130,12 @@ impl MutateConfig {
     /// The same configuration making a share `p` of its mutants by splicing (clamped to `0..=1`).
     pub fn splice(mut self, p: f64) -> Self {
         self.splice = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// The same configuration making a share `p` of the cases that are not fresh by grafting (clamped to `0..=1`).
+    pub fn graft(mut self, p: f64) -> Self {
+        self.graft = p.clamp(0.0, 1.0);
         self
     }
 
@@ -151,6 +184,10 @@ pub struct MutateStats {
     pub spliced: u64,
     /// Spliced mutants the validity condition rejected.
     pub splice_rejected: u64,
+    /// Cases made by grafting.
+    pub grafted: u64,
+    /// Grafted cases the validity condition rejected (every retry spent).
+    pub graft_rejected: u64,
 }
 
 /// What the guide planned for the case under way.
@@ -159,6 +196,7 @@ enum Planned {
     Fresh,
     Mutant(Mutation),
     Splice,
+    Graft,
 }
 
 /// The mutational guide; see the module docs.
@@ -171,6 +209,8 @@ pub struct MutateGuide {
     weights: Vec<u64>,
     /// The sum of `weights`.
     total: u64,
+    /// Whether each corpus entry has a pick made inside a part of the same site: somewhere to graft.
+    graftable: Vec<bool>,
     best: Option<f64>,
     planned: Option<Planned>,
     stats: MutateStats,
@@ -182,6 +222,12 @@ pub struct MutateGuide {
     donors: Donors,
     /// The choices made by fresh cases, and by all cases.
     work: (u64, u64),
+    /// What a graft case answers next.
+    script: Script,
+    /// How a graft case began: the kept start of a corpus entry.
+    base: Script,
+    /// The retries the graft case under way has begun.
+    retries: u32,
 }
 
 impl Default for MutateGuide {
@@ -230,6 +276,7 @@ impl MutateGuide {
             corpus: Vec::new(),
             weights: Vec::new(),
             total: 0,
+            graftable: Vec::new(),
             best: None,
             planned: None,
             stats: MutateStats::default(),
@@ -237,6 +284,9 @@ impl MutateGuide {
             shapes: Shapes::default(),
             donors: Donors::new(DONORS_PER_SITE),
             work: (0, 0),
+            script: Script::default(),
+            base: Script::default(),
+            retries: 0,
         }
     }
 
@@ -272,15 +322,154 @@ impl MutateGuide {
             match smallest {
                 Some(i) => {
                     self.corpus.remove(i);
+                    self.graftable.remove(i);
                     self.total -= self.weights.remove(i);
                 }
                 None => return,
             }
         }
         let weight = (tree.choice_count().max(1) as u64).pow(2);
+        self.graftable.push(recursive(&tree, &mut Vec::new()));
         self.corpus.push(CorpusEntry { tree, joined });
         self.weights.push(weight);
         self.total += weight;
+    }
+}
+
+impl MutateGuide {
+    /// A graft case's answer (see the module docs): the script's next
+    /// choice while it fits; at the first choice of a retry, a script that
+    /// keeps the failed attempt's first parts (rejected after
+    /// [`GRAFT_RETRIES`]); at a pick made beneath a choice of the same site,
+    /// a donor's choices.
+    fn graft(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+        if let Some(group) = retry_begun(ctx.trail) {
+            self.retries += 1;
+            if self.retries > GRAFT_RETRIES {
+                return Err(Stop::Invalid);
+            }
+            // Nothing kept of the failed attempt (or, now and then, by choice): the case's start again.
+            let kept = (rng.random::<f64>() >= RESTART).then(|| Script::cut(&ctx.trail.subtree(group), rng)).flatten();
+            self.script = kept.unwrap_or_else(|| Script { at: 0, ..self.base.clone() });
+        }
+        if let Some(c) = self.script.next(ctx) {
+            return Ok(c);
+        }
+        if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
+            if let Some(donor) = self.donors.draw(ctx.site, rng) {
+                self.script = Script::of(donor);
+                if let Some(c) = self.script.next(ctx) {
+                    return Ok(c);
+                }
+            }
+        }
+        Ok(sample(rng, ctx.request))
+    }
+}
+
+/// The most retries a graft case begins (over all its filters) before it is rejected: a case that does
+/// not fit after that many tries costs no more.
+const GRAFT_RETRIES: u32 = 30;
+
+/// The chance that a retry of a graft case starts again from the case's start rather than from the
+/// failed attempt's kept parts.
+const RESTART: f64 = 0.25;
+
+/// The chance that a cut of a graft case ([`Script::cut`]) is before the last part.
+const CUT_LAST: f64 = 0.5;
+
+/// Choices a graft case answers in order, each with the site that made it
+/// (a donor's, or the kept first parts of a failed attempt).
+#[derive(Debug, Clone, Default)]
+struct Script {
+    steps: Vec<(Cow<'static, str>, Choice)>,
+    at: usize,
+}
+
+impl Script {
+    /// A donor's choices, in order (a donor holds no failed attempt).
+    fn of(donor: &ChoiceTree) -> Script {
+        let mut steps = Vec::new();
+        Script::walk(donor, &mut steps);
+        Script { steps, at: 0 }
+    }
+
+    /// Pushes the choices of `t` outside failed attempts, in order.
+    fn walk(t: &ChoiceTree, out: &mut Vec<(Cow<'static, str>, Choice)>) {
+        if let Some(c) = t.choice {
+            out.push((t.site.clone(), c));
+        }
+        t.children.iter().filter(|c| !c.is_retry()).for_each(|c| Script::walk(c, out));
+    }
+
+    /// A script that remakes `attempt` (a failed attempt's group, or a
+    /// valid value's tree) in part: its first choice (the option it picked,
+    /// when it is one pick with parts beneath it) and its parts before a
+    /// cut are kept; what follows is made again. The cut is before the last
+    /// part with probability one half (chronological backtracking: what
+    /// was made last is what most often failed to fit), else before a part
+    /// drawn uniformly. `None` when the attempt kept no choice to start from.
+    fn cut(attempt: &ChoiceTree, rng: &mut DetRng) -> Option<Script> {
+        let mut tops = attempt.children.iter().filter(|c| !c.is_retry());
+        let (first, rest) = (tops.next()?, tops.next());
+        let (mut steps, parts): (Vec<_>, Vec<&ChoiceTree>) = match (first.choice, rest) {
+            (Some(c), None) if !first.children.is_empty() => {
+                (vec![(first.site.clone(), c)], first.children.iter().filter(|c| !c.is_retry()).collect())
+            }
+            _ => (Vec::new(), attempt.children.iter().filter(|c| !c.is_retry()).collect()),
+        };
+        if !parts.is_empty() {
+            let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
+            parts[..cut].iter().for_each(|p| Script::walk(p, &mut steps));
+        }
+        (!steps.is_empty()).then_some(Script { steps, at: 0 })
+    }
+
+    /// The next choice, when it was made at `ctx`'s site and fits its request; else the script ends.
+    fn next(&mut self, ctx: &ChoiceContext<'_>) -> Option<Choice> {
+        let (site, c) = self.steps.get(self.at)?;
+        if **site == *ctx.site && ctx.request.accepts(*c) {
+            self.at += 1;
+            Some(*c)
+        } else {
+            self.steps.clear();
+            self.at = 0;
+            None
+        }
+    }
+}
+
+/// Whether `tree` has a choice made beneath a choice of the same site (below `sites`, the sites of the
+/// choices above it): a part of a recursive type, somewhere to graft.
+fn recursive<'t>(tree: &'t ChoiceTree, sites: &mut Vec<&'t str>) -> bool {
+    let choice = tree.choice.is_some();
+    if choice && sites.contains(&tree.site.as_ref()) {
+        return true;
+    }
+    if choice {
+        sites.push(&tree.site);
+    }
+    let found = tree.children.iter().any(|c| recursive(c, sites));
+    if choice {
+        sites.pop();
+    }
+    found
+}
+
+/// The failed attempt a retry begins after, at the first choice of the
+/// retry: the last node made before the open ones (which have no children
+/// yet) is a [`RETRY`](refgen_core::choice::RETRY) group.
+fn retry_begun(trail: &Trail) -> Option<usize> {
+    let mut open = trail.innermost();
+    if let Some(last) = trail.children_rev(open).next() {
+        return is_retry_site(trail.node(last).site).then_some(last);
+    }
+    loop {
+        let parent = trail.parent(open)?;
+        match trail.children_rev(parent).nth(1) {
+            Some(before) => return is_retry_site(trail.node(before).site).then_some(before),
+            None => open = parent,
+        }
     }
 }
 
@@ -297,6 +486,19 @@ impl Guide for MutateGuide {
         // a hard validity condition makes many failed attempts for each value.
         let fresh = self.corpus.is_empty() || (self.work.0 as f64) < self.config.fresh * self.work.1 as f64;
         let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
+        // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
+        let graft =
+            !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
+        let graft_from = graft.then(|| self.parent(&mut rng)).filter(|&i| self.graftable[i]);
+        if let Some(i) = graft_from {
+            let parent = &self.corpus[i].tree;
+            self.base = Script::cut(parent, &mut rng).unwrap_or_default();
+            self.script = self.base.clone();
+            self.retries = 0;
+            self.planned = Some(Planned::Graft);
+            self.stats.grafted += 1;
+            return Plan::Fresh;
+        }
         if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
             let parent = &self.corpus[self.parent(&mut rng)].tree;
             if let Some(tree) = spliced(&self.donors, parent, &mut rng) {
@@ -329,6 +531,7 @@ impl Guide for MutateGuide {
         match self.planned {
             // A fresh case is plain random generation: the base option is only for a mutant's gaps.
             Some(Planned::Fresh) => Ok(sample(rng, ctx.request)),
+            Some(Planned::Graft) => self.graft(ctx, rng),
             _ => Ok(fill(ctx.cue, ctx.request, rng)),
         }
     }
@@ -336,7 +539,7 @@ impl Guide for MutateGuide {
     /// A mutant that breaks validity is rejected, not regenerated away by a retrying `#[assume]` (whose
     /// new attempt, with nothing left to replay, would take every pick's first option); a fresh case retries.
     fn filters_retry(&self) -> bool {
-        matches!(self.planned, Some(Planned::Fresh) | None)
+        matches!(self.planned, Some(Planned::Fresh | Planned::Graft) | None)
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
@@ -348,6 +551,7 @@ impl Guide for MutateGuide {
         match (planned, feedback.valid) {
             (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
             (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
+            (Some(Planned::Graft), false) => self.stats.graft_rejected += 1,
             _ => {}
         }
         let raised = feedback.utility.filter(|u| self.best.is_none_or(|b| *u > b));
@@ -400,9 +604,11 @@ impl Guide for MutateGuide {
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
             format!(
-                "mutate: {} spliced ({} rejected by validity), from {} donors",
+                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors",
                 s.spliced,
                 s.splice_rejected,
+                s.grafted,
+                s.graft_rejected,
                 self.donors.len()
             ),
         ]
@@ -449,15 +655,23 @@ const MAX_OPERATORS: usize = 8;
 
 /// `#[property(guide = mutate(...))]`'s options, their defaults (see [`super`]'s table).
 pub const fn options<V>() -> MutateOptions {
-    MutateOptions { corpus_size: 256, fresh: 0.1, splice: 0.5, operators: [Mutation::Reroll; MAX_OPERATORS], len: 0 }
+    MutateOptions {
+        corpus_size: 256,
+        fresh: 0.1,
+        splice: 0.5,
+        graft: 0.25,
+        operators: [Mutation::Reroll; MAX_OPERATORS],
+        len: 0,
+    }
 }
 
-/// The options of `guide = mutate(corpus = N, fresh = P, operators = [...])`.
+/// The options of `guide = mutate(corpus = N, fresh = P, splice = P, graft = P, operators = [...])`.
 #[derive(Debug, Clone, Copy)]
 pub struct MutateOptions {
     corpus_size: usize,
     fresh: f64,
     splice: f64,
+    graft: f64,
     /// The first `len` are the operators given; none given is all three.
     operators: [Mutation; MAX_OPERATORS],
     len: usize,
@@ -479,6 +693,13 @@ impl MutateOptions {
     /// `splice = P`: the share of mutants made by splicing, clamped to `0..=1` ([`MutateConfig::splice`]).
     pub const fn splice(mut self, p: f64) -> Self {
         self.splice = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// `graft = P`: the share of the cases that are not fresh made by grafting, clamped to `0..=1`
+    /// ([`MutateConfig::graft`]).
+    pub const fn graft(mut self, p: f64) -> Self {
+        self.graft = p.clamp(0.0, 1.0);
         self
     }
 
@@ -515,7 +736,11 @@ pub mod names {
 impl MutateOptions {
     /// The configuration the options give.
     pub fn config(self) -> MutateConfig {
-        let config = MutateConfig::default().corpus_size(self.corpus_size).fresh(self.fresh).splice(self.splice);
+        let config = MutateConfig::default()
+            .corpus_size(self.corpus_size)
+            .fresh(self.fresh)
+            .splice(self.splice)
+            .graft(self.graft);
         config.operators(self.operators[..self.len].iter().copied())
     }
 }
