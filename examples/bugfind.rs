@@ -7,7 +7,7 @@
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
 //! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
-//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`), `--per-task`
+//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`), `--per-task`
 //! (a line per task and setup too: trials solved, mean time to failure,
 //! the tests to failure of each trial that failed).
 //!

@@ -159,6 +159,9 @@ pub fn setups() -> Vec<Setup> {
         s("mutate(splice=0)", Source::Derived, |c: Config| {
             c.guide(|| MutateGuide::new(MutateConfig::default().splice(0.0)))
         }),
+        s("mutate(graft=0)", Source::Derived, |c: Config| {
+            c.guide(|| MutateGuide::new(MutateConfig::default().graft(0.0)))
+        }),
     ]
 }
 
