@@ -55,7 +55,7 @@
 //!   rest again from other donors (chronological backtracking: what was
 //!   made last most often is what did not fit); with probability one
 //!   quarter, or when the attempt kept nothing, it starts again from the
-//!   case's start. After [`GRAFT_RETRIES`] (30) retries in all, the case
+//!   case's start. After 30 retries in all, the case
 //!   is rejected. So the search for a subtree that fits what is already
 //!   made (a black height, a range of keys) runs inside the node, on the
 //!   filter's retries, over parts already valid. Where a splice puts one
