@@ -149,6 +149,37 @@ impl Donors {
     /// made at a site with donors. Failed attempts in `tree` are not
     /// spliced into. The same RNG state gives the same edit.
     pub fn splice(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+        let (at, donor) = self.draw_splice(tree, rng)?;
+        let (parent, index) = at.split_at(at.len() - 1);
+        let (parent, index) = (parent.to_vec(), index[0]);
+        Some(Edit::Seq(vec![
+            Edit::Delete { at: parent.clone(), start: index, len: 1, lower_len: false },
+            Edit::Insert { at: parent, index, node: donor.clone() },
+        ]))
+    }
+
+    /// `tree` with one splice ([`Donors::splice`], the same draws): the tree
+    /// its edit makes, copied once, without the part it replaces.
+    pub fn spliced(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
+        let (at, donor) = self.draw_splice(tree, rng)?;
+        Some(copy_replacing(tree, &at, donor))
+    }
+
+    /// One splice ([`Donors::splice`], the same draws) made in place; whether there was one.
+    pub fn splice_in_place(&self, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
+        let Some((at, donor)) = self.draw_splice(tree, rng) else { return false };
+        let donor = donor.clone();
+        match tree.get_mut(&at) {
+            Some(node) => {
+                *node = donor;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The draws of a splice: the path of the part replaced (never the root) and its donor.
+    fn draw_splice(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<(Path, &ChoiceTree)> {
         let mut depths: Vec<u64> = Vec::new();
         self.targets(tree, &mut |path| {
             // Nearer the root, more often: a part there has the most room around it (the widest range of
@@ -178,12 +209,7 @@ impl Donors {
             .map(|_| weighted(&site.weights, site.total, rng))
             .min_by_key(|&i| site.weights[i].abs_diff(want))
             .map(|i| &site.trees[i])?;
-        let (parent, index) = at.split_at(at.len() - 1);
-        let (parent, index) = (parent.to_vec(), index[0]);
-        Some(Edit::Seq(vec![
-            Edit::Delete { at: parent.clone(), start: index, len: 1, lower_len: false },
-            Edit::Insert { at: parent, index, node: donor.clone() },
-        ]))
+        Some((at, donor))
     }
 
     /// A donor made at `site`, drawn with weight its number of choices
@@ -258,6 +284,16 @@ fn part_hashes<'t>(tree: &'t ChoiceTree, out: &mut Vec<(&'t ChoiceTree, u64)>) -
     h
 }
 
+/// A copy of `tree` with the node at `at` (not the root) replaced by a copy of `with`; the replaced
+/// node is not copied.
+fn copy_replacing(tree: &ChoiceTree, at: &[usize], with: &ChoiceTree) -> ChoiceTree {
+    let Some((&i, rest)) = at.split_first() else { return with.clone() };
+    let children = (tree.children.iter().enumerate())
+        .map(|(j, c)| if j == i { copy_replacing(c, rest, with) } else { c.clone() })
+        .collect();
+    ChoiceTree { site: tree.site.clone(), choice: tree.choice, children }
+}
+
 /// An index drawn with probability its weight over `total` (uniform when every weight is 0).
 fn weighted(weights: &[u64], total: u64, rng: &mut DetRng) -> usize {
     match total {
@@ -306,6 +342,21 @@ mod tests {
             assert!(out.children[0].site == "x" && out.children[0].choice == Some(1));
         }
         assert!(donors.splice(&ChoiceTree::root(vec![k(1)]), &mut rng).is_none());
+    }
+
+    #[test]
+    fn a_splice_copied_or_made_in_place_is_the_tree_its_edit_makes() {
+        let mut donors = Donors::new(8);
+        let mut rng = rng_from_seed(2);
+        donors.add(&ChoiceTree::root(vec![x(1, vec![x(1, vec![k(5)]), x(1, vec![k(7), x(0, vec![])])])]), &mut rng);
+        let tree = ChoiceTree::root(vec![x(1, vec![x(0, vec![]), k(1)]), x(1, vec![k(2), x(1, vec![k(3)])])]);
+        for seed in 0..60 {
+            let by_edit = donors.splice(&tree, &mut rng_from_seed(seed)).unwrap().apply(&tree).unwrap();
+            assert_eq!(donors.spliced(&tree, &mut rng_from_seed(seed)), Some(by_edit.clone()));
+            let mut in_place = tree.clone();
+            assert!(donors.splice_in_place(&mut in_place, &mut rng_from_seed(seed)));
+            assert_eq!(in_place, by_edit);
+        }
     }
 
     #[test]

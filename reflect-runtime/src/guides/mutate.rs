@@ -250,15 +250,10 @@ const DONORS_PER_SITE: usize = 512;
 /// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
 /// three splices in all: two valid parts brought under one node in one step.
 fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-    let mut tree = donors.splice(parent, rng)?.apply(parent)?;
+    let mut tree = donors.spliced(parent, rng)?;
     for _ in 1..3 {
-        if rng.random::<f64>() >= 0.5 {
+        if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(&mut tree, rng) {
             break;
-        }
-        // An edit that does not apply leaves the tree as it was.
-        match donors.splice(&tree, rng) {
-            Some(edit) if edit.apply_in_place(&mut tree) => {}
-            _ => break,
         }
     }
     Some(tree)
