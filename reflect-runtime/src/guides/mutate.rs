@@ -44,36 +44,37 @@
 //!   give the rejection rate per operator. A fresh case is random
 //!   generation, retries included.
 //! - **Grafting**: a graft case is made by the generator, retries included,
-//!   from the start of a corpus entry (drawn as a mutant's is): its first
-//!   choice (the option its root picked) and its parts before a cut (the
-//!   last part with probability one half, else one drawn uniformly) are
-//!   replayed; after them, every pick made inside a part of the same site
-//!   (a subtree of a recursive type) replays a donor of that site, drawn
-//!   with weight its number of choices, and the other choices are drawn at
-//!   random. Where a node's `#[assume]` fails, its retry keeps the failed
-//!   attempt's first choice and its parts before a new cut, and makes the
-//!   rest again from other donors (chronological backtracking: what was
-//!   made last most often is what did not fit); with probability one
-//!   quarter, or when the attempt kept nothing, it starts again from the
-//!   case's start. After 30 retries in all, the case
-//!   is rejected. So the search for a subtree that fits what is already
-//!   made (a black height, a range of keys) runs inside the node, on the
-//!   filter's retries, over parts already valid. Where a splice puts one
-//!   donor in place and is rejected if it does not fit, grafting tries
-//!   donors until one fits: two subtrees of black height 2, with keys on
-//!   either side of a node's key, make a red-black tree of black height 3,
-//!   which neither random generation nor splicing made in our measurements
+//!   from the start of a corpus entry (drawn as a mutant's is; an entry with
+//!   no choice beneath a choice of the same site, such as a list, has nowhere
+//!   to graft and is mutated instead): its first choice (the option its root
+//!   picked) and its parts before a cut (the last part with probability one
+//!   half, else one drawn uniformly) are replayed; after them, every pick
+//!   made beneath a choice of the same site (a subtree of a recursive type)
+//!   replays a donor of that site, drawn with weight its number of choices,
+//!   and the other choices are drawn at random. Where a node's `#[assume]`
+//!   fails, its retry keeps the failed attempt's first choice and its parts
+//!   before a new cut, and makes the rest again from other donors
+//!   (chronological backtracking: what was made last most often is what did
+//!   not fit); with probability one quarter, or when the attempt kept
+//!   nothing, it starts again from the case's start. After 30 retries in all,
+//!   the case is rejected. So the search for a subtree that fits what is
+//!   already made (a black height, a range of keys) runs inside the node, on
+//!   the filter's retries, over parts already valid. Where a splice puts one
+//!   donor in place and is rejected if it does not fit, grafting tries donors
+//!   until one fits: two subtrees of black height 2, with keys on either side
+//!   of a node's key, make a red-black tree of black height 3, which neither
+//!   random generation nor splicing made in our measurements
 //!   (`examples/bugfind`, the red-black tree workload).
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new; seeds, failures and utility
 //!   records stay.
 //!
-//! Departures from the thesis: splicing, the donors and the schedule by work
-//! are this library's (splicing is what grows values whose validity couples
-//! a part with its surroundings, such as balanced trees; see
-//! [`refgen_core::splice`]); the thesis's fresh cases are a fixed share of
-//! the cases.
+//! Departures from the thesis: splicing, grafting, the donors and the
+//! schedule by work are this library's (splicing and grafting are what grow
+//! values whose validity couples a part with its surroundings, such as
+//! balanced trees; see [`refgen_core::splice`]); the thesis's fresh cases
+//! are a fixed share of the cases.
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
@@ -209,7 +210,7 @@ pub struct MutateGuide {
     weights: Vec<u64>,
     /// The sum of `weights`.
     total: u64,
-    /// Whether each corpus entry has a pick made inside a part of the same site: somewhere to graft.
+    /// Whether each corpus entry has a choice beneath a choice of the same site: somewhere to graft.
     graftable: Vec<bool>,
     best: Option<f64>,
     planned: Option<Planned>,
