@@ -78,18 +78,18 @@
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
+use super::graft::{recursive, Grafting};
 use super::shape::Shapes;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
-use refgen_core::choice::{is_retry_site, Choice, ChoiceTree, Request};
+use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
-use std::borrow::Cow;
 use std::fmt::Debug;
 
 /// The parameters of a [`MutateGuide`]; see the module docs.
@@ -223,12 +223,8 @@ pub struct MutateGuide {
     donors: Donors,
     /// The choices made by fresh cases, and by all cases.
     work: (u64, u64),
-    /// What a graft case answers next.
-    script: Script,
-    /// How a graft case began: the kept start of a corpus entry.
-    base: Script,
-    /// The retries the graft case under way has begun.
-    retries: u32,
+    /// The graft case under way.
+    grafting: Grafting,
 }
 
 impl Default for MutateGuide {
@@ -280,9 +276,7 @@ impl MutateGuide {
             shapes: Shapes::default(),
             donors: Donors::new(DONORS_PER_SITE),
             work: (0, 0),
-            script: Script::default(),
-            base: Script::default(),
-            retries: 0,
+            grafting: Grafting::default(),
         }
     }
 
@@ -332,143 +326,6 @@ impl MutateGuide {
     }
 }
 
-impl MutateGuide {
-    /// A graft case's answer (see the module docs): the script's next
-    /// choice while it fits; at the first choice of a retry, a script that
-    /// keeps the failed attempt's first parts (rejected after
-    /// [`GRAFT_RETRIES`]); at a pick made beneath a choice of the same site,
-    /// a donor's choices.
-    fn graft(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        if let Some(group) = retry_begun(ctx.trail) {
-            self.retries += 1;
-            if self.retries > GRAFT_RETRIES {
-                return Err(Stop::Invalid);
-            }
-            // Nothing kept of the failed attempt (or, now and then, by choice): the case's start again.
-            let kept = (rng.random::<f64>() >= RESTART).then(|| Script::cut(&ctx.trail.subtree(group), rng)).flatten();
-            self.script = kept.unwrap_or_else(|| Script { at: 0, ..self.base.clone() });
-        }
-        if let Some(c) = self.script.next(ctx) {
-            return Ok(c);
-        }
-        if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
-            if let Some(donor) = self.donors.draw(ctx.site, rng) {
-                self.script = Script::of(donor);
-                if let Some(c) = self.script.next(ctx) {
-                    return Ok(c);
-                }
-            }
-        }
-        Ok(sample(rng, ctx.request))
-    }
-}
-
-/// The most retries a graft case begins (over all its filters) before it is rejected: a case that does
-/// not fit after that many tries costs no more.
-const GRAFT_RETRIES: u32 = 30;
-
-/// The chance that a retry of a graft case starts again from the case's start rather than from the
-/// failed attempt's kept parts.
-const RESTART: f64 = 0.25;
-
-/// The chance that a cut of a graft case ([`Script::cut`]) is before the last part.
-const CUT_LAST: f64 = 0.5;
-
-/// Choices a graft case answers in order, each with the site that made it
-/// (a donor's, or the kept first parts of a failed attempt).
-#[derive(Debug, Clone, Default)]
-struct Script {
-    steps: Vec<(Cow<'static, str>, Choice)>,
-    at: usize,
-}
-
-impl Script {
-    /// A donor's choices, in order (a donor holds no failed attempt).
-    fn of(donor: &ChoiceTree) -> Script {
-        let mut steps = Vec::new();
-        Script::walk(donor, &mut steps);
-        Script { steps, at: 0 }
-    }
-
-    /// Pushes the choices of `t` outside failed attempts, in order.
-    fn walk(t: &ChoiceTree, out: &mut Vec<(Cow<'static, str>, Choice)>) {
-        if let Some(c) = t.choice {
-            out.push((t.site.clone(), c));
-        }
-        t.children.iter().filter(|c| !c.is_retry()).for_each(|c| Script::walk(c, out));
-    }
-
-    /// A script that remakes `attempt` (a failed attempt's group, or a
-    /// valid value's tree) in part: its first choice (the option it picked,
-    /// when it is one pick with parts beneath it) and its parts before a
-    /// cut are kept; what follows is made again. The cut is before the last
-    /// part with probability one half (chronological backtracking: what
-    /// was made last is what most often failed to fit), else before a part
-    /// drawn uniformly. `None` when the attempt kept no choice to start from.
-    fn cut(attempt: &ChoiceTree, rng: &mut DetRng) -> Option<Script> {
-        let mut tops = attempt.children.iter().filter(|c| !c.is_retry());
-        let (first, rest) = (tops.next()?, tops.next());
-        let (mut steps, parts): (Vec<_>, Vec<&ChoiceTree>) = match (first.choice, rest) {
-            (Some(c), None) if !first.children.is_empty() => {
-                (vec![(first.site.clone(), c)], first.children.iter().filter(|c| !c.is_retry()).collect())
-            }
-            _ => (Vec::new(), attempt.children.iter().filter(|c| !c.is_retry()).collect()),
-        };
-        if !parts.is_empty() {
-            let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
-            parts[..cut].iter().for_each(|p| Script::walk(p, &mut steps));
-        }
-        (!steps.is_empty()).then_some(Script { steps, at: 0 })
-    }
-
-    /// The next choice, when it was made at `ctx`'s site and fits its request; else the script ends.
-    fn next(&mut self, ctx: &ChoiceContext<'_>) -> Option<Choice> {
-        let (site, c) = self.steps.get(self.at)?;
-        if **site == *ctx.site && ctx.request.accepts(*c) {
-            self.at += 1;
-            Some(*c)
-        } else {
-            self.steps.clear();
-            self.at = 0;
-            None
-        }
-    }
-}
-
-/// Whether `tree` has a choice made beneath a choice of the same site (below `sites`, the sites of the
-/// choices above it): a part of a recursive type, somewhere to graft.
-fn recursive<'t>(tree: &'t ChoiceTree, sites: &mut Vec<&'t str>) -> bool {
-    let choice = tree.choice.is_some();
-    if choice && sites.contains(&tree.site.as_ref()) {
-        return true;
-    }
-    if choice {
-        sites.push(&tree.site);
-    }
-    let found = tree.children.iter().any(|c| recursive(c, sites));
-    if choice {
-        sites.pop();
-    }
-    found
-}
-
-/// The failed attempt a retry begins after, at the first choice of the
-/// retry: the last node made before the open ones (which have no children
-/// yet) is a [`RETRY`](refgen_core::choice::RETRY) group.
-fn retry_begun(trail: &Trail) -> Option<usize> {
-    let mut open = trail.innermost();
-    if let Some(last) = trail.children_rev(open).next() {
-        return is_retry_site(trail.node(last).site).then_some(last);
-    }
-    loop {
-        let parent = trail.parent(open)?;
-        match trail.children_rev(parent).nth(1) {
-            Some(before) => return is_retry_site(trail.node(before).site).then_some(before),
-            None => open = parent,
-        }
-    }
-}
-
 impl Guide for MutateGuide {
     fn name(&self) -> &str {
         "mutate"
@@ -487,10 +344,7 @@ impl Guide for MutateGuide {
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
         let graft_from = graft.then(|| self.parent(&mut rng)).filter(|&i| self.graftable[i]);
         if let Some(i) = graft_from {
-            let parent = &self.corpus[i].tree;
-            self.base = Script::cut(parent, &mut rng).unwrap_or_default();
-            self.script = self.base.clone();
-            self.retries = 0;
+            self.grafting.begin(&self.corpus[i].tree, &mut rng);
             self.planned = Some(Planned::Graft);
             self.stats.grafted += 1;
             return Plan::Fresh;
@@ -527,7 +381,7 @@ impl Guide for MutateGuide {
         match self.planned {
             // A fresh case is plain random generation: the base option is only for a mutant's gaps.
             Some(Planned::Fresh) => Ok(sample(rng, ctx.request)),
-            Some(Planned::Graft) => self.graft(ctx, rng),
+            Some(Planned::Graft) => self.grafting.answer(ctx, &self.donors, rng),
             _ => Ok(fill(ctx.cue, ctx.request, rng)),
         }
     }

@@ -1,0 +1,179 @@
+//! Grafting, for [`super::mutate`]: how a graft case answers the generator's choices.
+//!
+//! A graft case is made by the generator, retries included. [`Grafting`]
+//! answers it from a script: first the start of a corpus entry, then, at
+//! each pick made beneath a choice of the same site (a part of a recursive
+//! type), a donor's choices; at the first choice of a retry, a new cut of
+//! the failed attempt (chronological backtracking). The module docs of
+//! [`super::mutate`] say what a user sees of it and why.
+
+use crate::guide::ChoiceContext;
+use rand::Rng;
+use refgen_core::choice::{is_retry_site, Choice, ChoiceTree, Request};
+use refgen_core::source::{sample, DetRng, Stop};
+use refgen_core::splice::Donors;
+use refgen_core::trail::Trail;
+use std::borrow::Cow;
+
+/// The state of the graft case under way.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Grafting {
+    /// What the case answers next.
+    script: Script,
+    /// How the case began: the kept start of a corpus entry.
+    base: Script,
+    /// The retries the case has begun.
+    retries: u32,
+}
+
+impl Grafting {
+    /// A graft case begins from the corpus entry `entry` (a valid value's tree): its start before a cut.
+    pub(super) fn begin(&mut self, entry: &ChoiceTree, rng: &mut DetRng) {
+        self.base = Script::cut(entry, rng).unwrap_or_default();
+        self.script.clone_from(&self.base);
+        self.retries = 0;
+    }
+
+    /// The case's answer at `ctx`: the script's next choice while it fits;
+    /// at the first choice of a retry, a script that keeps the failed
+    /// attempt's first parts (the case is rejected after [`GRAFT_RETRIES`]);
+    /// at a pick made beneath a choice of the same site, a donor's choices;
+    /// else a random choice.
+    pub(super) fn answer(
+        &mut self,
+        ctx: &ChoiceContext<'_>,
+        donors: &Donors,
+        rng: &mut DetRng,
+    ) -> Result<Choice, Stop> {
+        if let Some(group) = retry_begun(ctx.trail) {
+            self.retries += 1;
+            if self.retries > GRAFT_RETRIES {
+                return Err(Stop::Invalid);
+            }
+            // Nothing kept of the failed attempt (or, now and then, by choice): the case's start again.
+            let kept = (rng.random::<f64>() >= RESTART).then(|| Script::cut(&ctx.trail.subtree(group), rng)).flatten();
+            match kept {
+                Some(script) => self.script = script,
+                None => self.script.clone_from(&self.base),
+            }
+        }
+        if let Some(c) = self.script.next(ctx) {
+            return Ok(c);
+        }
+        if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
+            if let Some(donor) = donors.draw(ctx.site, rng) {
+                self.script.load(donor);
+                if let Some(c) = self.script.next(ctx) {
+                    return Ok(c);
+                }
+            }
+        }
+        Ok(sample(rng, ctx.request))
+    }
+}
+
+/// The most retries a graft case begins (over all its filters) before it is rejected: a case that does
+/// not fit after that many tries costs no more.
+const GRAFT_RETRIES: u32 = 30;
+
+/// The chance that a retry of a graft case starts again from the case's start rather than from the
+/// failed attempt's kept parts.
+const RESTART: f64 = 0.25;
+
+/// The chance that a cut of a graft case ([`Script::cut`]) is before the last part.
+const CUT_LAST: f64 = 0.5;
+
+/// Choices a graft case answers in order, each with the site that made it
+/// (a donor's, or the kept first parts of a failed attempt).
+#[derive(Debug, Clone, Default)]
+struct Script {
+    steps: Vec<(Cow<'static, str>, Choice)>,
+    at: usize,
+}
+
+impl Script {
+    /// Answer a donor's choices next, in order (a donor holds no failed attempt).
+    fn load(&mut self, donor: &ChoiceTree) {
+        self.steps.clear();
+        self.at = 0;
+        Script::walk(donor, &mut self.steps);
+    }
+
+    /// Pushes the choices of `t` outside failed attempts, in order.
+    fn walk(t: &ChoiceTree, out: &mut Vec<(Cow<'static, str>, Choice)>) {
+        if let Some(c) = t.choice {
+            out.push((t.site.clone(), c));
+        }
+        t.children.iter().filter(|c| !c.is_retry()).for_each(|c| Script::walk(c, out));
+    }
+
+    /// A script that remakes `attempt` (a failed attempt's group, or a
+    /// valid value's tree) in part: its first choice (the option it picked,
+    /// when it is one pick with parts beneath it) and its parts before a
+    /// cut are kept; what follows is made again. The cut is before the last
+    /// part with probability one half (chronological backtracking: what
+    /// was made last is what most often failed to fit), else before a part
+    /// drawn uniformly. `None` when the attempt kept no choice to start from.
+    fn cut(attempt: &ChoiceTree, rng: &mut DetRng) -> Option<Script> {
+        let mut tops = attempt.children.iter().filter(|c| !c.is_retry());
+        let (first, rest) = (tops.next()?, tops.next());
+        let (mut steps, parts): (Vec<_>, Vec<&ChoiceTree>) = match (first.choice, rest) {
+            (Some(c), None) if !first.children.is_empty() => {
+                (vec![(first.site.clone(), c)], first.children.iter().filter(|c| !c.is_retry()).collect())
+            }
+            _ => (Vec::new(), attempt.children.iter().filter(|c| !c.is_retry()).collect()),
+        };
+        if !parts.is_empty() {
+            let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
+            parts[..cut].iter().for_each(|p| Script::walk(p, &mut steps));
+        }
+        (!steps.is_empty()).then_some(Script { steps, at: 0 })
+    }
+
+    /// The next choice, when it was made at `ctx`'s site and fits its request; else the script ends.
+    fn next(&mut self, ctx: &ChoiceContext<'_>) -> Option<Choice> {
+        let (site, c) = self.steps.get(self.at)?;
+        if **site == *ctx.site && ctx.request.accepts(*c) {
+            self.at += 1;
+            Some(*c)
+        } else {
+            self.steps.clear();
+            self.at = 0;
+            None
+        }
+    }
+}
+
+/// Whether `tree` has a choice made beneath a choice of the same site (below `sites`, the sites of the
+/// choices above it): a part of a recursive type, somewhere to graft.
+pub(super) fn recursive<'t>(tree: &'t ChoiceTree, sites: &mut Vec<&'t str>) -> bool {
+    let choice = tree.choice.is_some();
+    if choice && sites.contains(&tree.site.as_ref()) {
+        return true;
+    }
+    if choice {
+        sites.push(&tree.site);
+    }
+    let found = tree.children.iter().any(|c| recursive(c, sites));
+    if choice {
+        sites.pop();
+    }
+    found
+}
+
+/// The failed attempt a retry begins after, at the first choice of the
+/// retry: the last node made before the open ones (which have no children
+/// yet) is a [`RETRY`](refgen_core::choice::RETRY) group.
+fn retry_begun(trail: &Trail) -> Option<usize> {
+    let mut open = trail.innermost();
+    if let Some(last) = trail.children_rev(open).next() {
+        return is_retry_site(trail.node(last).site).then_some(last);
+    }
+    loop {
+        let parent = trail.parent(open)?;
+        match trail.children_rev(parent).nth(1) {
+            Some(before) => return is_retry_site(trail.node(before).site).then_some(before),
+            None => open = parent,
+        }
+    }
+}
