@@ -42,12 +42,14 @@
 //! assert!(spliced.children[0].choice_count() > 1);
 //! ```
 
-use crate::choice::{ChoiceTree, ROOT};
+use crate::choice::{Choice, ChoiceTree, ROOT};
 use crate::edit::{Edit, Path};
 use crate::hashing::{finish, mix, mix_bytes, BuildKey};
 use crate::source::{weighted_index, DetRng};
 use rand::Rng;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// A target at depth `d` (path length) is drawn with weight `TARGET_SCALE / (d + 1)`.
 const TARGET_SCALE: u64 = 1 << 20;
@@ -55,10 +57,16 @@ const TARGET_SCALE: u64 = 1 << 20;
 /// How many donors a splice draws to choose the one nearest in size from.
 const DRAWS: usize = 4;
 
+/// A donor's choices in the order they were made, each with the site that made it: what a graft
+/// replays ([`Donors::draw`]).
+pub type DonorChoices = Rc<[(Cow<'static, str>, Choice)]>;
+
 /// The donors kept for one site.
 #[derive(Debug, Clone, Default)]
 struct Site {
     trees: Vec<ChoiceTree>,
+    /// Each donor's choices in order, for grafting ([`Donors::draw`]).
+    choices: Vec<DonorChoices>,
     /// The weight of each as a donor: its number of choices.
     weights: Vec<u64>,
     total: u64,
@@ -124,15 +132,20 @@ impl Donors {
                 },
             };
             let tree = part.without_retries();
-            let weight = tree.choice_count() as u64;
+            let mut choices = Vec::new();
+            tree.walk(&mut |t| choices.extend(t.choice.map(|c| (t.site.clone(), c))));
+            let weight = choices.len() as u64;
+            let choices = DonorChoices::from(choices);
             match slot {
                 None => {
                     entry.trees.push(tree);
+                    entry.choices.push(choices);
                     entry.weights.push(weight);
                 }
                 Some(i) => {
                     entry.total -= entry.weights[i];
                     entry.trees[i] = tree;
+                    entry.choices[i] = choices;
                     entry.weights[i] = weight;
                 }
             }
@@ -212,13 +225,15 @@ impl Donors {
         Some((at, donor))
     }
 
-    /// A donor made at `site`, drawn with weight its number of choices
-    /// (larger parts more often); `None` when the site has none. For
-    /// grafting: a part made, during generation, by replaying a donor's
-    /// choices where the generator makes a part at the same site.
-    pub fn draw(&self, site: &str, rng: &mut DetRng) -> Option<&ChoiceTree> {
+    /// The choices of a donor made at `site` (in order, each with its
+    /// site), the donor drawn with weight its number of choices (larger
+    /// parts more often); `None` when the site has none. For grafting: a
+    /// part made, during generation, by replaying a donor's choices where
+    /// the generator makes a part at the same site. They are kept with the
+    /// donor, so a draw copies nothing.
+    pub fn draw(&self, site: &str, rng: &mut DetRng) -> Option<&DonorChoices> {
         let s = self.sites.get(site).filter(|s| !s.trees.is_empty())?;
-        Some(&s.trees[weighted(&s.weights, s.total, rng)])
+        Some(&s.choices[weighted(&s.weights, s.total, rng)])
     }
 
     /// Calls `f` with the path of each choice node of `tree` made at a site

@@ -11,7 +11,7 @@ use crate::guide::ChoiceContext;
 use rand::Rng;
 use refgen_core::choice::{is_retry_site, Choice, ChoiceTree, Request};
 use refgen_core::source::{sample, DetRng, Stop};
-use refgen_core::splice::Donors;
+use refgen_core::splice::{DonorChoices, Donors};
 use refgen_core::trail::Trail;
 use std::borrow::Cow;
 
@@ -84,19 +84,19 @@ const RESTART: f64 = 0.25;
 const CUT_LAST: f64 = 0.5;
 
 /// Choices a graft case answers in order, each with the site that made it
-/// (a donor's, or the kept first parts of a failed attempt).
+/// (a donor's, or the kept first parts of a failed attempt); shared, so
+/// loading a donor or going back to the case's start copies nothing.
 #[derive(Debug, Clone, Default)]
 struct Script {
-    steps: Vec<(Cow<'static, str>, Choice)>,
+    steps: DonorChoices,
     at: usize,
 }
 
 impl Script {
-    /// Answer a donor's choices next, in order (a donor holds no failed attempt).
-    fn load(&mut self, donor: &ChoiceTree) {
-        self.steps.clear();
+    /// Answer a donor's choices next, in order.
+    fn load(&mut self, donor: &DonorChoices) {
+        self.steps = donor.clone();
         self.at = 0;
-        Script::walk(donor, &mut self.steps);
     }
 
     /// Pushes the choices of `t` outside failed attempts, in order.
@@ -127,7 +127,7 @@ impl Script {
             let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
             parts[..cut].iter().for_each(|p| Script::walk(p, &mut steps));
         }
-        (!steps.is_empty()).then_some(Script { steps, at: 0 })
+        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0 })
     }
 
     /// The next choice, when it was made at `ctx`'s site and fits its request; else the script ends.
@@ -137,8 +137,7 @@ impl Script {
             self.at += 1;
             Some(*c)
         } else {
-            self.steps.clear();
-            self.at = 0;
+            self.at = self.steps.len();
             None
         }
     }
