@@ -51,7 +51,7 @@ impl Grafting {
                 return Err(Stop::Invalid);
             }
             // Nothing kept of the failed attempt (or, now and then, by choice): the case's start again.
-            let kept = (rng.random::<f64>() >= RESTART).then(|| Script::cut(&ctx.trail.subtree(group), rng)).flatten();
+            let kept = (rng.random::<f64>() >= RESTART).then(|| Script::cut(Attempt(ctx.trail, group), rng)).flatten();
             match kept {
                 Some(script) => self.script = script,
                 None => self.script.clone_from(&self.base),
@@ -100,11 +100,9 @@ impl Script {
     }
 
     /// Pushes the choices of `t` outside failed attempts, in order.
-    fn walk(t: &ChoiceTree, out: &mut Vec<(Cow<'static, str>, Choice)>) {
-        if let Some(c) = t.choice {
-            out.push((t.site.clone(), c));
-        }
-        t.children.iter().filter(|c| !c.is_retry()).for_each(|c| Script::walk(c, out));
+    fn walk<T: Part>(t: T, out: &mut Vec<(Cow<'static, str>, Choice)>) {
+        out.extend(t.choice());
+        t.kept_children().for_each(|c| Script::walk(c, out));
     }
 
     /// A script that remakes `attempt` (a failed attempt's group, or a
@@ -114,18 +112,16 @@ impl Script {
     /// part with probability one half (chronological backtracking: what
     /// was made last is what most often failed to fit), else before a part
     /// drawn uniformly. `None` when the attempt kept no choice to start from.
-    fn cut(attempt: &ChoiceTree, rng: &mut DetRng) -> Option<Script> {
-        let mut tops = attempt.children.iter().filter(|c| !c.is_retry());
+    fn cut<T: Part>(attempt: T, rng: &mut DetRng) -> Option<Script> {
+        let mut tops = attempt.kept_children();
         let (first, rest) = (tops.next()?, tops.next());
-        let (mut steps, parts): (Vec<_>, Vec<&ChoiceTree>) = match (first.choice, rest) {
-            (Some(c), None) if !first.children.is_empty() => {
-                (vec![(first.site.clone(), c)], first.children.iter().filter(|c| !c.is_retry()).collect())
-            }
-            _ => (Vec::new(), attempt.children.iter().filter(|c| !c.is_retry()).collect()),
+        let (mut steps, parts): (Vec<_>, Vec<T>) = match (first.choice(), rest) {
+            (Some(c), None) if first.has_children() => (vec![c], first.kept_children().collect()),
+            _ => (Vec::new(), attempt.kept_children().collect()),
         };
         if !parts.is_empty() {
             let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
-            parts[..cut].iter().for_each(|p| Script::walk(p, &mut steps));
+            parts[..cut].iter().for_each(|&p| Script::walk(p, &mut steps));
         }
         (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0 })
     }
@@ -140,6 +136,59 @@ impl Script {
             self.at = self.steps.len();
             None
         }
+    }
+}
+
+/// A part a script is cut from and walks: a corpus entry's choice tree, or a failed attempt read in
+/// place in the trail (a retry of a graft case copies nothing).
+trait Part: Copy {
+    /// The node's choice and site, for a choice node.
+    fn choice(self) -> Option<(Cow<'static, str>, Choice)>;
+    /// Whether the node has children (failed attempts included).
+    fn has_children(self) -> bool;
+    /// The node's children outside failed attempts, first to last.
+    fn kept_children(self) -> impl Iterator<Item = Self>;
+}
+
+impl Part for &ChoiceTree {
+    fn choice(self) -> Option<(Cow<'static, str>, Choice)> {
+        self.choice.map(|c| (self.site.clone(), c))
+    }
+    fn has_children(self) -> bool {
+        !self.children.is_empty()
+    }
+    fn kept_children(self) -> impl Iterator<Item = Self> {
+        self.children.iter().filter(|c| !c.is_retry())
+    }
+}
+
+/// Node `.1` of the trail `.0`.
+#[derive(Clone, Copy)]
+struct Attempt<'t>(&'t Trail, usize);
+
+impl Part for Attempt<'_> {
+    fn choice(self) -> Option<(Cow<'static, str>, Choice)> {
+        let n = self.0.node(self.1);
+        n.choice.map(|c| (Cow::Borrowed(n.site), c))
+    }
+    fn has_children(self) -> bool {
+        self.1 + 1 < self.0.end(self.1)
+    }
+    fn kept_children(self) -> impl Iterator<Item = Self> {
+        // In pre-order a node's first child comes right after it, and each next sibling right after
+        // the subtree before it.
+        let (trail, end) = (self.0, self.0.end(self.1));
+        let mut next = self.1 + 1;
+        std::iter::from_fn(move || {
+            while next < end {
+                let (id, n) = (next, trail.node(next));
+                next = trail.end(id);
+                if !(n.choice.is_none() && is_retry_site(n.site)) {
+                    return Some(Attempt(trail, id));
+                }
+            }
+            None
+        })
     }
 }
 
