@@ -47,6 +47,7 @@ use refgen_core::gen::BoxGen;
 pub mod auto;
 pub mod cgs;
 pub mod distinct;
+mod elites;
 mod graft;
 pub mod mutate;
 pub mod random;

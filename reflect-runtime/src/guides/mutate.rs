@@ -24,7 +24,15 @@
 //!   [`MutateConfig::graft`] (default 0.25; below), else a mutant of a
 //!   corpus entry drawn with weight the square of its number of choices
 //!   (larger entries have more to mutate, and were reached by more steps:
-//!   growing valid values step by step is what mutation is for). A share
+//!   growing valid values step by step is what mutation is for). Half the
+//!   time, the entry must also have a **feature** drawn uniformly from
+//!   those of the corpus ([`super::shape::features`]: a constructor under
+//!   a constructor, by branch, such as a function under the first part of
+//!   an application): it is drawn by size until it has it, at most four
+//!   times, else it is that feature's elite, the largest entry that has it
+//!   ([`super::elites`]). A feature most entries have changes little; a
+//!   rare construct, which lives in a few small entries that a draw by size
+//!   would seldom reach, gets its share and grows. A share
 //!   [`MutateConfig::splice`] (default 0.5) of the mutants are splices: a
 //!   part of the entry (a leaf included) replaced by a donor made at the same
 //!   site, a little larger than it, and again with probability one half (at
@@ -67,19 +75,21 @@
 //!   (`examples/bugfind`, the red-black tree workload).
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
-//!   oldest) entry that joined for being new; seeds, failures and utility
-//!   records stay.
+//!   oldest) entry that joined for being new and is no feature's elite
+//!   (failing that, the smallest that joined for being new); seeds,
+//!   failures and utility records stay.
 //!
-//! Departures from the thesis: splicing, grafting, the donors and the
-//! schedule by work are this library's (splicing and grafting are what grow
+//! Departures from the thesis: splicing, grafting, the donors, the
+//! features' elites and the schedule by work are this library's (splicing and grafting are what grow
 //! values whose validity couples a part with its surroundings, such as
 //! balanced trees; see [`refgen_core::splice`]); the thesis's fresh cases
 //! are a fixed share of the cases.
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
+use super::elites::Elites;
 use super::graft::{recursive, Grafting};
-use super::shape::Shapes;
+use super::shape::{features, Shapes};
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use rand::Rng;
@@ -225,6 +235,8 @@ pub struct MutateGuide {
     work: (u64, u64),
     /// The graft case under way.
     grafting: Grafting,
+    /// For each feature of the corpus's entries, the largest entry that has it.
+    elites: Elites,
 }
 
 impl Default for MutateGuide {
@@ -240,6 +252,12 @@ fn fill(cue: Cue, request: Request<'_>, rng: &mut DetRng) -> Choice {
         _ => sample(rng, request),
     }
 }
+
+/// The share of parents that must have a feature drawn uniformly ([`MutateGuide::parent`]).
+const ELITE_SHARE: f64 = 0.5;
+
+/// How many parents are drawn by size for one with the feature drawn, before its elite is taken.
+const ELITE_TRIES: usize = 4;
 
 /// The most donors the splice pool keeps per site.
 const DONORS_PER_SITE: usize = 512;
@@ -277,6 +295,7 @@ impl MutateGuide {
             donors: Donors::new(DONORS_PER_SITE),
             work: (0, 0),
             grafting: Grafting::default(),
+            elites: Elites::default(),
         }
     }
 
@@ -295,22 +314,39 @@ impl MutateGuide {
     /// The weights are counted when an entry joins: counting an entry's
     /// choices walks its whole tree, and doing it for every entry at every
     /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
+    ///
+    /// With probability [`ELITE_SHARE`], the parent must have a feature drawn
+    /// uniformly (see [`super::elites`]): it is drawn the same way until it
+    /// has it, at most [`ELITE_TRIES`] times, else it is that feature's elite.
+    /// A feature most entries have changes little; a rare one gets its share.
     fn parent(&self, rng: &mut DetRng) -> usize {
-        weighted_index(&self.weights, self.total, rng)
+        let weighted = |rng: &mut DetRng| weighted_index(&self.weights, self.total, rng);
+        let Some((f, elite)) = (rng.random::<f64>() < ELITE_SHARE).then(|| self.elites.draw(rng)).flatten() else {
+            return weighted(rng);
+        };
+        (0..ELITE_TRIES)
+            .map(|_| weighted(rng))
+            .find(|&i| self.elites.has(i, f))
+            .or(elite)
+            .unwrap_or_else(|| weighted(rng))
     }
 
     /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
     /// attempts a retrying filter rejected would be read as the value's choices.
-    fn join(&mut self, tree: ChoiceTree, joined: Joined) {
+    fn join(&mut self, tree: ChoiceTree, joined: Joined, features: Vec<u64>) {
         let tree = tree.into_without_retries();
         if self.corpus.len() >= self.config.corpus_size {
-            // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new.
-            let smallest = (self.corpus.iter().zip(&self.weights).enumerate())
-                .filter(|(_, (e, _))| e.joined == Joined::New)
-                .min_by_key(|(i, (_, w))| (**w, *i))
-                .map(|(i, _)| i);
-            match smallest {
+            // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new and
+            // is no feature's elite; failing that, the smallest that joined for being new.
+            let smallest = |elites: bool| {
+                (self.corpus.iter().zip(&self.weights).enumerate())
+                    .filter(|(i, (e, _))| e.joined == Joined::New && (elites || !self.elites.is_elite(*i)))
+                    .min_by_key(|(i, (_, w))| (**w, *i))
+                    .map(|(i, _)| i)
+            };
+            match smallest(false).or_else(|| smallest(true)) {
                 Some(i) => {
+                    self.elites.remove(i, &self.weights);
                     self.corpus.remove(i);
                     self.graftable.remove(i);
                     self.total -= self.weights.remove(i);
@@ -323,6 +359,7 @@ impl MutateGuide {
         self.corpus.push(CorpusEntry { tree, joined });
         self.weights.push(weight);
         self.total += weight;
+        self.elites.push(features, &self.weights);
     }
 }
 
@@ -415,14 +452,18 @@ impl Guide for MutateGuide {
             _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
             _ => None,
         };
+        let mut kept = Vec::new();
+        if joined.is_some() {
+            features(feedback.trail, &mut kept);
+        }
         if feedback.valid && (joined.is_some() || feedback.new) {
             let tree = feedback.tree();
             self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
             if let Some(joined) = joined {
-                self.join(tree, joined);
+                self.join(tree, joined, kept);
             }
         } else if let Some(joined) = joined {
-            self.join(feedback.tree(), joined);
+            self.join(feedback.tree(), joined, kept);
         }
     }
 
@@ -454,12 +495,13 @@ impl Guide for MutateGuide {
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
             format!(
-                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors",
+                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors; {} features",
                 s.spliced,
                 s.splice_rejected,
                 s.grafted,
                 s.graft_rejected,
-                self.donors.len()
+                self.donors.len(),
+                self.elites.len()
             ),
         ]
     }

@@ -28,7 +28,9 @@
 //! ```
 
 use crate::hashing::{finish, mix};
-use refgen_core::trail::Trail;
+use refgen_core::choice::is_retry_site;
+use refgen_core::hashing::mix_bytes;
+use refgen_core::trail::{Node, Trail};
 use std::collections::HashSet;
 
 /// The key of a case's shape: its picks' options in order and its number of choices, the failed
@@ -55,6 +57,50 @@ fn kept(trail: &Trail) -> (u64, u64) {
 /// A case's size: its number of choices, the failed attempts of retrying filters left out.
 pub fn size(trail: &Trail) -> usize {
     kept(trail).1 as usize
+}
+
+/// The **features** of a case, sorted and without repeats: for each pick
+/// outside failed attempts with a choice beneath it (a constructor with
+/// fields, not a leaf such as the empty tree), the option it took with the option of the
+/// nearest pick above it and the branch between them (which part of that
+/// option's value: the left or right subtree of a node, a function or its
+/// argument). A term with a function applied has the feature "a function
+/// under the first part of an application"; a red-black tree with a red
+/// left child, "a node under the left part of a node". Two cases of one shape
+/// have the same features; a rare construct is a rare feature.
+pub fn features(trail: &Trail, out: &mut Vec<u64>) {
+    out.clear();
+    let nodes = trail.nodes();
+    // Per node: its nearest pick above and the branch to it, as a hash (0 for none).
+    let mut above = vec![0u64; nodes.len()];
+    let mut id = 1;
+    while id < nodes.len() {
+        let n = &nodes[id];
+        if n.choice.is_none() && is_retry_site(n.site) {
+            id = trail.end(id);
+            continue;
+        }
+        let parent = trail.parent(id).unwrap_or(0);
+        above[id] = match picked(&nodes[parent]) {
+            Some(h) => mix(h, n.index as u64 + 1),
+            None => above[parent],
+        };
+        // A pick with nothing beneath it (a leaf: the empty tree) is no construct: the only value with it
+        // at the top would be a feature's only holder.
+        match picked(n) {
+            Some(h) if trail.choices_beneath(id) > 0 => out.push(finish(mix(above[id], h))),
+            _ => {}
+        }
+        id += 1;
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The hash of a pick's site and the option it took; `None` for any other node.
+fn picked(n: &Node) -> Option<u64> {
+    let label = n.label()?;
+    Some(mix(mix_bytes(mix_bytes(0x9e37, n.site.as_bytes()), label.as_bytes()), n.bucket()))
 }
 
 /// What [`Shapes::observe`] found out about a valid case.
@@ -109,5 +155,71 @@ impl Shapes {
         } else {
             self.total_size as f64 / self.cases as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use refgen_core::choice::{Opt, Request};
+
+    const OPTIONS: [Opt; 3] =
+        [Opt { label: "lit", weight: 1 }, Opt { label: "app", weight: 1 }, Opt { label: "lam", weight: 1 }];
+    const PICK: Request<'static> = Request::Pick { options: &OPTIONS, total: 3 };
+
+    /// A literal: a pick with an integer beneath it.
+    fn lit(t: &mut Trail, n: u64) {
+        t.open_choice("e", PICK, 0);
+        t.leaf_choice("n", Request::Int { span: 9 }, n);
+        t.close();
+    }
+
+    fn features_of(build: impl Fn(&mut Trail)) -> Vec<u64> {
+        let mut t = Trail::new();
+        build(&mut t);
+        let mut out = Vec::new();
+        features(&t, &mut out);
+        out
+    }
+
+    #[test]
+    fn features_are_constructors_under_constructors_by_branch() {
+        // app(lam(lit), lit) and app(lit, lam(lit)): the same constructors, under other branches.
+        let applied = features_of(|t| {
+            t.open_choice("e", PICK, 1);
+            t.open_choice("e", PICK, 2);
+            lit(t, 1);
+            t.close();
+            lit(t, 2);
+            t.close();
+        });
+        let argument = features_of(|t| {
+            t.open_choice("e", PICK, 1);
+            lit(t, 3);
+            t.open_choice("e", PICK, 2);
+            lit(t, 4);
+            t.close();
+            t.close();
+        });
+        assert_eq!(applied.len(), 4); // app at the top, lam under app's first part, lit under lam, lit under app's second
+        assert_eq!(argument.len(), 4);
+        let shared = applied.iter().filter(|f| argument.contains(f)).count();
+        assert_eq!(shared, 2); // app at the top, lit under lam
+                               // Integers are not features; a pick with nothing beneath it (a leaf) is none either.
+        let other_ints = features_of(|t| {
+            t.open_choice("e", PICK, 1);
+            t.open_choice("e", PICK, 2);
+            lit(t, 7);
+            t.close();
+            lit(t, 8);
+            t.close();
+        });
+        assert_eq!(other_ints, applied);
+        let leaf = features_of(|t| {
+            t.open_choice("e", PICK, 1);
+            t.leaf_choice("e", PICK, 2);
+            t.close();
+        });
+        assert_eq!(leaf.len(), 1);
     }
 }
