@@ -5,9 +5,10 @@
 //! valid terms have) lives in small entries that are seldom drawn and soon
 //! replaced. [`Elites`] keeps, for each feature ([`super::shape::features`])
 //! any entry has, its **elite**: the entry with the most choices that has
-//! it. A share of the parents are drawn by feature, uniformly, and are that
-//! feature's elite, so each construct grows in the largest value that has
-//! it; an elite is not replaced while it is one. This is the archive of
+//! it. A share of the parents must have a **rare** feature (one that at
+//! most a quarter of the entries have), drawn uniformly, and are often that
+//! feature's elite, so each rare construct grows in the largest value that
+//! has it; an elite is not replaced while it is one. This is the archive of
 //! MAP-Elites (Mouret and Clune, "Illuminating search spaces by mapping
 //! elites", 2015), with a case's features for its cells and its number of
 //! choices for its quality.
@@ -20,11 +21,25 @@ use std::collections::HashMap;
 /// No elite: the feature's last entry left the corpus.
 const NONE: usize = usize::MAX;
 
+/// A feature is rare when at most this share of the entries have it: a feature most entries have
+/// needs no help to be drawn (the empty search tree's "a node at the top" is every entry's).
+const RARE: f64 = 0.25;
+
+/// One feature's cell.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    feature: u64,
+    /// The entry of the most choices that has it (the oldest of those), or [`NONE`].
+    elite: usize,
+    /// How many entries have it.
+    holders: usize,
+}
+
 /// The elites of a corpus whose entries are numbered as the corpus's.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Elites {
-    /// Each feature any entry had, in the order first seen, with its elite ([`NONE`] if it has none).
-    cells: Vec<(u64, usize)>,
+    /// Each feature any entry had, in the order first seen.
+    cells: Vec<Cell>,
     /// Where each feature is in `cells`.
     at: HashMap<u64, usize, BuildKey>,
     /// Per entry: its features (sorted), and how many it is the elite of.
@@ -40,16 +55,18 @@ impl Elites {
             match self.at.get(&f) {
                 None => {
                     self.at.insert(f, self.cells.len());
-                    self.cells.push((f, i));
+                    self.cells.push(Cell { feature: f, elite: i, holders: 1 });
                     elite_of += 1;
                 }
                 Some(&k) => {
-                    let e = self.cells[k].1;
+                    let cell = &mut self.cells[k];
+                    cell.holders += 1;
+                    let e = cell.elite;
                     if e == NONE || weights[i] > weights[e] {
+                        cell.elite = i;
                         if e != NONE {
                             self.entries[e].1 -= 1;
                         }
-                        self.cells[k].1 = i;
                         elite_of += 1;
                     }
                 }
@@ -61,28 +78,27 @@ impl Elites {
     /// Entry `i` left the corpus (`weights`: the others', numbered before it left): each feature it
     /// was the elite of passes to the largest other entry that has it, and later entries move down one.
     pub(super) fn remove(&mut self, i: usize, weights: &[u64]) {
-        let (features, elite_of) = self.entries.remove(i);
-        if elite_of > 0 {
-            for f in features {
-                let Some(&k) = self.at.get(&f) else { continue };
-                if self.cells[k].1 != i {
-                    continue;
-                }
-                // The first entry of the most choices with the feature, numbered as before `i` left.
-                let heir = (self.entries.iter().enumerate())
-                    .map(|(j, e)| (if j < i { j } else { j + 1 }, e))
-                    .filter(|(_, e)| e.0.binary_search(&f).is_ok())
-                    .max_by_key(|&(j, _)| (weights[j], std::cmp::Reverse(j)))
-                    .map(|(j, _)| j);
-                self.cells[k].1 = heir.unwrap_or(NONE);
-                if let Some(j) = heir {
-                    self.entries[if j < i { j } else { j - 1 }].1 += 1;
-                }
+        let (features, _) = self.entries.remove(i);
+        for f in features {
+            let Some(&k) = self.at.get(&f) else { continue };
+            self.cells[k].holders -= 1;
+            if self.cells[k].elite != i {
+                continue;
+            }
+            // The first entry of the most choices with the feature, numbered as before `i` left.
+            let heir = (self.entries.iter().enumerate())
+                .map(|(j, e)| (if j < i { j } else { j + 1 }, e))
+                .filter(|(_, e)| e.0.binary_search(&f).is_ok())
+                .max_by_key(|&(j, _)| (weights[j], std::cmp::Reverse(j)))
+                .map(|(j, _)| j);
+            self.cells[k].elite = heir.unwrap_or(NONE);
+            if let Some(j) = heir {
+                self.entries[if j < i { j } else { j - 1 }].1 += 1;
             }
         }
         for cell in &mut self.cells {
-            if cell.1 != NONE && cell.1 > i {
-                cell.1 -= 1;
+            if cell.elite != NONE && cell.elite > i {
+                cell.elite -= 1;
             }
         }
     }
@@ -92,13 +108,26 @@ impl Elites {
         self.entries.get(i).is_some_and(|e| e.1 > 0)
     }
 
-    /// A feature drawn uniformly, and its elite (`None` if it has none); `None` before any feature.
+    /// Whether a cell's feature is rare.
+    fn is_rare(&self, c: &Cell) -> bool {
+        c.holders as f64 <= RARE * self.entries.len() as f64
+    }
+
+    /// The number of rare features.
+    pub(super) fn rare(&self) -> usize {
+        self.cells.iter().filter(|c| self.is_rare(c)).count()
+    }
+
+    /// A rare feature drawn uniformly (one that at most [`RARE`] of the entries have), and its elite
+    /// (`None` if it has none); `None` when no feature is rare.
     pub(super) fn draw(&self, rng: &mut DetRng) -> Option<(u64, Option<usize>)> {
-        if self.cells.is_empty() {
+        let rare = |c: &&Cell| self.is_rare(c);
+        let n = self.rare();
+        if n == 0 {
             return None;
         }
-        let (f, e) = self.cells[rng.random_range(0..self.cells.len())];
-        Some((f, (e != NONE).then_some(e)))
+        let c = self.cells.iter().filter(rare).nth(rng.random_range(0..n))?;
+        Some((c.feature, (c.elite != NONE).then_some(c.elite)))
     }
 
     /// Whether entry `i` has feature `f`.
@@ -121,7 +150,8 @@ mod tests {
     /// entry's count of features it is the elite of agrees.
     fn check(elites: &Elites, weights: &[u64]) {
         assert_eq!(elites.entries.len(), weights.len());
-        for &(f, elite) in &elites.cells {
+        for &Cell { feature: f, elite, holders } in &elites.cells {
+            assert_eq!(holders, (0..weights.len()).filter(|&i| elites.has(i, f)).count());
             let best =
                 (0..weights.len()).filter(|&i| elites.has(i, f)).max_by_key(|&i| (weights[i], std::cmp::Reverse(i)));
             match best {
@@ -130,7 +160,7 @@ mod tests {
             }
         }
         for (i, (_, n)) in elites.entries.iter().enumerate() {
-            assert_eq!(*n as usize, elites.cells.iter().filter(|c| c.1 == i).count());
+            assert_eq!(*n as usize, elites.cells.iter().filter(|c| c.elite == i).count());
         }
     }
 
@@ -157,22 +187,33 @@ mod tests {
     }
 
     #[test]
-    fn a_feature_drawn_is_one_seen_with_its_elite() {
+    fn only_rare_features_are_drawn_each_with_its_elite() {
+        // Eight entries have feature 10; entry 2 has feature 1, entries 3 and 4 feature 2 (a quarter).
         let mut elites = Elites::default();
-        let weights = [4, 9, 1];
-        for (i, features) in [vec![1, 2], vec![2], vec![3]].into_iter().enumerate() {
-            elites.push(features, &weights[..=i]);
+        let weights = [4, 9, 1, 3, 5, 2, 8, 6];
+        let mut features = vec![vec![10]; 8];
+        features[2].insert(0, 1);
+        features[3].insert(0, 2);
+        features[4].insert(0, 2);
+        for (i, f) in features.into_iter().enumerate() {
+            elites.push(f, &weights[..=i]);
         }
         assert_eq!(elites.len(), 3);
-        assert!(elites.is_elite(0) && elites.is_elite(1) && elites.is_elite(2));
+        assert!(elites.is_elite(1) && elites.is_elite(2) && elites.is_elite(4));
+        assert!(!elites.is_elite(0) && !elites.is_elite(3));
         let mut rng = rng_from_seed(1);
-        let mut drawn = [0; 4];
+        let mut drawn = [0; 3];
         for _ in 0..300 {
-            let (f, elite) = elites.draw(&mut rng).unwrap();
-            assert_eq!(elite, Some([0, 0, 1, 2][f as usize]));
+            let (f, elite) = elites.draw(&mut rng).expect("two rare features");
+            assert_eq!(elite, Some([0, 2, 4][f as usize]));
             drawn[f as usize] += 1;
         }
-        // Uniform over the three features, whatever their holders' sizes.
-        assert!(drawn[1..].iter().all(|&n| (70..130).contains(&n)), "{drawn:?}");
+        // Uniform over the rare features, whatever their holders' sizes.
+        assert!(drawn[1..].iter().all(|&n| (120..180).contains(&n)), "{drawn:?}");
+        // With no rare feature, nothing is drawn.
+        let mut common = Elites::default();
+        common.push(vec![10], &[1]);
+        common.push(vec![10], &[1, 2]);
+        assert_eq!(common.draw(&mut rng), None);
     }
 }

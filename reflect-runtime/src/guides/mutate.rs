@@ -25,14 +25,17 @@
 //!   corpus entry drawn with weight the square of its number of choices
 //!   (larger entries have more to mutate, and were reached by more steps:
 //!   growing valid values step by step is what mutation is for). Half the
-//!   time, the entry must also have a **feature** drawn uniformly from
-//!   those of the corpus ([`super::shape::features`]: a constructor under
-//!   a constructor, by branch, such as a function under the first part of
-//!   an application): it is drawn by size until it has it, at most four
-//!   times, else it is that feature's elite, the largest entry that has it
-//!   ([`super::elites`]). A feature most entries have changes little; a
-//!   rare construct, which lives in a few small entries that a draw by size
-//!   would seldom reach, gets its share and grows. A share
+//!   time, the entry must also have a **rare feature** drawn uniformly:
+//!   a feature ([`super::shape::features`]: a constructor under a
+//!   constructor, by branch, such as a function under the first part of
+//!   an application) that at most a quarter of the corpus's entries have.
+//!   It is drawn by size until it has it, at most four times, else it is
+//!   that feature's elite, the largest entry that has it (an entry is not
+//!   replaced while it is the elite of some feature). A rare construct,
+//!   which lives in a few small entries that a draw by size would seldom
+//!   reach, so gets its share and grows; where no feature is rare (a search
+//!   tree's nodes under nodes are in nearly every entry), the draw is by
+//!   size alone. A share
 //!   [`MutateConfig::splice`] (default 0.5) of the mutants are splices: a
 //!   part of the entry (a leaf included) replaced by a donor made at the same
 //!   site, a little larger than it, and again with probability one half (at
@@ -253,7 +256,7 @@ fn fill(cue: Cue, request: Request<'_>, rng: &mut DetRng) -> Choice {
     }
 }
 
-/// The share of parents that must have a feature drawn uniformly ([`MutateGuide::parent`]).
+/// The share of parents that must have a rare feature drawn uniformly ([`MutateGuide::parent`]).
 const ELITE_SHARE: f64 = 0.5;
 
 /// How many parents are drawn by size for one with the feature drawn, before its elite is taken.
@@ -315,10 +318,10 @@ impl MutateGuide {
     /// choices walks its whole tree, and doing it for every entry at every
     /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
     ///
-    /// With probability [`ELITE_SHARE`], the parent must have a feature drawn
-    /// uniformly (see [`super::elites`]): it is drawn the same way until it
-    /// has it, at most [`ELITE_TRIES`] times, else it is that feature's elite.
-    /// A feature most entries have changes little; a rare one gets its share.
+    /// With probability [`ELITE_SHARE`], the parent must have a rare feature
+    /// drawn uniformly (see [`super::elites`]): it is drawn the same way
+    /// until it has it, at most [`ELITE_TRIES`] times, else it is that
+    /// feature's elite. With no rare feature, the draw is by size alone.
     fn parent(&self, rng: &mut DetRng) -> usize {
         let weighted = |rng: &mut DetRng| weighted_index(&self.weights, self.total, rng);
         let Some((f, elite)) = (rng.random::<f64>() < ELITE_SHARE).then(|| self.elites.draw(rng)).flatten() else {
@@ -495,13 +498,14 @@ impl Guide for MutateGuide {
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
             format!(
-                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors; {} features",
+                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors; {} features ({} rare)",
                 s.spliced,
                 s.splice_rejected,
                 s.grafted,
                 s.graft_rejected,
                 self.donors.len(),
-                self.elites.len()
+                self.elites.len(),
+                self.elites.rare()
             ),
         ]
     }

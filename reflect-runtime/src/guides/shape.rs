@@ -1,4 +1,4 @@
-//! The shape and size of a case, and those seen, for guides that press toward new, larger shapes.
+//! The shape, size and features of a case, and those seen, for guides that press toward new, larger shapes.
 //!
 //! A case's **shape** is its choice tree with the integers erased: the
 //! options its picks took, in order, and how many choices it made. Two
@@ -8,7 +8,9 @@
 //! finds new values most cheaply by changing the integers of small ones (a
 //! key of a one-node tree); [`Shapes`] says whether a valid case's shape is
 //! new, and how its size compares with the valid cases so far, so that it can
-//! be rewarded for growing and for new shapes instead.
+//! be rewarded for growing and for new shapes instead. Its **features**
+//! ([`features`]) are the constructors under constructors it has, so that a
+//! guide can give a rare construct its share ([`super::mutate`]).
 //!
 //! ```
 //! use refgen_core::choice::Request;
@@ -182,17 +184,20 @@ mod tests {
         out
     }
 
+    /// app(lam(lit a), lit b).
+    fn applied_lam(t: &mut Trail, a: u64, b: u64) {
+        t.open_choice("e", PICK, 1);
+        t.open_choice("e", PICK, 2);
+        lit(t, a);
+        t.close();
+        lit(t, b);
+        t.close();
+    }
+
     #[test]
     fn features_are_constructors_under_constructors_by_branch() {
         // app(lam(lit), lit) and app(lit, lam(lit)): the same constructors, under other branches.
-        let applied = features_of(|t| {
-            t.open_choice("e", PICK, 1);
-            t.open_choice("e", PICK, 2);
-            lit(t, 1);
-            t.close();
-            lit(t, 2);
-            t.close();
-        });
+        let applied = features_of(|t| applied_lam(t, 1, 2));
         let argument = features_of(|t| {
             t.open_choice("e", PICK, 1);
             lit(t, 3);
@@ -201,20 +206,13 @@ mod tests {
             t.close();
             t.close();
         });
-        assert_eq!(applied.len(), 4); // app at the top, lam under app's first part, lit under lam, lit under app's second
+        // App at the top, lam under app's first part, lit under lam, lit under app's second part.
+        assert_eq!(applied.len(), 4);
         assert_eq!(argument.len(), 4);
-        let shared = applied.iter().filter(|f| argument.contains(f)).count();
-        assert_eq!(shared, 2); // app at the top, lit under lam
-                               // Integers are not features; a pick with nothing beneath it (a leaf) is none either.
-        let other_ints = features_of(|t| {
-            t.open_choice("e", PICK, 1);
-            t.open_choice("e", PICK, 2);
-            lit(t, 7);
-            t.close();
-            lit(t, 8);
-            t.close();
-        });
-        assert_eq!(other_ints, applied);
+        // App at the top, lit under lam.
+        assert_eq!(applied.iter().filter(|f| argument.contains(f)).count(), 2);
+        // Integers are not features; a pick with nothing beneath it (a leaf) is none either.
+        assert_eq!(features_of(|t| applied_lam(t, 7, 8)), applied);
         let leaf = features_of(|t| {
             t.open_choice("e", PICK, 1);
             t.leaf_choice("e", PICK, 2);
