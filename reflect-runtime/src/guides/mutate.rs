@@ -31,11 +31,11 @@
 //!   an application) that at most a quarter of the corpus's entries have.
 //!   It is drawn by size until it has it, at most four times, else it is
 //!   that feature's elite, the largest entry that has it (an entry is not
-//!   replaced while it is the elite of some feature). A rare construct,
-//!   which lives in a few small entries that a draw by size would seldom
-//!   reach, so gets its share and grows; where no feature is rare (a search
-//!   tree's nodes under nodes are in nearly every entry), the draw is by
-//!   size alone. A share
+//!   replaced while it is the elite of some feature). A rare construct
+//!   lives in a few small entries that a draw by size would seldom reach;
+//!   drawn this way, it gets its share of the mutations and grows. Where no
+//!   feature is rare (a search tree's nodes under nodes are in nearly every
+//!   entry), the draw is by size alone. A share
 //!   [`MutateConfig::splice`] (default 0.5) of the mutants are splices: a
 //!   part of the entry (a leaf included) replaced by a donor made at the same
 //!   site, a little larger than it, and again with probability one half (at
@@ -82,11 +82,11 @@
 //!   (failing that, the smallest that joined for being new); seeds,
 //!   failures and utility records stay.
 //!
-//! Departures from the thesis: splicing, grafting, the donors, the
-//! features' elites and the schedule by work are this library's (splicing and grafting are what grow
-//! values whose validity couples a part with its surroundings, such as
-//! balanced trees; see [`refgen_core::splice`]); the thesis's fresh cases
-//! are a fixed share of the cases.
+//! Departures from the thesis: splicing, grafting, the donors, the rare
+//! features' elites and the schedule by work are this library's (splicing
+//! and grafting are what grow values whose validity couples a part with its
+//! surroundings, such as balanced trees; see [`refgen_core::splice`]); the
+//! thesis's fresh cases are a fixed share of the cases.
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
