@@ -331,26 +331,27 @@
 //!   mutation with splicing and grafting (`mutate`, see
 //!   `refgen::guides::auto`), which grows valid values from the valid parts
 //!   seen before. Measured with
-//!   `cargo run --release --example bugfind -- --trials 3 --tests 5000
+//!   `cargo run --release --example bugfind -- --trials 40 --tests 5000
 //!   --secs 1 --workload avl-sizes --workload sorted`, the share of valid
 //!   values of 7+ nodes for an AVL tree (order and balance as its
 //!   `#[assume]`), and of 3+ elements for the sorted list below:
 //!
 //!   | guide | AVL tree, 7+ nodes | sorted `Vec<u8>`, 3+ |
 //!   |---|---|---|
-//!   | `random` | 0.0% | 8.8% |
-//!   | `auto` (the default) | 38.8% | 45.4% |
-//!   | `mutate` | 51.3% | 76.5% |
-//!   | `sa` | 0.0% | 97.7% |
-//!   | `rl` | 0.0% | 17.7% |
+//!   | `random` | 0.0% | 8.9% |
+//!   | `auto` (the default) | 37.9% | 46.7% |
+//!   | `mutate` | 49.4% | 77.5% |
+//!   | `sa` | 0.0% | 97.3% |
+//!   | `rl` | 0.0% | 13.4% |
 //!
 //!   Where validity is harder still, or the values must be large, build
 //!   them valid (below). A red-black tree is such a case: its black height
-//!   couples a node's two subtrees, and under the default guide 3% of its
+//!   couples a node's two subtrees, and under the default guide 2% of its
 //!   valid trees have 10 nodes or more. On Etna's red-black tree workload
-//!   (`--workload rbt`, 58 bugs, 3 trials of at most 100,000 tests or 5 s),
-//!   the derived type finds 42 under the default guide and 37 under random
-//!   generation; a hand-written fold of inserts finds all 58.
+//!   (`--workload rbt`, 58 bugs, trials of at most 100,000 tests or 5 s),
+//!   the derived type finds 45 under the default guide (10 trials) and 37
+//!   under random generation (3 trials); a hand-written fold of inserts
+//!   finds all 58.
 //!
 //! **Valid by construction rather than by filtering.** `#[assume]` discards
 //! the values it rejects; when it rejects most of them (a sorted list, a
