@@ -120,6 +120,11 @@ impl Node {
     pub fn is_open(&self) -> bool {
         self.end == NONE
     }
+
+    /// Whether the node is a failed attempt's group ([`ChoiceTree::is_retry`] for a trail node).
+    pub fn is_retry(&self) -> bool {
+        self.choice.is_none() && is_retry_site(self.site)
+    }
 }
 
 /// The choice tree of one run as it grows; see the module docs.
@@ -331,7 +336,7 @@ impl Trail {
         let mut id = 0;
         std::iter::from_fn(move || loop {
             let n = self.nodes.get(id)?;
-            if n.choice.is_none() && is_retry_site(n.site) {
+            if n.is_retry() {
                 id = self.end(id);
                 continue;
             }

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 const NONE: usize = usize::MAX;
 
 /// A feature is rare when at most this share of the entries have it: a feature most entries have
-/// needs no help to be drawn (the empty search tree's "a node at the top" is every entry's).
+/// needs no help to be drawn (a search tree's "a node at the top" is in every entry but the empty tree).
 const RARE: f64 = 0.25;
 
 /// One feature's cell.

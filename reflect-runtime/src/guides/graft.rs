@@ -9,7 +9,7 @@
 
 use crate::guide::ChoiceContext;
 use rand::Rng;
-use refgen_core::choice::{is_retry_site, Choice, ChoiceTree, Request};
+use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::source::{sample, DetRng, Stop};
 use refgen_core::splice::{DonorChoices, Donors};
 use refgen_core::trail::Trail;
@@ -183,7 +183,7 @@ impl Part for Attempt<'_> {
             while next < end {
                 let (id, n) = (next, trail.node(next));
                 next = trail.end(id);
-                if !(n.choice.is_none() && is_retry_site(n.site)) {
+                if !n.is_retry() {
                     return Some(Attempt(trail, id));
                 }
             }
@@ -215,12 +215,12 @@ pub(super) fn recursive<'t>(tree: &'t ChoiceTree, sites: &mut Vec<&'t str>) -> b
 fn retry_begun(trail: &Trail) -> Option<usize> {
     let mut open = trail.innermost();
     if let Some(last) = trail.children_rev(open).next() {
-        return is_retry_site(trail.node(last).site).then_some(last);
+        return trail.node(last).is_retry().then_some(last);
     }
     loop {
         let parent = trail.parent(open)?;
         match trail.children_rev(parent).nth(1) {
-            Some(before) => return is_retry_site(trail.node(before).site).then_some(before),
+            Some(before) => return trail.node(before).is_retry().then_some(before),
             None => open = parent,
         }
     }

@@ -30,7 +30,6 @@
 //! ```
 
 use crate::hashing::{finish, mix};
-use refgen_core::choice::is_retry_site;
 use refgen_core::hashing::mix_bytes;
 use refgen_core::trail::{Node, Trail};
 use std::collections::HashSet;
@@ -67,30 +66,33 @@ pub fn size(trail: &Trail) -> usize {
 /// nearest pick above it and the branch between them (which part of that
 /// option's value: the left or right subtree of a node, a function or its
 /// argument). A term with a function applied has the feature "a function
-/// under the first part of an application"; a red-black tree with a red
-/// left child, "a node under the left part of a node". Two cases of one shape
+/// under the first part of an application"; a search tree with a left
+/// subtree, "a node under the left part of a node". Two cases of one shape
 /// have the same features; a rare construct is a rare feature.
 pub fn features(trail: &Trail, out: &mut Vec<u64>) {
     out.clear();
     let nodes = trail.nodes();
-    // Per node: its nearest pick above and the branch to it, as a hash (0 for none).
-    let mut above = vec![0u64; nodes.len()];
+    // Per node: the hash of its nearest pick above and the branch to it (0 for none), and its own
+    // pick's hash, so each pick's site and label are hashed once.
+    let mut hashes = vec![(0u64, None::<u64>); nodes.len()];
     let mut id = 1;
     while id < nodes.len() {
         let n = &nodes[id];
-        if n.choice.is_none() && is_retry_site(n.site) {
+        if n.is_retry() {
             id = trail.end(id);
             continue;
         }
-        let parent = trail.parent(id).unwrap_or(0);
-        above[id] = match picked(&nodes[parent]) {
+        let parent = hashes[trail.parent(id).unwrap_or(0)];
+        let above = match parent.1 {
             Some(h) => mix(h, n.index as u64 + 1),
-            None => above[parent],
+            None => parent.0,
         };
+        let own = picked(n);
+        hashes[id] = (above, own);
         // A pick with nothing beneath it (a leaf: the empty tree) is no construct: the only value with it
         // at the top would be a feature's only holder.
-        match picked(n) {
-            Some(h) if trail.choices_beneath(id) > 0 => out.push(finish(mix(above[id], h))),
+        match own {
+            Some(h) if trail.choices_beneath(id) > 0 => out.push(finish(mix(above, h))),
             _ => {}
         }
         id += 1;
