@@ -61,12 +61,24 @@ const DRAWS: usize = 4;
 /// replays ([`Donors::draw`]).
 pub type DonorChoices = Rc<[(Cow<'static, str>, Choice)]>;
 
+/// What a graft replays of a donor ([`Donors::draw`]), shared, so a draw copies nothing.
+#[derive(Debug, Clone)]
+pub struct Graft {
+    /// The donor's choices in order.
+    pub choices: DonorChoices,
+    /// The positions among [`Graft::choices`] of the donor's **own**
+    /// choices, in order: those its top part makes itself, not beneath a
+    /// part of the same site (a tree node's colour and key, not its
+    /// subtrees'), its first (the top pick) left out.
+    pub own: Rc<[u32]>,
+}
+
 /// The donors kept for one site.
 #[derive(Debug, Clone, Default)]
 struct Site {
     trees: Vec<ChoiceTree>,
     /// Each donor's choices in order, for grafting ([`Donors::draw`]).
-    choices: Vec<DonorChoices>,
+    grafts: Vec<Graft>,
     /// The weight of each as a donor: its number of choices.
     weights: Vec<u64>,
     total: u64,
@@ -132,20 +144,20 @@ impl Donors {
                 },
             };
             let tree = part.without_retries();
-            let mut choices = Vec::new();
-            tree.walk(&mut |t| choices.extend(t.choice.map(|c| (t.site.clone(), c))));
+            let (mut choices, mut own) = (Vec::new(), Vec::new());
+            own_choices(&tree, &tree.site, &mut choices, &mut own);
             let weight = choices.len() as u64;
-            let choices = DonorChoices::from(choices);
+            let graft = Graft { choices: DonorChoices::from(choices), own: Rc::from(own) };
             match slot {
                 None => {
                     entry.trees.push(tree);
-                    entry.choices.push(choices);
+                    entry.grafts.push(graft);
                     entry.weights.push(weight);
                 }
                 Some(i) => {
                     entry.total -= entry.weights[i];
                     entry.trees[i] = tree;
-                    entry.choices[i] = choices;
+                    entry.grafts[i] = graft;
                     entry.weights[i] = weight;
                 }
             }
@@ -225,15 +237,15 @@ impl Donors {
         Some((at, donor))
     }
 
-    /// The choices of a donor made at `site` (in order, each with its
-    /// site), the donor drawn with weight its number of choices (larger
-    /// parts more often); `None` when the site has none. For grafting: a
-    /// part made, during generation, by replaying a donor's choices where
-    /// the generator makes a part at the same site. They are kept with the
-    /// donor, so a draw copies nothing.
-    pub fn draw(&self, site: &str, rng: &mut DetRng) -> Option<&DonorChoices> {
+    /// A donor made at `site`, drawn with weight its number of choices
+    /// (larger parts more often), as a graft replays it: its choices and
+    /// where its own are among them. `None` when the site has none. For
+    /// grafting: a part made, during generation, by replaying a donor's
+    /// choices where the generator makes a part at the same site. They are
+    /// kept with the donor, so a draw copies nothing.
+    pub fn draw(&self, site: &str, rng: &mut DetRng) -> Option<&Graft> {
         let s = self.sites.get(site).filter(|s| !s.trees.is_empty())?;
-        Some(&s.choices[weighted(&s.weights, s.total, rng)])
+        Some(&s.grafts[weighted(&s.weights, s.total, rng)])
     }
 
     /// Calls `f` with the path of each choice node of `tree` made at a site
@@ -275,6 +287,29 @@ impl Donors {
         }
         walk(tree, &mut Vec::new(), &mut has_donors, f)
     }
+}
+
+/// Pushes `tree`'s choices in order, each with its site, to `choices`, and
+/// the positions among them of its own choices (beneath its top but not
+/// beneath a choice made at `top`, the top's site) to `own`. `tree` has no
+/// failed attempt.
+fn own_choices(tree: &ChoiceTree, top: &str, choices: &mut Vec<(Cow<'static, str>, Choice)>, own: &mut Vec<u32>) {
+    fn walk(t: &ChoiceTree, top: &str, mine: bool, choices: &mut Vec<(Cow<'static, str>, Choice)>, own: &mut Vec<u32>) {
+        for c in &t.children {
+            let nested = c.choice.is_some() && c.site == top;
+            if let Some(ch) = c.choice {
+                if mine && !nested {
+                    own.push(choices.len() as u32);
+                }
+                choices.push((c.site.clone(), ch));
+            }
+            walk(c, top, mine && !nested, choices, own);
+        }
+    }
+    if let Some(c) = tree.choice {
+        choices.push((tree.site.clone(), c));
+    }
+    walk(tree, top, true, choices, own);
 }
 
 /// The hash of `tree` without its failed attempts. Pushes, in pre-order,
@@ -409,5 +444,31 @@ mod tests {
         }
         // Uniform: about half of the 400 kept parts are from the first half (binomial, sd 10).
         assert!((160..=240).contains(&early), "kept from the first half: {early} of 400");
+    }
+
+    #[test]
+    fn a_graft_is_the_donors_choices_in_order_with_its_own_choices_marked() {
+        // A node x(1) with a colour c, a part holding a key k and a nested node x(1) with its own
+        // colour, and a nested leaf x(0): the top's own choices are its colour and key, at positions
+        // 1 and 2; the nested nodes' choices are not its own.
+        let c = |v| ChoiceTree::choice("c", v, vec![]);
+        let node =
+            x(1, vec![c(0), ChoiceTree::group("part", vec![k(7)]), x(1, vec![c(1), x(0, vec![])]), x(0, vec![])]);
+        let mut donors = Donors::new(8);
+        donors.add(&ChoiceTree::root(vec![node.clone()]), &mut rng_from_seed(1));
+        let mut seen = Vec::new();
+        for seed in 0..40 {
+            let g = donors.draw("x", &mut rng_from_seed(seed)).unwrap();
+            let mut walked = Vec::new();
+            let top = g.choices[0].1;
+            let tree = if top == 1 && g.choices.len() == 7 { &node } else { &node.children[2] };
+            tree.walk(&mut |t| walked.extend(t.choice.map(|ch| (t.site.clone(), ch))));
+            assert_eq!(&g.choices[..], &walked[..], "the donor's choices in pre-order");
+            let want: &[u32] = if tree == &node { &[1, 2] } else { &[1] };
+            assert_eq!(&g.own[..], want);
+            seen.push(g.choices.len());
+        }
+        assert!(seen.contains(&7) && seen.contains(&3), "both donors drawn: {seen:?}");
+        assert!(donors.draw("k", &mut rng_from_seed(1)).is_none());
     }
 }

@@ -3,7 +3,8 @@
 //! A graft case is made by the generator, retries included. [`Grafting`]
 //! answers it from a script: first the start of a corpus entry, then, at
 //! each pick made beneath a choice of the same site (a part of a recursive
-//! type), a donor's choices; at the first choice of a retry, a new cut of
+//! type), a donor's choices (half the donors relabelled: their own picks
+//! drawn afresh); at the first choice of a retry, a new cut of
 //! the failed attempt (chronological backtracking). The module docs of
 //! [`super::mutate`] say what a user sees of it and why.
 
@@ -11,9 +12,10 @@ use crate::guide::ChoiceContext;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::source::{sample, DetRng, Stop};
-use refgen_core::splice::{DonorChoices, Donors};
+use refgen_core::splice::{DonorChoices, Donors, Graft};
 use refgen_core::trail::Trail;
 use std::borrow::Cow;
+use std::rc::Rc;
 
 /// The state of the graft case under way.
 #[derive(Debug, Clone, Default)]
@@ -57,13 +59,13 @@ impl Grafting {
                 None => self.script.clone_from(&self.base),
             }
         }
-        if let Some(c) = self.script.next(ctx) {
+        if let Some(c) = self.script.next(ctx, rng) {
             return Ok(c);
         }
         if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
             if let Some(donor) = donors.draw(ctx.site, rng) {
-                self.script.load(donor);
-                if let Some(c) = self.script.next(ctx) {
+                self.script.load(donor, rng.random::<f64>() < RELABEL);
+                if let Some(c) = self.script.next(ctx, rng) {
                     return Ok(c);
                 }
             }
@@ -75,6 +77,9 @@ impl Grafting {
 /// The most retries a graft case begins (over all its filters) before it is rejected: a case that does
 /// not fit after that many tries costs no more.
 const GRAFT_RETRIES: u32 = 30;
+
+/// The chance that a donor a graft case replays is relabelled ([`Script::load`]).
+const RELABEL: f64 = 0.5;
 
 /// The chance that a retry of a graft case starts again from the case's start rather than from the
 /// failed attempt's kept parts.
@@ -90,13 +95,24 @@ const CUT_LAST: f64 = 0.5;
 struct Script {
     steps: DonorChoices,
     at: usize,
+    /// The positions of the steps to relabel, in order (none outside a relabelled donor).
+    relabel: Rc<[u32]>,
+    /// How many of them are passed.
+    relabelled: usize,
 }
 
 impl Script {
-    /// Answer a donor's choices next, in order.
-    fn load(&mut self, donor: &DonorChoices) {
-        self.steps = donor.clone();
+    /// Answer a donor's choices next, in order; `relabel`led, its own
+    /// picks (its top part's labels: a node's colour, a tag) are drawn at
+    /// random instead, its integers and its parts kept: a black node of a
+    /// red-black tree tried as a red one, say, which gives a red node over
+    /// two black subtrees, a shape no donor had as made in our
+    /// measurements.
+    fn load(&mut self, donor: &Graft, relabel: bool) {
+        self.steps = donor.choices.clone();
         self.at = 0;
+        self.relabel = if relabel { donor.own.clone() } else { Rc::from([]) };
+        self.relabelled = 0;
     }
 
     /// Pushes the choices of `t` outside failed attempts, in order.
@@ -123,13 +139,20 @@ impl Script {
             let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
             parts[..cut].iter().for_each(|&p| Script::walk(p, &mut steps));
         }
-        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0 })
+        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, ..Script::default() })
     }
 
-    /// The next choice, when it was made at `ctx`'s site and fits its request; else the script ends.
-    fn next(&mut self, ctx: &ChoiceContext<'_>) -> Option<Choice> {
+    /// The next choice, when it was made at `ctx`'s site and fits its
+    /// request (drawn at random for a pick to relabel); else the script ends.
+    fn next(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Option<Choice> {
         let (site, c) = self.steps.get(self.at)?;
-        if **site == *ctx.site && ctx.request.accepts(*c) {
+        // The positions to relabel go up one by one, as the steps do.
+        let relabel = self.relabel.get(self.relabelled).is_some_and(|&i| i as usize == self.at);
+        self.relabelled += usize::from(relabel);
+        if relabel && **site == *ctx.site && matches!(ctx.request, Request::Pick { .. }) {
+            self.at += 1;
+            Some(sample(rng, ctx.request))
+        } else if **site == *ctx.site && ctx.request.accepts(*c) {
             self.at += 1;
             Some(*c)
         } else {
@@ -223,5 +246,72 @@ fn retry_begun(trail: &Trail) -> Option<usize> {
             Some(before) => return trail.node(before).is_retry().then_some(before),
             None => open = parent,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guide::{CaseInfo, Erased};
+    use refgen_core::choice::Opt;
+    use refgen_core::combinators::int;
+    use refgen_core::interpret::replay::Cue;
+    use refgen_core::source::rng_from_seed;
+    use std::collections::HashSet;
+
+    /// A node `x(1)` with a colour pick `c`, a key `k` and two children at `x` (a node with its own colour,
+    /// and a leaf), replayed as a donor: relabelled, only its own colour is drawn afresh.
+    #[test]
+    fn a_relabelled_donor_draws_its_own_picks_afresh_and_keeps_its_integers_and_parts() {
+        let leaf = |site: &'static str, c| ChoiceTree::choice(site, c, vec![]);
+        let node = ChoiceTree::choice(
+            "x",
+            1,
+            vec![
+                leaf("c", 0),
+                leaf("k", 7),
+                ChoiceTree::choice("x", 1, vec![leaf("c", 1), leaf("x", 0)]),
+                leaf("x", 0),
+            ],
+        );
+        let mut donors = Donors::new(8);
+        donors.add(&ChoiceTree::root(vec![node]), &mut rng_from_seed(1));
+        let donor = (0..50).find_map(|s| donors.draw("x", &mut rng_from_seed(s)).filter(|g| g.choices.len() == 7));
+        let donor = donor.expect("the top node is a donor").clone();
+        assert_eq!(&donor.own[..], &[1, 2], "its colour and key");
+        let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+        let pick = Request::Pick { options: &two, total: 2 };
+        let steps = [
+            ("x", pick),
+            ("c", pick),
+            ("k", Request::Int { span: 15 }),
+            ("x", pick),
+            ("c", pick),
+            ("x", pick),
+            ("x", pick),
+        ];
+        let (trail, gen) = (Trail::new(), int(0u8..=1));
+        let handle = Erased(&gen);
+        let replay = |relabel: bool, seed: u64| {
+            let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
+            script.load(&donor, relabel);
+            let ask = |(site, request)| ChoiceContext {
+                site,
+                request,
+                cue: Cue::Missing,
+                trail: &trail,
+                case: CaseInfo { index: 0, budget: 1, gen: &handle },
+            };
+            steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
+        };
+        let colours: HashSet<Choice> = (0..40)
+            .map(|seed| {
+                assert_eq!(replay(false, seed), [1, 0, 7, 1, 1, 0, 0], "as made");
+                let relabelled = replay(true, seed);
+                assert_eq!((relabelled[0], &relabelled[2..]), (1, &[7, 1, 1, 0, 0][..]), "all but the colour kept");
+                relabelled[1]
+            })
+            .collect();
+        assert_eq!(colours.len(), 2, "the colour is drawn afresh");
     }
 }

@@ -62,7 +62,10 @@
 //!   half, else one drawn uniformly) are replayed; after them, every pick
 //!   made beneath a choice of the same site (a subtree of a recursive type)
 //!   replays a donor of that site, drawn with weight its number of choices,
-//!   and the other choices are drawn at random. Where a node's `#[assume]`
+//!   and the other choices are drawn at random. Half the donors are
+//!   **relabelled**: the picks their top part makes itself (a node's
+//!   colour, a tag; not its integers, not its subtrees) are drawn afresh,
+//!   so a subtree valid under a black node is tried as a red one. Where a node's `#[assume]`
 //!   fails, its retry keeps the failed attempt's first choice and its parts
 //!   before a new cut, and makes the rest again from other donors
 //!   (chronological backtracking: what was made last most often is what did
@@ -75,7 +78,10 @@
 //!   until one fits: two subtrees of black height 2, with keys on either side
 //!   of a node's key, make a red-black tree of black height 3, which neither
 //!   random generation nor splicing made in our measurements
-//!   (`examples/bugfind`, the red-black tree workload).
+//!   (`examples/bugfind`, the red-black tree workload); a relabelled donor
+//!   of black height 3 is a red node over two black subtrees, the shape
+//!   that delete's rebalancing and insert's rotations need, which no
+//!   donor had as made.
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
