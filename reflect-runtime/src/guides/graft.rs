@@ -95,8 +95,8 @@ const CUT_LAST: f64 = 0.5;
 struct Script {
     steps: DonorChoices,
     at: usize,
-    /// The positions of the steps to relabel, in order (none outside a relabelled donor).
-    relabel: Rc<[u32]>,
+    /// The positions of the steps to relabel, in order: a relabelled donor's own choices.
+    relabel: Option<Rc<[u32]>>,
     /// How many of them are passed.
     relabelled: usize,
 }
@@ -111,7 +111,7 @@ impl Script {
     fn load(&mut self, donor: &Graft, relabel: bool) {
         self.steps = donor.choices.clone();
         self.at = 0;
-        self.relabel = if relabel { donor.own.clone() } else { Rc::from([]) };
+        self.relabel = relabel.then(|| donor.own.clone());
         self.relabelled = 0;
     }
 
@@ -139,7 +139,7 @@ impl Script {
             let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
             parts[..cut].iter().for_each(|&p| Script::walk(p, &mut steps));
         }
-        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, ..Script::default() })
+        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, relabel: None, relabelled: 0 })
     }
 
     /// The next choice, when it was made at `ctx`'s site and fits its
@@ -147,7 +147,7 @@ impl Script {
     fn next(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Option<Choice> {
         let (site, c) = self.steps.get(self.at)?;
         // The positions to relabel go up one by one, as the steps do.
-        let relabel = self.relabel.get(self.relabelled).is_some_and(|&i| i as usize == self.at);
+        let relabel = (self.relabel.as_ref()).is_some_and(|r| r.get(self.relabelled) == Some(&(self.at as u32)));
         self.relabelled += usize::from(relabel);
         if relabel && **site == *ctx.site && matches!(ctx.request, Request::Pick { .. }) {
             self.at += 1;

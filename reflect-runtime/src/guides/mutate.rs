@@ -65,7 +65,7 @@
 //!   and the other choices are drawn at random. Half the donors are
 //!   **relabelled**: the picks their top part makes itself (a node's
 //!   colour, a tag; not its integers, not its subtrees) are drawn afresh,
-//!   so a subtree valid under a black node is tried as a red one. Where a node's `#[assume]`
+//!   so a black node is tried as a red one. Where a node's `#[assume]`
 //!   fails, its retry keeps the failed attempt's first choice and its parts
 //!   before a new cut, and makes the rest again from other donors
 //!   (chronological backtracking: what was made last most often is what did
