@@ -4,13 +4,15 @@
 //! answers it from a script: first the start of a corpus entry, then, at
 //! each pick made beneath a choice of the same site (a part of a recursive
 //! type), a donor's choices (half the donors relabelled: their own picks
-//! drawn afresh); at the first choice of a retry, a new cut of
+//! drawn afresh; half remapped: their integers moved in the range, in
+//! order); at the first choice of a retry, a new cut of
 //! the failed attempt (chronological backtracking). The module docs of
 //! [`super::mutate`] say what a user sees of it and why.
 
 use crate::guide::ChoiceContext;
+use rand::seq::index;
 use rand::Rng;
-use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
 use refgen_core::source::{sample, DetRng, Stop};
 use refgen_core::splice::{DonorChoices, Donors, Graft};
 use refgen_core::trail::Trail;
@@ -64,7 +66,7 @@ impl Grafting {
         }
         if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
             if let Some(donor) = donors.draw(ctx.site, rng) {
-                self.script.load(donor, rng.random::<f64>() < RELABEL);
+                self.script.load(donor, rng.random::<f64>() < RELABEL, rng.random::<f64>() < REMAP);
                 if let Some(c) = self.script.next(ctx, rng) {
                     return Ok(c);
                 }
@@ -80,6 +82,9 @@ const GRAFT_RETRIES: u32 = 30;
 
 /// The chance that a donor a graft case replays is relabelled ([`Script::load`]).
 const RELABEL: f64 = 0.5;
+
+/// The chance that a donor a graft case replays has its integers remapped in order ([`Script::load`]).
+const REMAP: f64 = 0.5;
 
 /// The chance that a retry of a graft case starts again from the case's start rather than from the
 /// failed attempt's kept parts.
@@ -99,6 +104,51 @@ struct Script {
     relabel: Option<Rc<[u32]>>,
     /// How many of them are passed.
     relabelled: usize,
+    /// For a remapped donor, the maps of its integers made so far, one per site; `None`: replayed as made.
+    remap: Option<Vec<Remap>>,
+}
+
+/// An order-preserving map of a donor's integers made at one site: its distinct values, ascending, to
+/// as many values, ascending, drawn from a window of the site's range.
+#[derive(Debug, Clone)]
+struct Remap {
+    site: Site,
+    from: Vec<Choice>,
+    to: Vec<Choice>,
+}
+
+impl Remap {
+    /// The map of the integers at `site` among `steps`, onto `k` (their number of distinct values)
+    /// values drawn from a window of `0..=span` placed uniformly: half the time `k` wide (the values
+    /// packed, consecutive), else of a width uniform in `k..=span + 1`. The identity when there is no
+    /// order to keep (one value: moving it would be a plain redraw, which breaks what ties it to the
+    /// rest, a variable's binder say), when they do not fit, or when the range is wider than `u32`'s.
+    fn draw(site: Site, steps: &[(Cow<'static, str>, Choice)], span: u64, rng: &mut DetRng) -> Remap {
+        let mut from: Vec<Choice> = steps.iter().filter(|s| s.0 == site).map(|s| s.1).collect();
+        from.sort_unstable();
+        from.dedup();
+        let k = from.len() as u64;
+        let to = match span < u64::from(u32::MAX) && (2..=span + 1).contains(&k) {
+            true => {
+                let width = match rng.random::<bool>() {
+                    true => k,
+                    false => rng.random_range(k..=span + 1),
+                };
+                let start = rng.random_range(0..=span + 1 - width);
+                let mut to: Vec<Choice> =
+                    index::sample(rng, width as usize, k as usize).iter().map(|x| start + x as u64).collect();
+                to.sort_unstable();
+                to
+            }
+            false => from.clone(),
+        };
+        Remap { site, from, to }
+    }
+
+    /// The image of `c` (a value not in the map is kept).
+    fn apply(&self, c: Choice) -> Choice {
+        self.from.binary_search(&c).map_or(c, |i| self.to[i])
+    }
 }
 
 impl Script {
@@ -108,11 +158,20 @@ impl Script {
     /// red-black tree tried as a red one, say, which gives a red node over
     /// two black subtrees, a shape no donor had as made in our
     /// measurements.
-    fn load(&mut self, donor: &Graft, relabel: bool) {
+    ///
+    /// `remap`ped, its integers are mapped in order, site by site: its
+    /// distinct values at a site go to as many values drawn from a window
+    /// of the site's range, the least to the least. Every order among them
+    /// holds as before (a search tree's keys, a heap's priorities), and
+    /// equal values stay equal; what changes is where the part sits in the
+    /// range: a subtree whose keys span 1 to 13, say, comes back with keys
+    /// 2 to 8, and fits beside another.
+    fn load(&mut self, donor: &Graft, relabel: bool, remap: bool) {
         self.steps = donor.choices.clone();
         self.at = 0;
         self.relabel = relabel.then(|| donor.own.clone());
         self.relabelled = 0;
+        self.remap = remap.then(Vec::new);
     }
 
     /// Pushes the choices of `t` outside failed attempts, in order.
@@ -139,7 +198,7 @@ impl Script {
             let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
             parts[..cut].iter().for_each(|&p| Script::walk(p, &mut steps));
         }
-        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, relabel: None, relabelled: 0 })
+        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, relabel: None, relabelled: 0, remap: None })
     }
 
     /// The next choice, when it was made at `ctx`'s site and fits its
@@ -154,7 +213,20 @@ impl Script {
             Some(sample(rng, ctx.request))
         } else if **site == *ctx.site && ctx.request.accepts(*c) {
             self.at += 1;
-            Some(*c)
+            let c = *c;
+            match (ctx.request, self.remap.as_mut()) {
+                (Request::Int { span }, Some(maps)) => {
+                    let i = match maps.iter().position(|m| m.site == ctx.site) {
+                        Some(i) => i,
+                        None => {
+                            maps.push(Remap::draw(ctx.site, &self.steps, span, rng));
+                            maps.len() - 1
+                        }
+                    };
+                    Some(maps[i].apply(c))
+                }
+                _ => Some(c),
+            }
         } else {
             self.at = self.steps.len();
             None
@@ -294,7 +366,7 @@ mod tests {
         let handle = Erased(&gen);
         let replay = |relabel: bool, seed: u64| {
             let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
-            script.load(&donor, relabel);
+            script.load(&donor, relabel, false);
             let ask = |(site, request)| ChoiceContext {
                 site,
                 request,
@@ -313,5 +385,75 @@ mod tests {
             })
             .collect();
         assert_eq!(colours.len(), 2, "the colour is drawn afresh");
+    }
+
+    /// A donor with keys 9, 3, 14 and 3 at `k` (in nested nodes at `x`), remapped: its keys keep their
+    /// order and their one equality, and land elsewhere in `0..=15` from seed to seed.
+    #[test]
+    fn a_remapped_donor_keeps_the_order_of_its_integers_and_moves_them_in_the_range() {
+        let leaf = |site: &'static str, c| ChoiceTree::choice(site, c, vec![]);
+        let inner = || ChoiceTree::choice("x", 1, vec![leaf("k", 3), leaf("x", 0)]);
+        let node = ChoiceTree::choice("x", 1, vec![leaf("k", 9), inner(), leaf("k", 14), inner()]);
+        let mut donors = Donors::new(8);
+        donors.add(&ChoiceTree::root(vec![node]), &mut rng_from_seed(1));
+        let donor = (0..50).find_map(|s| donors.draw("x", &mut rng_from_seed(s)).filter(|g| g.choices.len() == 9));
+        let donor = donor.expect("the top node is a donor").clone();
+        let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+        let (pick, key) = (Request::Pick { options: &two, total: 2 }, Request::Int { span: 15 });
+        let steps = [
+            ("x", pick),
+            ("k", key),
+            ("x", pick),
+            ("k", key),
+            ("x", pick),
+            ("k", key),
+            ("x", pick),
+            ("k", key),
+            ("x", pick),
+        ];
+        let (trail, gen) = (Trail::new(), int(0u8..=1));
+        let handle = Erased(&gen);
+        let replay = |remap: bool, seed: u64| {
+            let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
+            script.load(&donor, false, remap);
+            let ask = |(site, request)| ChoiceContext {
+                site,
+                request,
+                cue: Cue::Missing,
+                trail: &trail,
+                case: CaseInfo { index: 0, budget: 1, gen: &handle },
+            };
+            steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
+        };
+        let keys: HashSet<[Choice; 4]> = (0..40)
+            .map(|seed| {
+                assert_eq!(replay(false, seed), [1, 9, 1, 3, 0, 14, 1, 3, 0], "as made");
+                let remapped = replay(true, seed);
+                let picks = [remapped[0], remapped[2], remapped[4], remapped[6], remapped[8]];
+                assert_eq!(picks, [1, 1, 0, 1, 0], "the picks kept");
+                let [a, b, c, d] = [remapped[1], remapped[3], remapped[5], remapped[7]];
+                assert!(b == d && b < a && a < c && c <= 15, "9, 3, 14, 3 in order: {a} {b} {c} {d}");
+                [a, b, c, d]
+            })
+            .collect();
+        assert!(keys.len() > 10, "the keys move: {keys:?}");
+        assert!(keys.iter().any(|k| k[2] < 9) && keys.iter().any(|k| k[1] > 3), "down and up the range");
+    }
+
+    /// Integers that cannot keep their order in the range (more distinct values than it holds), or that
+    /// have none to keep (one value), are replayed as made.
+    #[test]
+    fn a_remap_that_cannot_fit_or_has_no_order_is_the_identity() {
+        let steps: Vec<(Cow<'static, str>, Choice)> = [5, 1, 3].iter().map(|&c| (Cow::Borrowed("k"), c)).collect();
+        let m = Remap::draw("k", &steps, 1, &mut rng_from_seed(3));
+        assert_eq!((m.apply(5), m.apply(1), m.apply(3)), (5, 1, 3));
+        let one: Vec<(Cow<'static, str>, Choice)> = vec![(Cow::Borrowed("k"), 4), (Cow::Borrowed("k"), 4)];
+        assert!((0..20).all(|s| Remap::draw("k", &one, 15, &mut rng_from_seed(s)).apply(4) == 4));
+        let m = Remap::draw("k", &steps, 2, &mut rng_from_seed(3));
+        assert_eq!(
+            (m.apply(1), m.apply(3), m.apply(5)),
+            (0, 1, 2),
+            "three values in 0..=2: the only order-keeping map"
+        );
     }
 }

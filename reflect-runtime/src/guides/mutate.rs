@@ -65,23 +65,30 @@
 //!   and the other choices are drawn at random. Half the donors are
 //!   **relabelled**: the picks their top part makes itself (a node's
 //!   colour, a tag; not its integers, not its subtrees) are drawn afresh,
-//!   so a black node is tried as a red one. Where a node's `#[assume]`
-//!   fails, its retry keeps the failed attempt's first choice and its parts
-//!   before a new cut, and makes the rest again from other donors
-//!   (chronological backtracking: what was made last most often is what did
-//!   not fit); with probability one quarter, or when the attempt kept
-//!   nothing, it starts again from the case's start. After 30 retries in all,
-//!   the case is rejected. So the search for a subtree that fits what is
-//!   already made (a black height, a range of keys) runs inside the node, on
-//!   the filter's retries, over parts already valid. Where a splice puts one
-//!   donor in place and is rejected if it does not fit, grafting tries donors
-//!   until one fits: two subtrees of black height 2, with keys on either side
-//!   of a node's key, make a red-black tree of black height 3, which neither
-//!   random generation nor splicing made in our measurements
-//!   (`examples/bugfind`, the red-black tree workload); a relabelled donor
-//!   of black height 3 is a red node over two black subtrees, the shape
-//!   that delete's rebalancing and insert's rotations need, which no
-//!   donor had as made.
+//!   so a black node is tried as a red one. Independently, half the donors
+//!   are **remapped**: their integers go, site by site, to as many values
+//!   drawn from a window of the range (half the time as narrow as they fit:
+//!   packed), in the same order (equal ones equal; a site's lone value is
+//!   kept), so a search tree's order or a heap's holds inside the donor
+//!   while the donor moves where it fits (a subtree of keys 1 to 13 comes
+//!   back with keys 2 to 8, and fits beside another). Where a node's
+//!   `#[assume]` fails, its retry keeps the failed attempt's first choice
+//!   and its parts before a new cut, and makes the rest again from other
+//!   donors (chronological backtracking: what was made last most often is
+//!   what did not fit); with probability one quarter, or when the attempt
+//!   kept nothing, it starts again from the case's start. After 30 retries
+//!   in all, the case is rejected. So the search for a subtree that fits
+//!   what is already made (a black height, a range of keys) runs inside the
+//!   node, on the filter's retries, over parts already valid. Where a
+//!   splice puts one donor in place and is rejected if it does not fit,
+//!   grafting tries donors until one fits: two subtrees of black height 2,
+//!   with keys on either side of a node's key, make a red-black tree of
+//!   black height 3, which neither random generation nor splicing made in
+//!   our measurements (`examples/bugfind`, the red-black tree workload;
+//!   remapped donors, whose keys fit beside each other, made it the
+//!   commonest height there); a relabelled donor of black height 3 is a red
+//!   node over two black subtrees, the shape that delete's rebalancing and
+//!   insert's rotations need, which no donor had as made.
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
