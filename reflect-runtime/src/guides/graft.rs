@@ -331,6 +331,31 @@ mod tests {
     use refgen_core::source::rng_from_seed;
     use std::collections::HashSet;
 
+    /// The donor of `top` (the root group's one part) with `len` choices: `top` itself.
+    fn donor_of(top: ChoiceTree, len: usize) -> Graft {
+        let mut donors = Donors::new(8);
+        donors.add(&ChoiceTree::root(vec![top]), &mut rng_from_seed(1));
+        let donor = (0..50).find_map(|s| donors.draw("x", &mut rng_from_seed(s)).filter(|g| g.choices.len() == len));
+        donor.expect("the top node is a donor").clone()
+    }
+
+    /// The choices a script loaded with `donor` (`relabel`led, `remap`ped) answers to `steps`, each a
+    /// site and its request, with the rng of `seed`.
+    fn replay(donor: &Graft, steps: &[(Site, Request<'_>)], relabel: bool, remap: bool, seed: u64) -> Vec<Choice> {
+        let (trail, gen) = (Trail::new(), int(0u8..=1));
+        let handle = Erased(&gen);
+        let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
+        script.load(donor, relabel, remap);
+        let ask = |(site, request)| ChoiceContext {
+            site,
+            request,
+            cue: Cue::Missing,
+            trail: &trail,
+            case: CaseInfo { index: 0, budget: 1, gen: &handle },
+        };
+        steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
+    }
+
     /// A node `x(1)` with a colour pick `c`, a key `k` and two children at `x` (a node with its own colour,
     /// and a leaf), replayed as a donor: relabelled, only its own colour is drawn afresh.
     #[test]
@@ -346,10 +371,7 @@ mod tests {
                 leaf("x", 0),
             ],
         );
-        let mut donors = Donors::new(8);
-        donors.add(&ChoiceTree::root(vec![node]), &mut rng_from_seed(1));
-        let donor = (0..50).find_map(|s| donors.draw("x", &mut rng_from_seed(s)).filter(|g| g.choices.len() == 7));
-        let donor = donor.expect("the top node is a donor").clone();
+        let donor = donor_of(node, 7);
         assert_eq!(&donor.own[..], &[1, 2], "its colour and key");
         let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
         let pick = Request::Pick { options: &two, total: 2 };
@@ -362,20 +384,7 @@ mod tests {
             ("x", pick),
             ("x", pick),
         ];
-        let (trail, gen) = (Trail::new(), int(0u8..=1));
-        let handle = Erased(&gen);
-        let replay = |relabel: bool, seed: u64| {
-            let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
-            script.load(&donor, relabel, false);
-            let ask = |(site, request)| ChoiceContext {
-                site,
-                request,
-                cue: Cue::Missing,
-                trail: &trail,
-                case: CaseInfo { index: 0, budget: 1, gen: &handle },
-            };
-            steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
-        };
+        let replay = |relabel, seed| replay(&donor, &steps, relabel, false, seed);
         let colours: HashSet<Choice> = (0..40)
             .map(|seed| {
                 assert_eq!(replay(false, seed), [1, 0, 7, 1, 1, 0, 0], "as made");
@@ -394,10 +403,7 @@ mod tests {
         let leaf = |site: &'static str, c| ChoiceTree::choice(site, c, vec![]);
         let inner = || ChoiceTree::choice("x", 1, vec![leaf("k", 3), leaf("x", 0)]);
         let node = ChoiceTree::choice("x", 1, vec![leaf("k", 9), inner(), leaf("k", 14), inner()]);
-        let mut donors = Donors::new(8);
-        donors.add(&ChoiceTree::root(vec![node]), &mut rng_from_seed(1));
-        let donor = (0..50).find_map(|s| donors.draw("x", &mut rng_from_seed(s)).filter(|g| g.choices.len() == 9));
-        let donor = donor.expect("the top node is a donor").clone();
+        let donor = donor_of(node, 9);
         let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
         let (pick, key) = (Request::Pick { options: &two, total: 2 }, Request::Int { span: 15 });
         let steps = [
@@ -411,20 +417,7 @@ mod tests {
             ("k", key),
             ("x", pick),
         ];
-        let (trail, gen) = (Trail::new(), int(0u8..=1));
-        let handle = Erased(&gen);
-        let replay = |remap: bool, seed: u64| {
-            let (mut script, mut rng) = (Script::default(), rng_from_seed(seed));
-            script.load(&donor, false, remap);
-            let ask = |(site, request)| ChoiceContext {
-                site,
-                request,
-                cue: Cue::Missing,
-                trail: &trail,
-                case: CaseInfo { index: 0, budget: 1, gen: &handle },
-            };
-            steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
-        };
+        let replay = |remap, seed| replay(&donor, &steps, false, remap, seed);
         let keys: HashSet<[Choice; 4]> = (0..40)
             .map(|seed| {
                 assert_eq!(replay(false, seed), [1, 9, 1, 3, 0, 14, 1, 3, 0], "as made");
