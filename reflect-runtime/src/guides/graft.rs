@@ -223,7 +223,9 @@ impl Script {
                             maps.len() - 1
                         }
                     };
-                    Some(maps[i].apply(c))
+                    // A site's range can change from request to request (bound by an earlier choice).
+                    let mapped = maps[i].apply(c);
+                    Some(if ctx.request.accepts(mapped) { mapped } else { c })
                 }
                 _ => Some(c),
             }
@@ -431,6 +433,33 @@ mod tests {
             .collect();
         assert!(keys.len() > 10, "the keys move: {keys:?}");
         assert!(keys.iter().any(|k| k[2] < 9) && keys.iter().any(|k| k[1] > 3), "down and up the range");
+    }
+
+    /// A site whose range changes from request to request (an integer bound by an earlier choice): a
+    /// remapped value outside the request's range is replayed as made, so every answer fits its request.
+    #[test]
+    fn a_remapped_integer_always_fits_its_request() {
+        let leaf = |site: &'static str, c| ChoiceTree::choice(site, c, vec![]);
+        let inner = || ChoiceTree::choice("x", 1, vec![leaf("k", 3), leaf("x", 0)]);
+        let donor = donor_of(ChoiceTree::choice("x", 1, vec![leaf("k", 9), inner(), leaf("k", 14), inner()]), 9);
+        let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+        let (pick, wide, narrow) =
+            (Request::Pick { options: &two, total: 2 }, Request::Int { span: 15 }, Request::Int { span: 3 });
+        let steps = [
+            ("x", pick),
+            ("k", wide),
+            ("x", pick),
+            ("k", narrow),
+            ("x", pick),
+            ("k", wide),
+            ("x", pick),
+            ("k", narrow),
+            ("x", pick),
+        ];
+        for seed in 0..60 {
+            let made = replay(&donor, &steps, false, true, seed);
+            assert!(made.iter().zip(&steps).all(|(&c, s)| s.1.accepts(c)), "seed {seed}: {made:?}");
+        }
     }
 
     /// Integers that cannot keep their order in the range (more distinct values than it holds), or that
