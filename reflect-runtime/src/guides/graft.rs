@@ -174,6 +174,28 @@ impl Script {
         self.remap = remap.then(Vec::new);
     }
 
+    /// The integer `c` at `ctx` (of range `0..=span`) as a remapped donor
+    /// answers it, through its site's map (drawn at the site's first
+    /// integer); `c` itself when the donor is not remapped, or when the
+    /// image falls outside this request's range (a site's range can change
+    /// from request to request, bound by an earlier choice).
+    fn remapped(&mut self, ctx: &ChoiceContext<'_>, span: u64, c: Choice, rng: &mut DetRng) -> Choice {
+        let Some(maps) = self.remap.as_mut() else { return c };
+        let i = match maps.iter().position(|m| m.site == ctx.site) {
+            Some(i) => i,
+            None => {
+                maps.push(Remap::draw(ctx.site, &self.steps, span, rng));
+                maps.len() - 1
+            }
+        };
+        let mapped = maps[i].apply(c);
+        if ctx.request.accepts(mapped) {
+            mapped
+        } else {
+            c
+        }
+    }
+
     /// Pushes the choices of `t` outside failed attempts, in order.
     fn walk<T: Part>(t: T, out: &mut Vec<(Cow<'static, str>, Choice)>) {
         out.extend(t.choice());
@@ -214,21 +236,10 @@ impl Script {
         } else if **site == *ctx.site && ctx.request.accepts(*c) {
             self.at += 1;
             let c = *c;
-            match (ctx.request, self.remap.as_mut()) {
-                (Request::Int { span }, Some(maps)) => {
-                    let i = match maps.iter().position(|m| m.site == ctx.site) {
-                        Some(i) => i,
-                        None => {
-                            maps.push(Remap::draw(ctx.site, &self.steps, span, rng));
-                            maps.len() - 1
-                        }
-                    };
-                    // A site's range can change from request to request (bound by an earlier choice).
-                    let mapped = maps[i].apply(c);
-                    Some(if ctx.request.accepts(mapped) { mapped } else { c })
-                }
-                _ => Some(c),
-            }
+            Some(match ctx.request {
+                Request::Int { span } => self.remapped(ctx, span, c, rng),
+                Request::Pick { .. } => c,
+            })
         } else {
             self.at = self.steps.len();
             None
