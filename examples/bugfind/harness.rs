@@ -1,5 +1,6 @@
 //! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
 
+use refgen::guides::grow::{Growing, DEFAULT_GROW};
 use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
@@ -151,10 +152,18 @@ pub fn setups() -> Vec<Setup> {
         s("hand", Source::Hand, |c: Config| c.guide(|| RandomGuide)),
         s("random", Source::Derived, |c: Config| c.guide(|| RandomGuide)),
         s("auto", Source::Derived, |c: Config| c.guide(AutoGuide::default)),
-        s("rl", Source::Derived, |c: Config| c.guide(RlGuide::default)),
-        s("rl(diverse)", Source::Derived, |c: Config| c.guide(|| RlGuide::new(RlConfig::diverse()))),
-        s("cgs", Source::Derived, |c: Config| c.guide(CgsGuide::default)),
-        s("sa", Source::Derived, |c: Config| c.guide(SaGuide::default)),
+        // `guide = rl`, `cgs` and `sa` share their work with grafting once the validity condition
+        // retries (`refgen::guides::grow`); `(grow = 0)` is the guide alone.
+        s("rl", Source::Derived, |c: Config| c.guide(|| Growing::new(RlGuide::default(), DEFAULT_GROW))),
+        s("rl(diverse)", Source::Derived, |c: Config| {
+            c.guide(|| Growing::new(RlGuide::new(RlConfig::diverse()), DEFAULT_GROW))
+        }),
+        s("cgs", Source::Derived, |c: Config| c.guide(|| Growing::new(CgsGuide::default(), DEFAULT_GROW))),
+        s("sa", Source::Derived, |c: Config| c.guide(|| Growing::new(SaGuide::default(), DEFAULT_GROW))),
+        s("rl(grow=0)", Source::Derived, |c: Config| c.guide(RlGuide::default)),
+        s("rl(diverse,grow=0)", Source::Derived, |c: Config| c.guide(|| RlGuide::new(RlConfig::diverse()))),
+        s("cgs(grow=0)", Source::Derived, |c: Config| c.guide(CgsGuide::default)),
+        s("sa(grow=0)", Source::Derived, |c: Config| c.guide(SaGuide::default)),
         s("mutate", Source::Derived, |c: Config| c.guide(MutateGuide::default)),
         s("mutate(splice=0)", Source::Derived, |c: Config| {
             c.guide(|| MutateGuide::new(MutateConfig::default().splice(0.0)))

@@ -63,6 +63,12 @@
 //!   rather than in the paper's wall-clock time, so that every guide is
 //!   compared at equal cost.
 //!
+//! **`guide = cgs` grows.** Where a retrying `#[assume]` makes more than one
+//! failed attempt per case, `#[property(guide = cgs)]` shares the work with
+//! grafting once it has seen that ([`super::grow`]; `cgs(grow = 0)` is this
+//! guide alone): a walk's samples are random completions, whose valid
+//! values stay as small as random generation's.
+//!
 //! The parameter is `N` ([`CgsConfig::samples`], `cgs(samples = N)` in
 //! `#[property]`), 50 by default as in the paper's evaluation of binary
 //! search trees and sorted lists (its artifact used 500 for AVL trees and
@@ -440,13 +446,14 @@ impl Guide for CgsGuide {
 
 /// `#[property(guide = cgs(...))]`'s options, their defaults (see [`super`]'s table).
 pub const fn options<V>() -> CgsOptions {
-    CgsOptions { config: CgsConfig { samples: 50 } }
+    CgsOptions { config: CgsConfig { samples: 50 }, grow: None }
 }
 
-/// The options of `guide = cgs(samples = N)`.
+/// The options of `guide = cgs(samples = N, grow = P)`.
 #[derive(Debug, Clone, Copy)]
 pub struct CgsOptions {
     config: CgsConfig,
+    grow: Option<f64>,
 }
 
 impl CgsOptions {
@@ -456,14 +463,27 @@ impl CgsOptions {
         self.config.samples = n;
         self
     }
+
+    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
+    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        assert!(p >= 0.0 && p <= 1.0, "`grow` must be in 0..=1: the share of the work mutation makes");
+        self.grow = Some(p);
+        self
+    }
+
+    /// The configuration the options give.
+    pub fn config(self) -> CgsConfig {
+        self.config
+    }
 }
 
 /// The names `cgs`'s options may use: none.
 pub mod names {}
 
 impl<V> super::GuideOptions<V> for CgsOptions {
-    type Guide = CgsGuide;
-    fn into_guide(self, _property: super::ForProperty<V>) -> CgsGuide {
-        CgsGuide::new(self.config)
+    type Guide = super::Growing;
+    fn into_guide(self, _property: super::ForProperty<V>) -> super::Growing {
+        super::Growing::new(CgsGuide::new(self.config), self.grow.unwrap_or(super::grow::DEFAULT_GROW))
     }
 }

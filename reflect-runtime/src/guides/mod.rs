@@ -11,12 +11,19 @@
 //! |---|---|---|---|
 //! | `auto` (the default) | random generation; at the first case that reports a utility (`maximize!` / `minimize!`) every later case goes to `sa`, once at least 20 cases ran and their retrying `#[assume]`s made more than one failed attempt per case, to `mutate` with half the work fresh, and once more than half of them were discarded, to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
 //! | `random` | plain random generation, honouring the generator's weights | none | [`random`] |
-//! | `rl` | RLCheck: Monte Carlo Control per choice point, rewarded for valid new values | `explore = paper` \| `forget` \| `bonus` \| `softmax` \| `diverse` (`paper`; `diverse` also sets ε = 0.05), `epsilon = E` (0.25), `window = N` (4), `abstraction = Sequence` \| `Tree` \| `TreeLR` (`TreeLR`), `prior = weights` \| `uniform` (`weights`: the policy starts as the generator's distribution; `uniform` is RLCheck's start) | [`rl`] |
-//! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1) | [`cgs`] |
-//! | `sa` | targeted: simulated annealing on `maximize!` / `minimize!` | `steps = N` (the run's cases, at most 10 000), `initial_temp = T` (1), `restart_after = N` (never), `max_retries = N` (50), `neighbour = f` (from the choice trees; `f: fn(&V, f64, &mut DetRng) -> V` over the arguments' value) | [`sa`] |
+//! | `rl` | RLCheck: Monte Carlo Control per choice point, rewarded for valid new values | `explore = paper` \| `forget` \| `bonus` \| `softmax` \| `diverse` (`paper`; `diverse` also sets ε = 0.05), `epsilon = E` (0.25), `window = N` (4), `abstraction = Sequence` \| `Tree` \| `TreeLR` (`TreeLR`), `prior = weights` \| `uniform` (`weights`: the policy starts as the generator's distribution; `uniform` is RLCheck's start), `grow = P` (0.5) | [`rl`] |
+//! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1), `grow = P` (0.5) | [`cgs`] |
+//! | `sa` | targeted: simulated annealing on `maximize!` / `minimize!` | `steps = N` (the run's cases, at most 10 000), `initial_temp = T` (1), `restart_after = N` (never), `max_retries = N` (50), `neighbour = f` (from the choice trees; `f: fn(&V, f64, &mut DetRng) -> V` over the arguments' value), `grow = P` (0.5) | [`sa`] |
 //! | `tuned(...)` | generation tuned by examples: weights by site and label from values like (or unlike) yours | `like = EXPR`, `unlike = EXPR` (at least one; each gives values of the arguments' type: an array, a `Vec`, `examples_from_dir("dir")`), `smoothing = S` (0.1); or `weights = "file.json"` alone (a saved tuning, beside `Cargo.toml`) | [`tuned`] |
 //! | `mutate` | validity-preserving mutation and splicing of a corpus of interesting cases | `corpus = N` (256), `fresh = P` (0.1, the share of the work), `splice = P` (0.5), `graft = P` (0.25), `operators = [reroll, swap, shrink]` (all three) | [`mutate`] |
 //! | `DistinctGuide::...` (or `#[property(distinct = N)]`) | a set of pairwise different inputs first (one per pick pattern, or all different values), then random | constructors: `cover()`, `cover_regex()`, `all_different()`, `new(gen, difference)` | [`distinct`] |
+//!
+//! **`grow = P`.** `rl`, `cgs` and `sa` run as their papers have them until
+//! their retrying `#[assume]`s make more than one failed attempt per case;
+//! from then on mutation with splicing and grafting makes the share `P` of
+//! the work and grows valid values from the valid parts of every case, as the
+//! default guide does after its switch ([`grow`]). `grow = 0` is the guide
+//! alone. A validity condition that discards instead never makes the switch.
 //!
 //! # How `#[property]` reads a guide's options
 //!
@@ -49,6 +56,7 @@ pub mod cgs;
 pub mod distinct;
 mod elites;
 mod graft;
+pub mod grow;
 pub mod mutate;
 pub mod random;
 pub mod rl;
@@ -59,6 +67,7 @@ pub mod tuned;
 pub use auto::{AutoConfig, AutoGuide};
 pub use cgs::{CgsConfig, CgsGuide};
 pub use distinct::DistinctGuide;
+pub use grow::Growing;
 pub use mutate::{MutateConfig, MutateGuide};
 pub use random::RandomGuide;
 pub use rl::{RlConfig, RlGuide};
@@ -129,12 +138,27 @@ mod tests {
     }
 
     #[test]
+    fn rl_cgs_and_sa_grow_by_default_and_grow_0_is_the_guide_alone() {
+        let names = |g: Growing| (g.name().to_owned(), g.share(), g.inner().name().to_owned());
+        assert_eq!(names(rl::options::<u8>().into_guide(property())), ("rl".into(), 0.5, "rl".into()));
+        assert_eq!(
+            names(rl::options::<u8>().grow(0.0).into_guide(property())),
+            ("rl(grow = 0)".into(), 0.0, "rl".into())
+        );
+        assert_eq!(
+            names(cgs::options::<u8>().grow(0.25).into_guide(property())),
+            ("cgs(grow = 0.25)".into(), 0.25, "cgs".into())
+        );
+        assert_eq!(names(sa::options().into_guide(property())), ("sa".into(), 0.5, "sa".into()));
+    }
+
+    #[test]
     fn cgs_sa_and_mutate_options_give_the_configurations_they_name() {
-        let cgs = |o: cgs::CgsOptions| *o.into_guide(property()).config();
+        let cgs = |o: cgs::CgsOptions| o.config();
         assert_eq!(cgs(cgs::options::<u8>()), CgsConfig::default());
         assert_eq!(cgs(cgs::options::<u8>().samples(10)), CgsConfig::default().samples(10));
 
-        let sa = |o: sa::SaOptions<u8>| *o.into_guide(property()).config();
+        let sa = |o: sa::SaOptions<u8>| o.config();
         assert_eq!(sa(sa::options()), SaConfig::default());
         let set = sa::options().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0);
         assert_eq!(sa(set), SaConfig::default().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0));

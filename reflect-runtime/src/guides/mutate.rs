@@ -325,6 +325,11 @@ impl MutateGuide {
         self.stats
     }
 
+    /// Whether the case under way is a fresh one (for [`super::grow`], whose guide makes it).
+    pub(super) fn fresh_planned(&self) -> bool {
+        matches!(self.planned, Some(Planned::Fresh))
+    }
+
     /// The index of a corpus entry to mutate, drawn with weight the square of its number of choices (at least 1).
     ///
     /// The weights are counted when an entry joins: counting an entry's

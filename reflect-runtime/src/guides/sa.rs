@@ -42,6 +42,12 @@
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
 //! [`refgen_core::neighbour`].
+//!
+//! **`guide = sa` grows.** Where a retrying `#[assume]` makes more than one
+//! failed attempt per case, `#[property(guide = sa)]` shares the work with
+//! grafting once it has seen that ([`super::grow`]; `sa(grow = 0)` is this
+//! guide alone): one search follows one input, and its
+//! neighbours rarely keep a balanced tree's heights.
 
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use crate::hashing::mix;
@@ -420,6 +426,7 @@ pub const fn options<T>() -> SaOptions<T> {
     SaOptions {
         config: SaConfig { steps: None, initial_temp: 1.0, restart_after: None, max_retries: 50 },
         neighbour: None,
+        grow: None,
     }
 }
 
@@ -428,6 +435,7 @@ pub const fn options<T>() -> SaOptions<T> {
 pub struct SaOptions<T> {
     config: SaConfig,
     neighbour: Option<fn(&T, f64, &mut DetRng) -> T>,
+    grow: Option<f64>,
 }
 
 impl<T> SaOptions<T> {
@@ -460,18 +468,32 @@ impl<T> SaOptions<T> {
         self.neighbour = Some(f);
         self
     }
+
+    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
+    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        assert!(p >= 0.0 && p <= 1.0, "`grow` must be in 0..=1: the share of the work mutation makes");
+        self.grow = Some(p);
+        self
+    }
+
+    /// The configuration the options give.
+    pub fn config(&self) -> SaConfig {
+        self.config
+    }
 }
 
 /// The names `sa`'s options may use: none (`neighbour = f` names the user's function).
 pub mod names {}
 
 impl<T: 'static> super::GuideOptions<T> for SaOptions<T> {
-    type Guide = SaGuide;
-    fn into_guide(self, property: super::ForProperty<T>) -> SaGuide {
-        match self.neighbour {
+    type Guide = super::Growing;
+    fn into_guide(self, property: super::ForProperty<T>) -> super::Growing {
+        let guide = match self.neighbour {
             None => SaGuide::new(self.config),
             Some(f) => SaGuide::with_neighbour(self.config, property.gen, f),
-        }
+        };
+        super::Growing::new(guide, self.grow.unwrap_or(super::grow::DEFAULT_GROW))
     }
 }
 

@@ -16,4 +16,9 @@ fn unknown_key(x: u8) {
     let _ = x;
 }
 
+#[property(guide = cgs(grow = 1.5))]
+fn too_much_growth(x: u8) {
+    let _ = x;
+}
+
 fn main() {}

@@ -31,6 +31,14 @@
 //! Where the weights are equal (RLCheck's own generators) this is RLCheck's
 //! policy exactly, draw for draw. [`Prior::Uniform`] is RLCheck's start
 //! whatever the weights (`rl(prior = uniform)`).
+//!
+//! **`guide = rl` grows.** Where a retrying `#[assume]` makes more than one
+//! failed attempt per case, `#[property(guide = rl)]` shares the work with
+//! grafting once it has seen that ([`super::grow`]; `rl(grow = 0)` is this
+//! guide alone): the learners choose one choice at a time, and a
+//! policy over single choices does not make the coupled choices of a
+//! balanced tree, whose valid values then stay as small as random
+//! generation's.
 
 pub mod learner;
 mod options;

@@ -1,11 +1,12 @@
-//! `#[property(guide = rl(...))]`'s options: `explore`, `epsilon`, `window`, `abstraction`, `prior`.
+//! `#[property(guide = rl(...))]`'s options: `explore`, `epsilon`, `window`, `abstraction`, `prior`, `grow`.
 
 use super::{Abstraction, Explore, Prior, RlConfig, RlGuide};
+use crate::guides::grow::{Growing, DEFAULT_GROW};
 
 /// `#[property(guide = rl(...))]`'s options, none set: RLCheck's configuration
 /// (see [`crate::guides`]'s table).
 pub const fn options<V>() -> RlOptions {
-    RlOptions { explore: None, epsilon: None, window: None, abstraction: None, prior: None }
+    RlOptions { explore: None, epsilon: None, window: None, abstraction: None, prior: None, grow: None }
 }
 
 /// The options of `guide = rl(...)`, each set or left to its default.
@@ -16,6 +17,7 @@ pub struct RlOptions {
     window: Option<usize>,
     abstraction: Option<Abstraction>,
     prior: Option<Prior>,
+    grow: Option<f64>,
 }
 
 impl RlOptions {
@@ -48,6 +50,19 @@ impl RlOptions {
     pub const fn prior(mut self, prior: Prior) -> Self {
         self.prior = Some(prior);
         self
+    }
+
+    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
+    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        assert!(p >= 0.0 && p <= 1.0, "`grow` must be in 0..=1: the share of the work mutation makes");
+        self.grow = Some(p);
+        self
+    }
+
+    /// The share of the work `grow` gives mutation.
+    pub fn grow_share(self) -> f64 {
+        self.grow.unwrap_or(DEFAULT_GROW)
     }
 
     /// The configuration the options give.
@@ -100,8 +115,8 @@ pub mod names {
 }
 
 impl<V> crate::guides::GuideOptions<V> for RlOptions {
-    type Guide = RlGuide;
-    fn into_guide(self, _property: crate::guides::ForProperty<V>) -> RlGuide {
-        RlGuide::new(self.config())
+    type Guide = Growing;
+    fn into_guide(self, _property: crate::guides::ForProperty<V>) -> Growing {
+        Growing::new(RlGuide::new(self.config()), self.grow_share())
     }
 }
