@@ -7,7 +7,8 @@
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
 //! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
-//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`), `--per-task`
+//! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`, and the guide alone:
+//! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`), `--per-task`
 //! (a line per task and setup too: trials solved, mean time to failure,
 //! the tests to failure of each trial that failed).
 //!

@@ -341,8 +341,14 @@
 //!   | `random` | 0.0% | 8.9% |
 //!   | `auto` (the default) | 57.9% | 46.7% |
 //!   | `mutate` | 74.8% | 77.5% |
-//!   | `sa` | 0.0% | 97.3% |
-//!   | `rl` | 0.0% | 13.4% |
+//!   | `rl` | 28.6% | 41.7% |
+//!   | `cgs` | 59.1% | 54.3% |
+//!   | `sa` | 0.9% | 96.2% |
+//!   | `rl(grow = 0)` | 0.0% | 13.4% |
+//!
+//!   (`guide = rl`, `cgs` and `sa` switch to sharing their work with
+//!   mutation the same way; `grow = 0` is the guide alone: see
+//!   `refgen::guides::grow`.)
 //!
 //!   Where validity is harder still, or the values must be large, build
 //!   them valid (below). A red-black tree is such a case: its black height
