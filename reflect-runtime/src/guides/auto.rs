@@ -67,6 +67,7 @@
 //! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to mutate"));
 //! ```
 
+use super::grow::{DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
 use super::{MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use refgen_core::choice::Choice;
@@ -89,7 +90,7 @@ pub struct AutoConfig {
 
 impl Default for AutoConfig {
     fn default() -> Self {
-        AutoConfig { min_cases: 20, discard_threshold: 0.5, failed_attempts: 1.0 }
+        AutoConfig { min_cases: SWITCH_CASES, discard_threshold: 0.5, failed_attempts: SWITCH_FAILED }
     }
 }
 
@@ -149,7 +150,7 @@ impl AutoGuide {
             random: RandomGuide,
             learner: Box::new(learner),
             search: Box::new(SaGuide::default()),
-            grower: Box::new(MutateGuide::new(MutateConfig::default().fresh(0.5))),
+            grower: Box::new(MutateGuide::new(MutateConfig::default().fresh(1.0 - DEFAULT_GROW))),
             failed: (None, 0),
             switched: None,
             cases: 0,

@@ -57,6 +57,13 @@ pub const SWITCH_FAILED: f64 = 1.0;
 /// The share of the work [`Growing`] gives mutation once it switches, unless told otherwise.
 pub const DEFAULT_GROW: f64 = 0.5;
 
+/// `p` as a `grow = P` option's value: the setters of `rl`, `cgs` and `sa` call it, so a share outside
+/// `0..=1` is a compile error at the options.
+pub const fn grow_option(p: f64) -> f64 {
+    assert!(p >= 0.0 && p <= 1.0, "`grow` must be in 0..=1: the share of the work mutation makes");
+    p
+}
+
 /// A guide that shares its work with mutation once its validity condition retries; see the module docs.
 pub struct Growing {
     name: String,
@@ -227,7 +234,7 @@ mod tests {
     }
 
     /// The share of the valid lists a run under `guide` makes that have 3 or more elements.
-    fn mean_len(retries: u32, guide: fn() -> Growing) -> (f64, Vec<String>) {
+    fn share_of_3_plus(retries: u32, guide: fn() -> Growing) -> (f64, Vec<String>) {
         let lens = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let seen = lens.clone();
         let p = Property::new(move || sorted(retries), move |xs: Vec<u8>| seen.lock().unwrap().push(xs.len()));
@@ -238,9 +245,9 @@ mod tests {
 
     #[test]
     fn a_retrying_filter_makes_the_switch_and_the_values_grow() {
-        let (alone, notes) = mean_len(10, || Growing::new(RlGuide::default(), 0.0));
+        let (alone, notes) = share_of_3_plus(10, || Growing::new(RlGuide::default(), 0.0));
         assert!(!notes.iter().any(|n| n.contains("grows valid values")), "{notes:?}");
-        let (grown, notes) = mean_len(10, || Growing::new(RlGuide::default(), 0.5));
+        let (grown, notes) = share_of_3_plus(10, || Growing::new(RlGuide::default(), 0.5));
         assert!(notes[0].starts_with("rl: grows valid values"), "{notes:?}");
         assert!(notes.iter().any(|n| n.starts_with("mutate: corpus of")), "{notes:?}");
         assert!(grown > 2.0 * alone, "3+ elements: {grown} grown, {alone} alone");
@@ -248,7 +255,7 @@ mod tests {
 
     #[test]
     fn a_discarding_filter_makes_no_switch() {
-        let (_, notes) = mean_len(0, || Growing::new(RlGuide::default(), 0.5));
+        let (_, notes) = share_of_3_plus(0, || Growing::new(RlGuide::default(), 0.5));
         assert!(!notes.iter().any(|n| n.contains("grows valid values")), "{notes:?}");
     }
 

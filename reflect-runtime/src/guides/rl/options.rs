@@ -55,8 +55,7 @@ impl RlOptions {
     /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
     /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
     pub const fn grow(mut self, p: f64) -> Self {
-        assert!(p >= 0.0 && p <= 1.0, "`grow` must be in 0..=1: the share of the work mutation makes");
-        self.grow = Some(p);
+        self.grow = Some(crate::guides::grow::grow_option(p));
         self
     }
 
