@@ -137,6 +137,8 @@ pub struct Trail {
     nodes: Vec<Node>,
     open: Vec<usize>,
     choices: usize,
+    /// The choices made, those of failed attempts a forgetting trail dropped included.
+    made: usize,
     /// The attempts of retrying filters begun and not ended: where each
     /// began (the number of nodes then), how many nodes were open, and
     /// how many attempts begun at the same place enclose it.
@@ -158,6 +160,7 @@ impl Trail {
             nodes: Vec::with_capacity(64),
             open: Vec::with_capacity(16),
             choices: 0,
+            made: 0,
             attempts: Vec::new(),
             forget_failed: false,
         };
@@ -172,6 +175,7 @@ impl Trail {
         self.open.clear();
         self.attempts.clear();
         self.choices = 0;
+        self.made = 0;
         self.nodes.push(Node {
             site: ROOT,
             choice: None,
@@ -206,6 +210,7 @@ impl Trail {
         });
         if choice.is_some() {
             self.choices += 1;
+            self.made += 1;
         }
         if open {
             self.open.push(id);
@@ -413,6 +418,13 @@ impl Trail {
     /// How many choices were made so far.
     pub fn choice_count(&self) -> usize {
         self.choices
+    }
+
+    /// How many choices were made so far, those of the failed attempts a trail that
+    /// [forgets them](Trail::forget_failed_attempts) dropped included: the work of the case
+    /// (equal to [`Trail::choice_count`] when none was dropped).
+    pub fn choices_made(&self) -> usize {
+        self.made
     }
 
     /// The choice nodes so far, in the order made.

@@ -266,6 +266,19 @@ pub trait Guide {
         true
     }
 
+    /// Whether the trail of the case under way keeps the failed attempts of
+    /// its retrying filters (as [`RETRY`](refgen_core::choice::RETRY)
+    /// groups), for [`Guide::choose`] and [`Guide::feedback`] to read; asked
+    /// once, after [`Guide::begin_case`]. A guide that reads only the kept
+    /// choices says no, and the case skips the cost of recording what it
+    /// drops (for a hard validity condition, most of its choices; see
+    /// [`Trail::forget_failed_attempts`]). The value is the same either
+    /// way, and so is a failure's report, which shows the kept choices.
+    /// `true` by default.
+    fn records_failed_attempts(&self) -> bool {
+        true
+    }
+
     /// What the guide has to say about the run so far, one line each, for
     /// the report (its statistics and its failures); none by default.
     fn notes(&self) -> Vec<String> {
@@ -313,6 +326,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     fn filters_retry(&self) -> bool {
         (**self).filters_retry()
     }
+    fn records_failed_attempts(&self) -> bool {
+        (**self).records_failed_attempts()
+    }
     fn notes(&self) -> Vec<String> {
         (**self).notes()
     }
@@ -343,6 +359,7 @@ impl<'g, 't, G: Guide + ?Sized> GuidedSource<'g, 't, G> {
         rng: &'g mut DetRng,
     ) -> Self {
         trail.clear();
+        trail.forget_failed_attempts(!guide.records_failed_attempts());
         let cursor = match plan {
             Plan::Fresh => Cursor::empty(),
             Plan::Replay(tree) => Cursor::new(tree),

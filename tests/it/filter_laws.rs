@@ -231,6 +231,9 @@ fn a_trail_that_forgets_failed_attempts_records_the_tree_without_them() {
         let forgetting = g.run(&mut rec);
         // The same draws make the same value, and the tree is the full one without its failed attempts.
         assert_eq!(forgetting, value);
+        // The work is still counted: every choice made, the forgotten ones included.
+        assert_eq!(rec.trail.choices_made(), full.choice_count(), "seed {seed}");
+        assert_eq!(rec.trail.choice_count(), full.without_retries().choice_count(), "seed {seed}");
         let (kept, _) = rec.finish();
         assert_eq!(kept, full.without_retries(), "seed {seed}");
         assert_eq!(kept.retry_count(), 0);

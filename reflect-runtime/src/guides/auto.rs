@@ -200,6 +200,10 @@ impl Guide for AutoGuide {
         self.active_ref().filters_retry()
     }
 
+    fn records_failed_attempts(&self) -> bool {
+        self.active_ref().records_failed_attempts()
+    }
+
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         self.active().choose(ctx, rng)
     }

@@ -175,6 +175,14 @@ impl Guide for Growing {
         retry
     }
 
+    fn records_failed_attempts(&self) -> bool {
+        if self.inner_case {
+            self.inner.records_failed_attempts()
+        } else {
+            self.grower.records_failed_attempts()
+        }
+    }
+
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         if self.inner_case {
             self.inner.feedback(feedback);

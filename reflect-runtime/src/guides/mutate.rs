@@ -450,9 +450,15 @@ impl Guide for MutateGuide {
         matches!(self.planned, Some(Planned::Fresh | Planned::Graft) | None)
     }
 
+    /// Only a graft case reads its failed attempts (a retry keeps the start of the one before); the
+    /// corpus and the donors keep the valid parts, without them.
+    fn records_failed_attempts(&self) -> bool {
+        matches!(self.planned, Some(Planned::Graft) | None)
+    }
+
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         let planned = self.planned.take();
-        let work = feedback.trail.choice_count() as u64;
+        let work = feedback.trail.choices_made() as u64;
         self.work.0 += if matches!(planned, Some(Planned::Fresh)) { work } else { 0 };
         self.work.1 += work;
         self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
