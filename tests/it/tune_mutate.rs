@@ -320,3 +320,25 @@ fn the_mutate_guide_uses_only_the_operators_it_is_given() {
     assert_eq!(s.mutants[1], 0, "no swaps: {s:?}");
     assert!(s.mutants[2] > 0 && s.rejected[2] == 0, "shrinking a BST keeps it a BST: {s:?}");
 }
+
+/// `restart_every = N`: after `N` cases the guide starts again, its corpus empty and its next case fresh;
+/// with `0` it keeps its corpus.
+#[test]
+fn the_mutate_guide_starts_again_every_n_cases() {
+    let g = Tree::generator();
+    for (every, restarts) in [(300, true), (0, false)] {
+        let mut guide = MutateGuide::new(MutateConfig::default().restart_every(every));
+        generate_distinct(&g, &mut guide, 300, 3);
+        let (before, fresh) = (guide.corpus().len(), guide.stats().fresh);
+        assert!(before > 5, "{before}");
+        generate_distinct(&g, &mut guide, 1, 4);
+        let after = guide.corpus().len();
+        if restarts {
+            // The case after the restart is fresh, and is all the corpus may hold.
+            assert_eq!(guide.stats().fresh, fresh + 1);
+            assert!(after <= 1, "{after}");
+        } else {
+            assert!(after >= before, "{before} {after}");
+        }
+    }
+}
