@@ -20,12 +20,14 @@
 //!   [`AutoConfig::min_cases`] cases), such as a balanced search tree, a
 //!   sorted list or a well-typed term: its random valid values stay small,
 //!   whatever the number of tries. It hands every later case to mutation
-//!   with splicing ([`MutateGuide`] with half the work fresh,
-//!   [`MutateConfig::fresh`] 0.5): half the work stays random generation as
+//!   with splicing ([`MutateGuide`](super::MutateGuide) with half the work fresh,
+//!   [`MutateConfig::fresh`](super::MutateConfig::fresh) 0.5, half its other cases grafted): half the work stays random generation as
 //!   before the switch; the other half grows valid values from the valid
 //!   parts seen, by splicing them into valid values (see
 //!   [`refgen_core::splice`]) and by grafting them where the generator makes
-//!   a part of a recursive type, retrying until one fits (see [`super::mutate`]).
+//!   a part of a recursive type, retrying until one fits; every 20,000 cases
+//!   it starts again from fresh cases, so that a long run is not held to the
+//!   descendants of a few early values (see [`super::mutate`]).
 //!
 //! It switches once, to whichever comes first, and says so in the run's
 //! statistics and in failure reports ([`Guide::notes`]). (After a switch to
@@ -67,8 +69,8 @@
 //! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to mutate"));
 //! ```
 
-use super::grow::{DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
-use super::{MutateConfig, MutateGuide, RandomGuide, RlGuide, SaGuide};
+use super::grow::{grower, DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
+use super::{RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use refgen_core::choice::Choice;
 use refgen_core::combinators::failed_attempts;
@@ -150,7 +152,7 @@ impl AutoGuide {
             random: RandomGuide,
             learner: Box::new(learner),
             search: Box::new(SaGuide::default()),
-            grower: Box::new(MutateGuide::new(MutateConfig::default().fresh(1.0 - DEFAULT_GROW))),
+            grower: Box::new(grower(DEFAULT_GROW)),
             failed: (None, 0),
             switched: None,
             cases: 0,
