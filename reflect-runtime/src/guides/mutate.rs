@@ -113,7 +113,9 @@
 //!   for the first, 0.04% to 18% for the second), where the runs without
 //!   restarts that made them peaked higher (77% and 24%). Restarts
 //!   trade a run's settled corpus for independent ones; a run shorter than
-//!   the period never restarts.
+//!   the period never restarts. On that workload's 58 tasks (3 trials of at
+//!   most 100,000 tests or 5 s each), the default guide solved all 58, 54 in
+//!   every trial, with restarts, and 54, 46 in every trial, without.
 //!
 //! Departures from the thesis: splicing, grafting, the donors, the rare
 //! features' elites, restarts and the schedule by work are this library's (splicing
