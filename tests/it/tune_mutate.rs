@@ -337,6 +337,8 @@ fn the_mutate_guide_starts_again_every_n_cases() {
             // The case after the restart is fresh, and is all the corpus may hold.
             assert_eq!(guide.stats().fresh, fresh + 1);
             assert!(after <= 1, "{after}");
+            let notes = refgen::guide::Guide::notes(&guide);
+            assert!(notes[0].ends_with("; started again once (every 300 cases)"), "{notes:?}");
         } else {
             assert!(after >= before, "{before} {after}");
         }

@@ -291,8 +291,9 @@ pub struct MutateGuide {
     donors: Donors,
     /// The choices made by fresh cases, and by all cases.
     work: (u64, u64),
-    /// The cases planned (for [`MutateConfig::restart_every`]).
+    /// The cases planned, and the restarts made (see [`MutateConfig::restart_every`]).
     planned_cases: u64,
+    restarts: u64,
     /// The graft case under way.
     grafting: Grafting,
     /// For each feature of the corpus's entries, the largest entry that has it.
@@ -355,6 +356,7 @@ impl MutateGuide {
             donors: Donors::new(DONORS_PER_SITE),
             work: (0, 0),
             planned_cases: 0,
+            restarts: 0,
             grafting: Grafting::default(),
             elites: Elites::default(),
         }
@@ -409,6 +411,7 @@ impl MutateGuide {
         self.shapes = Shapes::default();
         self.donors = Donors::new(DONORS_PER_SITE);
         self.work = (0, 0);
+        self.restarts += 1;
         for e in kept {
             self.join(e.tree, e.joined, Vec::new());
         }
@@ -579,13 +582,18 @@ impl Guide for MutateGuide {
             .collect();
         vec![
             format!(
-                "mutate: corpus of {} ({} seeds, {} new, {} utility, {} failing); {} fresh cases",
+                "mutate: corpus of {} ({} seeds, {} new, {} utility, {} failing); {} fresh cases{}",
                 self.corpus.len(),
                 count(Joined::Seed),
                 count(Joined::New),
                 count(Joined::Utility),
                 count(Joined::Failed),
-                s.fresh
+                s.fresh,
+                match self.restarts {
+                    0 => String::new(),
+                    1 => format!("; started again once (every {} cases)", self.config.restart_every),
+                    n => format!("; started again {n} times (every {} cases)", self.config.restart_every),
+                }
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
             format!(
