@@ -152,6 +152,25 @@ fn option_name(name: &str, share: f64) -> String {
     }
 }
 
+impl Growing {
+    /// The guide that makes the case under way: the inner guide's, or mutation's.
+    fn case_guide(&self) -> &dyn Guide {
+        if self.inner_case {
+            &*self.inner
+        } else {
+            &self.grower
+        }
+    }
+
+    fn case_guide_mut(&mut self) -> &mut dyn Guide {
+        if self.inner_case {
+            &mut *self.inner
+        } else {
+            &mut self.grower
+        }
+    }
+}
+
 impl Guide for Growing {
     fn name(&self) -> &str {
         &self.name
@@ -174,15 +193,11 @@ impl Guide for Growing {
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        if self.inner_case {
-            self.inner.choose(ctx, rng)
-        } else {
-            self.grower.choose(ctx, rng)
-        }
+        self.case_guide_mut().choose(ctx, rng)
     }
 
     fn filters_retry(&self) -> bool {
-        let retry = if self.inner_case { self.inner.filters_retry() } else { self.grower.filters_retry() };
+        let retry = self.case_guide().filters_retry();
         if retry {
             self.retried.set(true);
         }
@@ -190,11 +205,7 @@ impl Guide for Growing {
     }
 
     fn records_failed_attempts(&self) -> bool {
-        if self.inner_case {
-            self.inner.records_failed_attempts()
-        } else {
-            self.grower.records_failed_attempts()
-        }
+        self.case_guide().records_failed_attempts()
     }
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {

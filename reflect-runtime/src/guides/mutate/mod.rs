@@ -125,6 +125,10 @@
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
+mod options;
+
+pub use options::{names, options, MutateOptions};
+
 use super::elites::Elites;
 use super::graft::{recursive, Grafting};
 use super::shape::{features, Shapes};
@@ -402,17 +406,15 @@ impl MutateGuide {
     /// Start again: the corpus keeps only its seeds, failures and utility records, and everything
     /// learned from the valid values (donors, shapes, features) is dropped.
     fn restart(&mut self) {
-        let kept: Vec<CorpusEntry> =
-            std::mem::take(&mut self.corpus).into_iter().filter(|e| e.joined != Joined::New).collect();
-        self.weights.clear();
-        self.total = 0;
-        self.graftable.clear();
-        self.elites = Elites::default();
-        self.shapes = Shapes::default();
-        self.donors = Donors::new(DONORS_PER_SITE);
-        self.work = (0, 0);
-        self.restarts += 1;
-        for e in kept {
+        // A new guide, which keeps what is not learned from valid values: the schedule's draws, the best
+        // utility, the counts; so a field added later starts again by default.
+        let old = std::mem::replace(self, MutateGuide::new(self.config.clone()));
+        self.best = old.best;
+        self.stats = old.stats;
+        self.salt = old.salt;
+        self.planned_cases = old.planned_cases;
+        self.restarts = old.restarts + 1;
+        for e in old.corpus.into_iter().filter(|e| e.joined != Joined::New) {
             self.join(e.tree, e.joined, Vec::new());
         }
     }
@@ -643,115 +645,4 @@ where
     let case = CaseInfo { index: 0, budget: 0, gen: &handle };
     let r = gen.run(&mut GuidedSource::new(&mut Fill, &mut trail, &plan, case, rng));
     Some((r, trail.to_tree()))
-}
-
-/// The most operators `operators = [...]` lists (repeats weigh an operator more).
-const MAX_OPERATORS: usize = 8;
-
-/// `#[property(guide = mutate(...))]`'s options, their defaults (see [`super`]'s table).
-pub const fn options<V>() -> MutateOptions {
-    MutateOptions {
-        corpus_size: 256,
-        fresh: 0.1,
-        splice: 0.5,
-        graft: 0.25,
-        restart_every: RESTART,
-        operators: [Mutation::Reroll; MAX_OPERATORS],
-        len: 0,
-    }
-}
-
-/// The options of `guide = mutate(corpus = N, fresh = P, splice = P, graft = P, operators = [...])`.
-#[derive(Debug, Clone, Copy)]
-pub struct MutateOptions {
-    corpus_size: usize,
-    fresh: f64,
-    splice: f64,
-    graft: f64,
-    restart_every: u64,
-    /// The first `len` are the operators given; none given is all three.
-    operators: [Mutation; MAX_OPERATORS],
-    len: usize,
-}
-
-impl MutateOptions {
-    /// `corpus = N`: the most entries the corpus keeps, at least 1 ([`MutateConfig::corpus_size`]).
-    pub const fn corpus(mut self, n: usize) -> Self {
-        self.corpus_size = if n > 0 { n } else { 1 };
-        self
-    }
-
-    /// `fresh = P`: the share of fresh valid cases, clamped to `0..=1` ([`MutateConfig::fresh`]).
-    pub const fn fresh(mut self, p: f64) -> Self {
-        self.fresh = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// `splice = P`: the share of mutants made by splicing, clamped to `0..=1` ([`MutateConfig::splice`]).
-    pub const fn splice(mut self, p: f64) -> Self {
-        self.splice = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// `graft = P`: the share of the cases that are not fresh made by grafting, clamped to `0..=1`
-    /// ([`MutateConfig::graft`]).
-    pub const fn graft(mut self, p: f64) -> Self {
-        self.graft = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// `restart_every = N`: start again every `N` cases, `0` never ([`MutateConfig::restart_every`]).
-    pub const fn restart_every(mut self, n: u64) -> Self {
-        self.restart_every = n;
-        self
-    }
-
-    /// `operators = [reroll, swap, shrink]`: the operators mutants are made by, in this order
-    /// ([`MutateConfig::operators`]).
-    pub const fn operators<const N: usize>(mut self, ops: [Mutation; N]) -> Self {
-        assert!(
-            N > 0 && N <= MAX_OPERATORS,
-            "`operators` is a list of `reroll`, `swap` and `shrink`, such as `operators = [reroll, shrink]`"
-        );
-        let mut i = 0;
-        while i < N {
-            self.operators[i] = ops[i];
-            i += 1;
-        }
-        self.len = N;
-        self
-    }
-}
-
-/// The names `mutate`'s options use: the operators of `operators = [...]`.
-#[allow(non_upper_case_globals)]
-pub mod names {
-    use refgen_core::edit::Mutation;
-
-    /// `rerollMut`: [`Mutation::Reroll`].
-    pub const reroll: Mutation = Mutation::Reroll;
-    /// `swapMut`: [`Mutation::Swap`].
-    pub const swap: Mutation = Mutation::Swap;
-    /// `shrinkMut`: [`Mutation::Shrink`].
-    pub const shrink: Mutation = Mutation::Shrink;
-}
-
-impl MutateOptions {
-    /// The configuration the options give.
-    pub fn config(self) -> MutateConfig {
-        let config = MutateConfig::default()
-            .corpus_size(self.corpus_size)
-            .fresh(self.fresh)
-            .splice(self.splice)
-            .graft(self.graft)
-            .restart_every(self.restart_every);
-        config.operators(self.operators[..self.len].iter().copied())
-    }
-}
-
-impl<V> super::GuideOptions<V> for MutateOptions {
-    type Guide = MutateGuide;
-    fn into_guide(self, _property: super::ForProperty<V>) -> MutateGuide {
-        MutateGuide::new(self.config())
-    }
 }
