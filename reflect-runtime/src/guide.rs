@@ -290,6 +290,14 @@ pub trait Guide {
     fn report_section(&self) -> Option<ReportSection> {
         None
     }
+
+    /// A case another guide made before this one took over (the default
+    /// guide's random phase, before it switches to mutation), given in the
+    /// order the cases were made: the guide may learn from it, as from a case
+    /// of its own, without counting it as one. Ignored by default.
+    fn adopt(&mut self, feedback: &Feedback<'_>) {
+        let _ = feedback;
+    }
 }
 
 /// What a guide adds to the HTML report of a run ([`Guide::report_section`]).
@@ -334,6 +342,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn report_section(&self) -> Option<ReportSection> {
         (**self).report_section()
+    }
+    fn adopt(&mut self, feedback: &Feedback<'_>) {
+        (**self).adopt(feedback)
     }
 }
 

@@ -27,7 +27,12 @@
 //!   [`refgen_core::splice`]) and by grafting them where the generator makes
 //!   a part of a recursive type, retrying until one fits; every 20,000 cases
 //!   it starts again from fresh cases, so that a long run is not held to the
-//!   descendants of a few early values (see [`super::mutate`]).
+//!   descendants of a few early values (see [`super::mutate`]). Mutation
+//!   starts from the valid values random generation made before the switch
+//!   (those of the first 20 cases, recorded once a filter has retried),
+//!   which it adopts ([`Guide::adopt`]) as the first entries of its corpus
+//!   and its first donors: started from nothing, its first cases were mostly
+//!   mutants of the first small value it made itself.
 //!
 //! It switches once, to whichever comes first, and says so in the run's
 //! statistics and in failure reports ([`Guide::notes`]). (After a switch to
@@ -69,7 +74,7 @@
 //! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to mutate"));
 //! ```
 
-use super::grow::{grower, DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
+use super::grow::{grower, Heard, DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
 use super::{RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use refgen_core::choice::Choice;
@@ -112,6 +117,8 @@ pub struct AutoGuide {
     switched: Option<Switch>,
     cases: u64,
     discards: u64,
+    /// The valid values of the first cases, for the grower if it switches to it.
+    heard: Heard,
 }
 
 /// Why an [`AutoGuide`] switched, and when.
@@ -157,6 +164,7 @@ impl AutoGuide {
             switched: None,
             cases: 0,
             discards: 0,
+            heard: Heard::default(),
         }
     }
 
@@ -202,8 +210,9 @@ impl Guide for AutoGuide {
         self.active_ref().filters_retry()
     }
 
+    /// Random generation's first cases are recorded for the grower, which keeps their kept choices only.
     fn records_failed_attempts(&self) -> bool {
-        self.active_ref().records_failed_attempts()
+        self.switched.is_some() && self.active_ref().records_failed_attempts()
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -211,9 +220,12 @@ impl Guide for AutoGuide {
     }
 
     /// The random phase takes the fast path: the switch needs only whether
-    /// each case was discarded, and its utility.
+    /// each case was discarded, and its utility. But once a retrying filter
+    /// has failed, the cases among the first 20 ([`super::grow::SWITCH_CASES`])
+    /// are recorded, and their valid values handed to the grower if it
+    /// switches to it ([`Guide::adopt`]).
     fn plain_case(&self) -> bool {
-        self.switched.is_none()
+        self.switched.is_none() && !(self.failed.1 > 0 && self.heard.listening())
     }
 
     /// A utility is searched on, unless the guide has switched to its learner.
@@ -233,6 +245,7 @@ impl Guide for AutoGuide {
         if self.switched.is_some() {
             return;
         }
+        self.heard.hear(feedback);
         if feedback.utility.is_some() {
             self.switched = Some(Switch::Utility { case: self.cases - 1 });
             return;
@@ -245,6 +258,7 @@ impl Guide for AutoGuide {
         if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
         {
             self.switched = Some(Switch::Validity { cases: self.cases, failed });
+            self.heard.hand_to(&mut *self.grower);
             return;
         }
         // The share of discards rises only with a discard: past the first
@@ -332,6 +346,32 @@ mod tests {
         let report = p.check(&Config::new("valid").cases(300).guide(AutoGuide::default)).unwrap();
         assert_eq!(report.guide, "auto");
         assert!(report.guide_notes.is_empty(), "{:?}", report.guide_notes);
+    }
+
+    /// Sorted lists by a retrying filter: mutation starts from random generation's valid values, which
+    /// it adopts; a type valid by construction keeps every case on the fast path (see `plain_case`).
+    #[test]
+    fn the_grower_adopts_the_valid_values_made_before_the_switch() {
+        let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
+        let p = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()));
+        let report = p.check(&Config::new("sorted adopted").cases(200).guide(AutoGuide::default)).unwrap();
+        assert!(report.guide_notes[0].contains("to mutate after case #19"), "{:?}", report.guide_notes);
+        let adopted = report.guide_notes[1].rsplit(", ").next().unwrap();
+        let n: u64 = adopted.split(' ').next().unwrap().parse().unwrap();
+        // The first case is on the fast path (no filter has retried yet), the other 19 may be adopted.
+        assert!((1..=19).contains(&n) && adopted.ends_with("adopted from before the switch"), "{adopted}");
+
+        let mut guide = AutoGuide::default();
+        assert!(guide.plain_case(), "no filter has retried: the fast path");
+        guide.failed.1 = 3;
+        assert!(!guide.plain_case(), "a filter has retried: the first cases are recorded");
+        let trail = refgen_core::trail::Trail::new();
+        let discarded =
+            Feedback { outcome: Outcome::Discarded, valid: false, new: false, utility: None, key: None, trail: &trail };
+        for _ in 0..SWITCH_CASES {
+            guide.heard.hear(&discarded);
+        }
+        assert!(guide.plain_case(), "past the first 20 cases, the fast path again");
     }
 
     /// Sorted lists by filtering: random generation alone gives up, the automatic switch does not.

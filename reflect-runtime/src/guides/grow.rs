@@ -16,8 +16,10 @@
 //! and from then on shares the work with mutation with splicing and
 //! grafting ([`MutateGuide`]): the guide makes the share of the work that
 //! mutation leaves fresh (half, by default), and mutation grows valid values
-//! from the valid parts of every case, the guide's own included. The guide
-//! learns from its own cases only.
+//! from the valid parts of every case, the guide's own included (mutation
+//! starts from the valid values of the guide's first 20 cases, which it
+//! adopts at the switch: [`Guide::adopt`]). The guide learns from its own
+//! cases only.
 //!
 //! `#[property(guide = rl)]`, `cgs` and `sa` make their guide this way;
 //! `grow = 0` is the guide alone (`guide = rl(grow = 0)`, RLCheck as the
@@ -41,10 +43,11 @@
 //! ```
 
 use super::{MutateConfig, MutateGuide};
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
 use refgen_core::choice::Choice;
 use refgen_core::combinators::failed_attempts;
 use refgen_core::source::{DetRng, Stop};
+use refgen_core::trail::Trail;
 use std::cell::Cell;
 
 /// No switch before this many cases have run (the default guide's [`super::AutoConfig::min_cases`]).
@@ -71,6 +74,39 @@ pub(super) fn grower(share: f64) -> MutateGuide {
     MutateGuide::new(MutateConfig::default().fresh(1.0 - share).graft(GROW_GRAFT))
 }
 
+/// The valid new values of a guide's first [`SWITCH_CASES`] cases, kept until it switches to its grower
+/// and then handed to it ([`Guide::adopt`]): the grower's corpus and donors start from the values made
+/// before the switch, where it would otherwise start from its own first fresh case.
+#[derive(Debug, Default)]
+pub(super) struct Heard {
+    /// Each value's case: its trail, key and outcome.
+    cases: Vec<(Trail, Option<u64>, Outcome)>,
+    /// Cases heard so far.
+    heard: u64,
+}
+
+impl Heard {
+    /// Keep `feedback`'s case if it is among the first [`SWITCH_CASES`] heard and made a valid new value.
+    pub(super) fn hear(&mut self, feedback: &Feedback<'_>) {
+        self.heard += 1;
+        if self.heard <= SWITCH_CASES && feedback.valid && feedback.new {
+            self.cases.push((feedback.trail.clone(), feedback.key, feedback.outcome));
+        }
+    }
+
+    /// Whether cases are still being kept: the runner must record their trails.
+    pub(super) fn listening(&self) -> bool {
+        self.heard < SWITCH_CASES
+    }
+
+    /// Hand the kept cases to `grower`, in the order they were made, and forget them.
+    pub(super) fn hand_to(&mut self, grower: &mut dyn Guide) {
+        for (trail, key, outcome) in std::mem::take(&mut self.cases) {
+            grower.adopt(&Feedback { outcome, valid: true, new: true, utility: None, key, trail: &trail });
+        }
+    }
+}
+
 /// `p` as a `grow = P` option's value: the setters of `rl`, `cgs` and `sa` call it, so a share outside
 /// `0..=1` is a compile error at the options.
 pub const fn grow_option(p: f64) -> f64 {
@@ -94,6 +130,8 @@ pub struct Growing {
     switched: Option<(u64, u64, u64)>,
     /// Whether the case under way is the guide's own.
     inner_case: bool,
+    /// The valid values of the first cases, for mutation when the guide switches.
+    first: Heard,
 }
 
 impl std::fmt::Debug for Growing {
@@ -122,6 +160,7 @@ impl Growing {
             retried: Cell::new(false),
             switched: None,
             inner_case: true,
+            first: Heard::default(),
         }
     }
 
@@ -222,8 +261,10 @@ impl Guide for Growing {
         *cases += 1;
         *retrying += u64::from(retried);
         *attempts += if retried { failed } else { 0 };
+        self.first.hear(feedback);
         if self.share > 0.0 && *cases >= SWITCH_CASES && *attempts as f64 > SWITCH_FAILED * *retrying as f64 {
             self.switched = Some(self.heard);
+            self.first.hand_to(&mut self.grower);
         }
     }
 

@@ -13,7 +13,11 @@
 //!   options and number of choices): a corpus of new values filled up with
 //!   small values that differ in an integer, where new shapes press toward
 //!   new structures and sizes. An entry is kept without the failed attempts
-//!   of its retrying filters.
+//!   of its retrying filters. A case made by another guide before this one
+//!   took over ([`Guide::adopt`]: the default guide hands over the valid
+//!   values of its random phase when it switches) joins, and gives donors,
+//!   as a fresh case of the guide's own would, but is none of its cases (no
+//!   work, no fresh case counted).
 //! - **Donors**: every part of every valid new value is kept as a donor for
 //!   splicing ([`refgen_core::splice::Donors`], at most 512 per site).
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
@@ -99,8 +103,11 @@
 //!   [`RESTART`], 20,000; `0` never), the guide starts again: the corpus
 //!   keeps its seeds, failures and utility records only, and the donors,
 //!   shapes and features learned from valid values are dropped; the
-//!   schedule's work is counted afresh, so fresh cases make the first
-//!   entries again. A corpus grows by descent, and after some thousands of
+//!   schedule's work is counted afresh; and it starts from the valid new
+//!   values of its latest fresh cases (at most 20), random generation's,
+//!   which owe nothing to the corpus: it starts where the first start did,
+//!   from random values, not from the first small value it would make
+//!   itself. A corpus grows by descent, and after some thousands of
 //!   cases most of it descends from a few entries: one run's valid values
 //!   settle on some shapes and seldom make others. Measured on the
 //!   red-black tree workload of `examples/bugfind` (four runs of 60,000
@@ -142,6 +149,7 @@ use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
+use std::collections::VecDeque;
 use std::fmt::Debug;
 
 /// The parameters of a [`MutateGuide`]; see the module docs.
@@ -167,6 +175,9 @@ pub struct MutateConfig {
 
 /// The cases between two restarts of a [`MutateGuide`] by default ([`MutateConfig::restart_every`]).
 pub const RESTART: u64 = 20_000;
+
+/// A restart starts from the valid new values of the latest fresh cases, at most this many.
+const RESTART_ADOPTS: usize = 20;
 
 impl Default for MutateConfig {
     fn default() -> Self {
@@ -298,6 +309,11 @@ pub struct MutateGuide {
     /// The cases planned, and the restarts made (see [`MutateConfig::restart_every`]).
     planned_cases: u64,
     restarts: u64,
+    /// Cases adopted from the guide before it ([`Guide::adopt`]).
+    adopted: u64,
+    /// The valid new values of the latest fresh cases (at most [`RESTART_ADOPTS`]), with their keys: a
+    /// restart starts from them.
+    recent_fresh: VecDeque<(Trail, Option<u64>)>,
     /// The graft case under way.
     grafting: Grafting,
     /// For each feature of the corpus's entries, the largest entry that has it.
@@ -361,6 +377,8 @@ impl MutateGuide {
             work: (0, 0),
             planned_cases: 0,
             restarts: 0,
+            adopted: 0,
+            recent_fresh: VecDeque::new(),
             grafting: Grafting::default(),
             elites: Elites::default(),
         }
@@ -414,9 +432,17 @@ impl MutateGuide {
         self.salt = old.salt;
         self.planned_cases = old.planned_cases;
         self.restarts = old.restarts + 1;
+        self.adopted = old.adopted;
         for e in old.corpus.into_iter().filter(|e| e.joined != Joined::New) {
             self.join(e.tree, e.joined, Vec::new());
         }
+        // Random generation's latest values, which owe nothing to the corpus, are the new start's first
+        // entries and donors, as the values made before the switch were the first start's.
+        for (trail, key) in &old.recent_fresh {
+            let f = Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: *key, trail };
+            self.hear(Some(Planned::Fresh), &f);
+        }
+        self.recent_fresh = old.recent_fresh;
     }
 
     /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
@@ -448,6 +474,42 @@ impl MutateGuide {
         self.weights.push(weight);
         self.total += weight;
         self.elites.push(features, &self.weights);
+    }
+
+    /// What a case heard (planned as `planned`) teaches: its rejection counted, and its value joining the
+    /// corpus and the donors when it should.
+    fn hear(&mut self, planned: Option<Planned>, feedback: &Feedback<'_>) {
+        self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
+        match (planned, feedback.valid) {
+            (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
+            (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
+            (Some(Planned::Graft), false) => self.stats.graft_rejected += 1,
+            _ => {}
+        }
+        let raised = feedback.utility.filter(|u| self.best.is_none_or(|b| *u > b));
+        if raised.is_some() {
+            self.best = raised;
+        }
+        let joined = match planned {
+            _ if feedback.outcome == Outcome::Failed => Some(Joined::Failed),
+            None if feedback.valid => Some(Joined::Seed),
+            _ if raised.is_some() => Some(Joined::Utility),
+            _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
+            _ => None,
+        };
+        let mut kept = Vec::new();
+        if joined.is_some() {
+            features(feedback.trail, &mut kept);
+        }
+        if feedback.valid && (joined.is_some() || feedback.new) {
+            let tree = feedback.tree();
+            self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
+            if let Some(joined) = joined {
+                self.join(tree, joined, kept);
+            }
+        } else if let Some(joined) = joined {
+            self.join(feedback.tree(), joined, kept);
+        }
     }
 }
 
@@ -533,37 +595,20 @@ impl Guide for MutateGuide {
         self.work.0 += if matches!(planned, Some(Planned::Fresh)) { work } else { 0 };
         self.work.1 += work;
         self.planned_cases += u64::from(planned.is_some());
-        self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
-        match (planned, feedback.valid) {
-            (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
-            (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
-            (Some(Planned::Graft), false) => self.stats.graft_rejected += 1,
-            _ => {}
-        }
-        let raised = feedback.utility.filter(|u| self.best.is_none_or(|b| *u > b));
-        if raised.is_some() {
-            self.best = raised;
-        }
-        let joined = match planned {
-            _ if feedback.outcome == Outcome::Failed => Some(Joined::Failed),
-            None if feedback.valid => Some(Joined::Seed),
-            _ if raised.is_some() => Some(Joined::Utility),
-            _ if feedback.valid && feedback.new && self.shapes.observe(feedback.trail).new_shape => Some(Joined::New),
-            _ => None,
-        };
-        let mut kept = Vec::new();
-        if joined.is_some() {
-            features(feedback.trail, &mut kept);
-        }
-        if feedback.valid && (joined.is_some() || feedback.new) {
-            let tree = feedback.tree();
-            self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
-            if let Some(joined) = joined {
-                self.join(tree, joined, kept);
+        if matches!(planned, Some(Planned::Fresh)) && feedback.valid && feedback.new && self.config.restart_every > 0 {
+            if self.recent_fresh.len() == RESTART_ADOPTS {
+                self.recent_fresh.pop_front();
             }
-        } else if let Some(joined) = joined {
-            self.join(feedback.tree(), joined, kept);
+            self.recent_fresh.push_back((feedback.trail.clone(), feedback.key));
         }
+        self.hear(planned, feedback);
+    }
+
+    /// A case made before the guide took over joins the corpus and gives donors as a fresh case of its
+    /// own would, but is none of its cases: the schedule's work and the counts start at the switch.
+    fn adopt(&mut self, feedback: &Feedback<'_>) {
+        self.adopted += 1;
+        self.hear(Some(Planned::Fresh), feedback);
     }
 
     /// A case that raises the best utility joins the corpus, so later mutants start from it.
@@ -584,13 +629,18 @@ impl Guide for MutateGuide {
             .collect();
         vec![
             format!(
-                "mutate: corpus of {} ({} seeds, {} new, {} utility, {} failing); {} fresh cases{}",
+                "mutate: corpus of {} ({} seeds, {} new, {} utility, {} failing); {} fresh cases{}{}",
                 self.corpus.len(),
                 count(Joined::Seed),
                 count(Joined::New),
                 count(Joined::Utility),
                 count(Joined::Failed),
                 s.fresh,
+                match self.adopted {
+                    0 => String::new(),
+                    1 => ", 1 value adopted from before the switch".to_owned(),
+                    n => format!(", {n} values adopted from before the switch"),
+                },
                 match self.restarts {
                     0 => String::new(),
                     1 => format!("; started again once (every {} cases)", self.config.restart_every),
