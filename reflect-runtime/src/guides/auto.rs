@@ -118,7 +118,7 @@ pub struct AutoGuide {
     cases: u64,
     discards: u64,
     /// The valid values of the first cases, for the grower if it switches to it.
-    heard: Heard,
+    first: Heard,
 }
 
 /// Why an [`AutoGuide`] switched, and when.
@@ -164,7 +164,7 @@ impl AutoGuide {
             switched: None,
             cases: 0,
             discards: 0,
-            heard: Heard::default(),
+            first: Heard::default(),
         }
     }
 
@@ -225,7 +225,7 @@ impl Guide for AutoGuide {
     /// are recorded, and their valid values handed to the grower if it
     /// switches to it ([`Guide::adopt`]).
     fn plain_case(&self) -> bool {
-        self.switched.is_none() && !(self.failed.1 > 0 && self.heard.listening())
+        self.switched.is_none() && !(self.failed.1 > 0 && self.first.listening())
     }
 
     /// A utility is searched on, unless the guide has switched to its learner.
@@ -245,7 +245,7 @@ impl Guide for AutoGuide {
         if self.switched.is_some() {
             return;
         }
-        self.heard.hear(feedback);
+        self.first.hear(feedback);
         if feedback.utility.is_some() {
             self.switched = Some(Switch::Utility { case: self.cases - 1 });
             return;
@@ -258,7 +258,7 @@ impl Guide for AutoGuide {
         if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
         {
             self.switched = Some(Switch::Validity { cases: self.cases, failed });
-            self.heard.hand_to(&mut *self.grower);
+            self.first.hand_to(&mut *self.grower);
             return;
         }
         // The share of discards rises only with a discard: past the first
@@ -369,7 +369,7 @@ mod tests {
         let discarded =
             Feedback { outcome: Outcome::Discarded, valid: false, new: false, utility: None, key: None, trail: &trail };
         for _ in 0..SWITCH_CASES {
-            guide.heard.hear(&discarded);
+            guide.first.hear(&discarded);
         }
         assert!(guide.plain_case(), "past the first 20 cases, the fast path again");
     }

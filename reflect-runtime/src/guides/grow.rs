@@ -42,12 +42,12 @@
 //! assert!(report.guide_notes[0].starts_with("rl: grows valid values"), "{:?}", report.guide_notes);
 //! ```
 
+use super::mutate::Kept;
 use super::{MutateConfig, MutateGuide};
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
 use refgen_core::choice::Choice;
 use refgen_core::combinators::failed_attempts;
 use refgen_core::source::{DetRng, Stop};
-use refgen_core::trail::Trail;
 use std::cell::Cell;
 
 /// No switch before this many cases have run (the default guide's [`super::AutoConfig::min_cases`]).
@@ -79,18 +79,18 @@ pub(super) fn grower(share: f64) -> MutateGuide {
 /// before the switch, where it would otherwise start from its own first fresh case.
 #[derive(Debug, Default)]
 pub(super) struct Heard {
-    /// Each value's case: its trail, key and outcome.
-    cases: Vec<(Trail, Option<u64>, Outcome)>,
+    /// The cases kept.
+    cases: Vec<Kept>,
     /// Cases heard so far.
     heard: u64,
 }
 
 impl Heard {
-    /// Keep `feedback`'s case if it is among the first [`SWITCH_CASES`] heard and made a valid new value.
+    /// Keep `feedback`'s case if it is among the first [`SWITCH_CASES`] heard and passed with a new value.
     pub(super) fn hear(&mut self, feedback: &Feedback<'_>) {
         self.heard += 1;
-        if self.heard <= SWITCH_CASES && feedback.valid && feedback.new {
-            self.cases.push((feedback.trail.clone(), feedback.key, feedback.outcome));
+        if let Some(kept) = (self.heard <= SWITCH_CASES).then(|| Kept::of(feedback)).flatten() {
+            self.cases.push(kept);
         }
     }
 
@@ -101,8 +101,8 @@ impl Heard {
 
     /// Hand the kept cases to `grower`, in the order they were made, and forget them.
     pub(super) fn hand_to(&mut self, grower: &mut dyn Guide) {
-        for (trail, key, outcome) in std::mem::take(&mut self.cases) {
-            grower.adopt(&Feedback { outcome, valid: true, new: true, utility: None, key, trail: &trail });
+        for kept in std::mem::take(&mut self.cases) {
+            grower.adopt(&kept.feedback());
         }
     }
 }

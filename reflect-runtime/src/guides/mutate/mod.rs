@@ -179,6 +179,27 @@ pub const RESTART: u64 = 20_000;
 /// A restart starts from the valid new values of the latest fresh cases, at most this many.
 const RESTART_ADOPTS: usize = 20;
 
+/// A case that passed with a new value, kept to be heard again: adopted by a grower
+/// ([`Guide::adopt`]), or by a restart.
+#[derive(Debug, Clone)]
+pub(in crate::guides) struct Kept {
+    trail: Trail,
+    key: Option<u64>,
+}
+
+impl Kept {
+    /// `feedback`'s case, if it passed with a new value.
+    pub(in crate::guides) fn of(feedback: &Feedback<'_>) -> Option<Kept> {
+        (feedback.outcome == Outcome::Passed && feedback.new)
+            .then(|| Kept { trail: feedback.trail.clone(), key: feedback.key })
+    }
+
+    /// The case's feedback, as it was heard.
+    pub(in crate::guides) fn feedback(&self) -> Feedback<'_> {
+        Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: self.key, trail: &self.trail }
+    }
+}
+
 impl Default for MutateConfig {
     fn default() -> Self {
         MutateConfig {
@@ -313,7 +334,7 @@ pub struct MutateGuide {
     adopted: u64,
     /// The valid new values of the latest fresh cases (at most [`RESTART_ADOPTS`]), with their keys: a
     /// restart starts from them.
-    recent_fresh: VecDeque<(Trail, Option<u64>)>,
+    recent_fresh: VecDeque<Kept>,
     /// The graft case under way.
     grafting: Grafting,
     /// For each feature of the corpus's entries, the largest entry that has it.
@@ -438,9 +459,8 @@ impl MutateGuide {
         }
         // Random generation's latest values, which owe nothing to the corpus, are the new start's first
         // entries and donors, as the values made before the switch were the first start's.
-        for (trail, key) in &old.recent_fresh {
-            let f = Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: *key, trail };
-            self.hear(Some(Planned::Fresh), &f);
+        for kept in &old.recent_fresh {
+            self.hear(Some(Planned::Fresh), &kept.feedback());
         }
         self.recent_fresh = old.recent_fresh;
     }
@@ -595,11 +615,13 @@ impl Guide for MutateGuide {
         self.work.0 += if matches!(planned, Some(Planned::Fresh)) { work } else { 0 };
         self.work.1 += work;
         self.planned_cases += u64::from(planned.is_some());
-        if matches!(planned, Some(Planned::Fresh)) && feedback.valid && feedback.new && self.config.restart_every > 0 {
+        let restarts = self.config.restart_every > 0;
+        if let Some(kept) = (restarts && matches!(planned, Some(Planned::Fresh))).then(|| Kept::of(feedback)).flatten()
+        {
             if self.recent_fresh.len() == RESTART_ADOPTS {
                 self.recent_fresh.pop_front();
             }
-            self.recent_fresh.push_back((feedback.trail.clone(), feedback.key));
+            self.recent_fresh.push_back(kept);
         }
         self.hear(planned, feedback);
     }
