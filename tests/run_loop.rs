@@ -262,3 +262,73 @@ fn batched_cases_are_counted_as_cases_run_one_by_one() {
     let _ = std::fs::remove_dir_all(&observed);
     let _ = std::fs::remove_file(&observed);
 }
+
+/// A guide on the fast path for its first cases that then adopts them: each adopted case is a
+/// fast-path case that passed, in order (the first 20 at most), its key the value's and its kept
+/// choices making that value again, and its failed attempts left out.
+#[test]
+fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() {
+    use refgen::refgen_core::choice::ChoiceTree;
+    use refgen::refgen_core::source::{sample, DetRng, Stop};
+    use refgen::refgen_core::{parse_tree, Gen};
+    use refgen::refgen_runtime::guide::{ChoiceContext, Feedback, Guide, Outcome, PLAIN_CASES_KEPT};
+    use refgen::refgen_runtime::hashing::value_key;
+    use std::sync::{Arc, Mutex};
+
+    type Adopted = Arc<Mutex<Vec<(Option<u64>, bool, ChoiceTree)>>>;
+    struct Switching {
+        cases: u64,
+        adopted: Adopted,
+    }
+    impl Guide for Switching {
+        fn name(&self) -> &str {
+            "switching"
+        }
+        fn choose(
+            &mut self,
+            ctx: &ChoiceContext<'_>,
+            rng: &mut DetRng,
+        ) -> Result<refgen::refgen_core::choice::Choice, Stop> {
+            Ok(sample(rng, ctx.request))
+        }
+        fn feedback(&mut self, _: &Feedback<'_>) {
+            self.cases += 1;
+        }
+        fn plain_case(&self) -> bool {
+            self.cases < 60
+        }
+        fn adopts_plain_cases(&self) -> bool {
+            true
+        }
+        fn adopt(&mut self, f: &Feedback<'_>) {
+            assert!(f.outcome == Outcome::Passed && f.valid && f.utility.is_none());
+            self.adopted.lock().unwrap().push((f.key, f.new, f.tree()));
+        }
+    }
+    // A retrying filter, so that the fast path's values are made after failed attempts.
+    let gen = || int(0u32..=999).filter(|x| x.is_multiple_of(3));
+    let tested = Arc::new(Mutex::new(Vec::new()));
+    let seen = tested.clone();
+    let p = Property::new(gen, move |x: u32| {
+        assume!(x.is_multiple_of(2));
+        seen.lock().unwrap().push(x);
+    });
+    let adopted: Adopted = Arc::default();
+    let shared = adopted.clone();
+    let config =
+        Config::new("adopted").cases(100).seed(7).guide(move || Switching { cases: 0, adopted: shared.clone() });
+    p.check(&config).unwrap();
+    let tested = tested.lock().unwrap();
+    let adopted = adopted.lock().unwrap();
+    // The fast path's cases that passed (an odd value is discarded by `assume!`) come first among those tested.
+    let passed: Vec<u32> = tested.iter().copied().filter(|x| x.is_multiple_of(2)).take(PLAIN_CASES_KEPT).collect();
+    assert!(passed.len() == PLAIN_CASES_KEPT && tested.len() > 60, "{tested:?}");
+    assert_eq!(adopted.len(), passed.len());
+    let mut keys = std::collections::HashSet::new();
+    for ((key, new, tree), x) in adopted.iter().zip(&passed) {
+        assert_eq!(*key, Some(value_key(x)));
+        assert_eq!(*new, keys.insert(*key), "new until a value comes again");
+        assert_eq!(parse_tree(&gen(), tree), Ok(*x), "the kept choices make the value again");
+        assert_eq!(*tree, tree.without_retries(), "no failed attempt is kept");
+    }
+}

@@ -215,6 +215,11 @@ impl Feedback<'_> {
     }
 }
 
+/// How many of a run's first fast-path cases that passed are kept, by their
+/// seeds, for a guide that adopts them ([`Guide::adopts_plain_cases`]): as
+/// many as the cases the default guide watches before it may switch.
+pub const PLAIN_CASES_KEPT: usize = 20;
+
 /// A strategy that answers a generator's choices.
 pub trait Guide {
     /// The guide's name, for reports.
@@ -298,6 +303,22 @@ pub trait Guide {
     fn adopt(&mut self, feedback: &Feedback<'_>) {
         let _ = feedback;
     }
+
+    /// Whether the guide adopts ([`Guide::adopt`]) the cases that passed on
+    /// the fast path ([`Guide::plain_case`]) before it took a case off it;
+    /// asked once, before the first generated case off the fast path. The
+    /// fast path records no choices: the runner keeps only the seeds of the
+    /// first [`PLAIN_CASES_KEPT`] fast-path cases that passed and, when the
+    /// guide says yes, makes each again from its seed under a recorder (its
+    /// kept choices only, as [`Guide::records_failed_attempts`] saying no)
+    /// and gives it to `adopt`, in the order they were made, with its key and
+    /// whether its value is new. A guide that switches away from random
+    /// generation (the default guide) so pays for the values it adopts when
+    /// it switches, and a run that ends before then pays nothing. `false` by
+    /// default.
+    fn adopts_plain_cases(&self) -> bool {
+        false
+    }
 }
 
 /// What a guide adds to the HTML report of a run ([`Guide::report_section`]).
@@ -345,6 +366,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn adopt(&mut self, feedback: &Feedback<'_>) {
         (**self).adopt(feedback)
+    }
+    fn adopts_plain_cases(&self) -> bool {
+        (**self).adopts_plain_cases()
     }
 }
 

@@ -29,10 +29,11 @@
 //!   it starts again from fresh cases, so that a long run is not held to the
 //!   descendants of a few early values (see [`super::mutate`]). Mutation
 //!   starts from the valid values random generation made before the switch
-//!   (those of the first 20 cases, recorded once a filter has retried),
-//!   which it adopts ([`Guide::adopt`]) as the first entries of its corpus
-//!   and its first donors: started from nothing, its first cases were mostly
-//!   mutants of the first small value it made itself.
+//!   (those of the first 20 cases, made again from their seeds when it
+//!   switches: [`Guide::adopts_plain_cases`]), which it adopts
+//!   ([`Guide::adopt`]) as the first entries of its corpus and its first
+//!   donors: started from nothing, its first cases were mostly mutants of
+//!   the first small value it made itself.
 //!
 //! It switches once, to whichever comes first, and says so in the run's
 //! statistics and in failure reports ([`Guide::notes`]). (After a switch to
@@ -117,7 +118,8 @@ pub struct AutoGuide {
     switched: Option<Switch>,
     cases: u64,
     discards: u64,
-    /// The valid values of the first cases, for the grower if it switches to it.
+    /// The valid values of the first cases that were recorded (the fast path's are adopted later, see
+    /// [`Guide::adopts_plain_cases`]), for the grower if it switches to it.
     first: Heard,
 }
 
@@ -220,12 +222,21 @@ impl Guide for AutoGuide {
     }
 
     /// The random phase takes the fast path: the switch needs only whether
-    /// each case was discarded, and its utility. But once a retrying filter
-    /// has failed, the cases among the first 20 ([`super::grow::SWITCH_CASES`])
-    /// are recorded, and their valid values handed to the grower if it
-    /// switches to it ([`Guide::adopt`]).
+    /// each case was discarded, and its utility.
     fn plain_case(&self) -> bool {
-        self.switched.is_none() && !(self.failed.1 > 0 && self.first.listening())
+        self.switched.is_none()
+    }
+
+    /// The grower adopts the valid values of the random phase's first cases, made again when it switches.
+    fn adopts_plain_cases(&self) -> bool {
+        matches!(self.switched, Some(Switch::Validity { .. }))
+    }
+
+    /// A case of the random phase goes to the grower, if it switched to it.
+    fn adopt(&mut self, feedback: &Feedback<'_>) {
+        if self.adopts_plain_cases() {
+            self.grower.adopt(feedback);
+        }
     }
 
     /// A utility is searched on, unless the guide has switched to its learner.
@@ -349,7 +360,7 @@ mod tests {
     }
 
     /// Sorted lists by a retrying filter: mutation starts from random generation's valid values, which
-    /// it adopts; a type valid by construction keeps every case on the fast path (see `plain_case`).
+    /// it adopts when it switches, made again from their seeds; the random phase is on the fast path.
     #[test]
     fn the_grower_adopts_the_valid_values_made_before_the_switch() {
         let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
@@ -358,20 +369,28 @@ mod tests {
         assert!(report.guide_notes[0].contains("to mutate after case #19"), "{:?}", report.guide_notes);
         let adopted = report.guide_notes[1].rsplit(", ").next().unwrap();
         let n: u64 = adopted.split(' ').next().unwrap().parse().unwrap();
-        // The first case is on the fast path (no filter has retried yet), the other 19 may be adopted.
-        assert!((1..=19).contains(&n) && adopted.ends_with("adopted from before the switch"), "{adopted}");
+        // The first 20 cases passed (a retrying filter gives a valid value), and their new values are adopted.
+        assert!((2..=20).contains(&n) && adopted.ends_with("adopted from before the switch"), "{adopted}");
 
         let mut guide = AutoGuide::default();
-        assert!(guide.plain_case(), "no filter has retried: the fast path");
-        guide.failed.1 = 3;
-        assert!(!guide.plain_case(), "a filter has retried: the first cases are recorded");
-        let trail = refgen_core::trail::Trail::new();
-        let discarded =
-            Feedback { outcome: Outcome::Discarded, valid: false, new: false, utility: None, key: None, trail: &trail };
-        for _ in 0..SWITCH_CASES {
-            guide.first.hear(&discarded);
-        }
-        assert!(guide.plain_case(), "past the first 20 cases, the fast path again");
+        assert!(guide.plain_case() && !guide.adopts_plain_cases(), "the random phase: the fast path");
+        guide.switched = Some(Switch::Utility { case: 0 });
+        assert!(!guide.adopts_plain_cases(), "a search on the utility adopts nothing");
+        guide.switched = Some(Switch::Validity { cases: 20, failed: 30 });
+        assert!(!guide.plain_case() && guide.adopts_plain_cases(), "the grower adopts");
+    }
+
+    /// Observed, the random phase's cases are recorded, and their valid values are handed over at the switch.
+    #[test]
+    fn observed_the_grower_adopts_the_recorded_values() {
+        let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
+        let p = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()));
+        let path = std::env::temp_dir().join(format!("refgen-auto-observed-{}.jsonl", std::process::id()));
+        let config = Config::new("sorted observed").cases(200).observability(&path).guide(AutoGuide::default);
+        let report = p.check(&config).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let adopted = report.guide_notes[1].rsplit(", ").next().unwrap();
+        assert!(adopted.ends_with("adopted from before the switch"), "{:?}", report.guide_notes);
     }
 
     /// Sorted lists by filtering: random generation alone gives up, the automatic switch does not.

@@ -94,11 +94,6 @@ impl Heard {
         }
     }
 
-    /// Whether cases are still being kept: the runner must record their trails.
-    pub(super) fn listening(&self) -> bool {
-        self.heard < SWITCH_CASES
-    }
-
     /// Hand the kept cases to `grower`, in the order they were made, and forget them.
     pub(super) fn hand_to(&mut self, grower: &mut dyn Guide) {
         for kept in std::mem::take(&mut self.cases) {

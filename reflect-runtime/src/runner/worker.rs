@@ -7,7 +7,9 @@ use super::watch::Watch;
 use crate::case::{self, CaseState, Discard};
 use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
-use crate::guide::{run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection};
+use crate::guide::{
+    run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection, PLAIN_CASES_KEPT,
+};
 use crate::hashing::{case_seed, Seen};
 use crate::persist::InFlight;
 use crate::token;
@@ -100,6 +102,10 @@ pub(super) struct Worker<V> {
     /// The keys of the values of the generated cases that passed, when the
     /// run counts distinct values ([`Config::count_distinct`]).
     distinct: Option<Seen>,
+    /// The seeds of the first fast-path cases that passed (at most
+    /// [`PLAIN_CASES_KEPT`]), until the first generated case off the fast
+    /// path, which offers them to the guide ([`Guide::adopts_plain_cases`]).
+    plain_passed: Option<Vec<u64>>,
 }
 
 /// The property's generator as a guide sees it: values keyed by the property's key.
@@ -141,6 +147,29 @@ impl<V: 'static> Worker<V> {
             last_end: None,
             observed: false,
             distinct: config.count_distinct.then(Seen::new),
+            plain_passed: Some(Vec::new()),
+        }
+    }
+
+    /// Before the first generated case off the fast path: the fast-path
+    /// cases that passed, made again from their seeds under a recorder
+    /// (their kept choices), for the guide to adopt if it wants them
+    /// ([`Guide::adopts_plain_cases`]). Their keys join the run's, as those
+    /// of cases the guide heard.
+    fn offer_plain_passes(&mut self) {
+        let Some(seeds) = self.plain_passed.take() else { return };
+        if seeds.is_empty() || !self.guide.adopts_plain_cases() {
+            return;
+        }
+        for seed in seeds {
+            let (gen, trail, spare) = (&self.gen, &mut self.trail, &mut self.spare);
+            // The same value as on the fast path (the law of `run_rng`); one that is not made is not adopted.
+            if let MadeValue::Value(value, _) = recorded(gen, RngSource(&mut rng_from_seed(seed)), trail, spare, true) {
+                let key = (self.prop.key)(&value);
+                let new = self.seen.insert_key(key);
+                let (outcome, trail) = (Outcome::Passed, &self.trail);
+                self.guide.adopt(&Feedback { outcome, valid: true, new, utility: None, key: Some(key), trail });
+            }
         }
     }
 
@@ -241,6 +270,9 @@ impl<V: 'static> Worker<V> {
             // Recorded before the guide makes it: should its generator end the process, it is the
             // case reported, not the one before. Best effort, as every record.
             let _ = f.record_guided(*index, *seed);
+        }
+        if generated {
+            self.offer_plain_passes();
         }
         let made = self.make(&make);
         // One clock reading ends generation and starts the test.
@@ -429,6 +461,9 @@ impl<V: 'static> Worker<V> {
                 let (labels, plain) = (state.labels, Some(seed));
                 stopped = Some(CaseResult { labels, utility, plain, ..CaseResult::empty(status) });
                 break;
+            }
+            if let Some(kept) = self.plain_passed.as_mut().filter(|k| k.len() < PLAIN_CASES_KEPT) {
+                kept.push(seed);
             }
             report.passed(&state.labels);
             report.reached(utility, index);
