@@ -232,9 +232,10 @@ impl Guide for AutoGuide {
         matches!(self.switched, Some(Switch::Validity { .. }))
     }
 
-    /// A case of the random phase goes to the grower, if it switched to it.
+    /// A case of the random phase goes to the grower, if it switched to it and the case's value is new
+    /// (as `grow::Heard` keeps recorded ones): a value made again would add nothing but a draw to the grower's salt.
     fn adopt(&mut self, feedback: &Feedback<'_>) {
-        if self.adopts_plain_cases() {
+        if self.adopts_plain_cases() && feedback.new {
             self.grower.adopt(feedback);
         }
     }
