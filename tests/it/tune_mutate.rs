@@ -368,6 +368,9 @@ fn an_adopted_case_joins_the_corpus_but_is_none_of_the_guides_cases() {
     let mut guide = MutateGuide::default();
     let adopted =
         Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: Some(7), trail: &trail };
+    // A value made again adds nothing: it is not heard.
+    guide.adopt(&Feedback { new: false, ..adopted });
+    assert!(guide.corpus().is_empty() && !guide.notes()[0].contains("adopted"), "{:?}", guide.notes());
     guide.adopt(&adopted);
     assert_eq!(guide.corpus().len(), 1);
     assert_eq!(guide.corpus()[0].joined, Joined::New);

@@ -232,10 +232,9 @@ impl Guide for AutoGuide {
         matches!(self.switched, Some(Switch::Validity { .. }))
     }
 
-    /// A case of the random phase goes to the grower, if it switched to it and the case's value is new
-    /// (as `grow::Heard` keeps recorded ones): a value made again would add nothing but a draw to the grower's salt.
+    /// A case of the random phase goes to the grower, if it switched to it.
     fn adopt(&mut self, feedback: &Feedback<'_>) {
-        if self.adopts_plain_cases() && feedback.new {
+        if self.adopts_plain_cases() {
             self.grower.adopt(feedback);
         }
     }

@@ -132,8 +132,10 @@
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
 
+mod config;
 mod options;
 
+pub use config::{MutateConfig, RESTART};
 pub use options::{names, options, MutateOptions};
 
 use super::elites::Elites;
@@ -151,30 +153,6 @@ use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
 use std::collections::VecDeque;
 use std::fmt::Debug;
-
-/// The parameters of a [`MutateGuide`]; see the module docs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MutateConfig {
-    /// The most entries the corpus keeps; default 256.
-    pub corpus_size: usize,
-    /// The share of the valid cases that are fresh once the corpus has entries; default 0.1.
-    pub fresh: f64,
-    /// The operators mutants are made by, drawn uniformly; default all three.
-    pub operators: Vec<Mutation>,
-    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
-    /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
-    pub splice: f64,
-    /// The share of the cases that are not fresh made by grafting (`0..=1`; see the module docs) once
-    /// the corpus has given donors; default 0.25. The others are mutants.
-    pub graft: f64,
-    /// Start again every this many cases (`0`: never; default [`RESTART`]): the corpus keeps only its
-    /// seeds, failures and utility records, and the donors, shapes and features learned from valid
-    /// values are dropped (see the module docs).
-    pub restart_every: u64,
-}
-
-/// The cases between two restarts of a [`MutateGuide`] by default ([`MutateConfig::restart_every`]).
-pub const RESTART: u64 = 20_000;
 
 /// A restart starts from the valid new values of the latest fresh cases, at most this many.
 const RESTART_ADOPTS: usize = 20;
@@ -197,60 +175,6 @@ impl Kept {
     /// The case's feedback, as it was heard.
     pub(in crate::guides) fn feedback(&self) -> Feedback<'_> {
         Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: self.key, trail: &self.trail }
-    }
-}
-
-impl Default for MutateConfig {
-    fn default() -> Self {
-        MutateConfig {
-            corpus_size: 256,
-            fresh: 0.1,
-            operators: Mutation::ALL.to_vec(),
-            splice: 0.5,
-            graft: 0.25,
-            restart_every: RESTART,
-        }
-    }
-}
-
-impl MutateConfig {
-    /// The same configuration keeping at most `n` corpus entries (at least 1).
-    pub fn corpus_size(mut self, n: usize) -> Self {
-        self.corpus_size = n.max(1);
-        self
-    }
-
-    /// The same configuration making a share `p` of the valid cases fresh (clamped to `0..=1`).
-    pub fn fresh(mut self, p: f64) -> Self {
-        self.fresh = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// The same configuration making a share `p` of its mutants by splicing (clamped to `0..=1`).
-    pub fn splice(mut self, p: f64) -> Self {
-        self.splice = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// The same configuration making a share `p` of the cases that are not fresh by grafting (clamped to `0..=1`).
-    pub fn graft(mut self, p: f64) -> Self {
-        self.graft = p.clamp(0.0, 1.0);
-        self
-    }
-
-    /// The same configuration starting again every `n` cases (`0`: never).
-    pub fn restart_every(mut self, n: u64) -> Self {
-        self.restart_every = n;
-        self
-    }
-
-    /// The same configuration mutating only by `ops` (all three when empty).
-    pub fn operators(mut self, ops: impl IntoIterator<Item = Mutation>) -> Self {
-        self.operators = ops.into_iter().collect();
-        if self.operators.is_empty() {
-            self.operators = Mutation::ALL.to_vec();
-        }
-        self
     }
 }
 
@@ -628,7 +552,11 @@ impl Guide for MutateGuide {
 
     /// A case made before the guide took over joins the corpus and gives donors as a fresh case of its
     /// own would, but is none of its cases: the schedule's work and the counts start at the switch.
+    /// A value made again adds nothing, and is not heard.
     fn adopt(&mut self, feedback: &Feedback<'_>) {
+        if !feedback.new {
+            return;
+        }
         self.adopted += 1;
         self.hear(Some(Planned::Fresh), feedback);
     }
