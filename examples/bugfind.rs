@@ -8,7 +8,9 @@
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
 //! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
 //! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`, and the guide alone:
-//! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`), `--per-task`
+//! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`), `--task MUTANT/PROPERTY`
+//! (repeatable: only these tasks, by the names the per-task lines print;
+//! the discovery run skips the other pairs), `--per-task`
 //! (a line per task and setup too: trials solved, mean time to failure,
 //! the tests to failure of each trial that failed).
 //!
@@ -62,9 +64,10 @@ fn main() {
     let mut budget = Budget { trials: 10, tests: 100_000, secs: 5.0, seed: 1 };
     let mut workloads: Vec<String> = Vec::new();
     let mut setups: Vec<String> = Vec::new();
+    let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--per-task]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task]"
         );
         std::process::exit(2)
     };
@@ -78,6 +81,7 @@ fn main() {
             "--seed" => budget.seed = value().parse().unwrap_or_else(|_| usage()),
             "--workload" => workloads.push(value()),
             "--setup" => setups.push(value()),
+            "--task" => tasks.push(value()),
             "--per-task" => harness::PER_TASK.store(true, std::sync::atomic::Ordering::Relaxed),
             _ => usage(),
         }
@@ -87,6 +91,7 @@ fn main() {
     }
     let wanted = |name: &str| workloads.is_empty() || workloads.iter().any(|w| w == name);
     let setup_ok = |name: &str| setups.is_empty() || setups.iter().any(|s| s == name);
+    let task_ok = |name: &str| tasks.is_empty() || tasks.iter().any(|t| t == name);
     println!(
         "bugfind: {} trials per task, at most {} tests or {} s per trial, seed {}",
         budget.trials, budget.tests, budget.secs, budget.seed
@@ -94,7 +99,7 @@ fn main() {
     for make in [bst::workload, avl::workload, rbt::workload, heap::workload, lang::workload] {
         let w = make();
         if wanted(w.name) {
-            harness::run(&w, &budget, &setup_ok);
+            harness::run(&w, &budget, &setup_ok, &task_ok);
         }
     }
     if wanted("sorted") {

@@ -212,8 +212,9 @@ struct Row {
     loop_us: f64,
 }
 
-/// Run `w` under every setup whose name `setup_filter` accepts and print its table.
-pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
+/// Run `w` under every setup whose name `setup_filter` accepts, over the (mutant, property) pairs
+/// whose `mutant/property` name `task_filter` accepts, and print its table.
+pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, task_filter: &dyn Fn(&str) -> bool) {
     // Which (mutant, property) pairs are tasks: those that fail in a discovery
     // run of the hand-written generator or of the derived type under the
     // default guide (one trial each, the full budget). The correct code must
@@ -233,6 +234,9 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
     let mut tasks = Vec::new();
     for m in 1..=w.mutants.len() {
         for (i, p) in w.props.iter().enumerate() {
+            if !task_filter(&format!("{}/{}", w.mutants[m - 1], p.name)) {
+                continue;
+            }
             if discovery(Source::Hand, |c| c.guide(|| RandomGuide), m, p).found
                 || discovery(Source::Derived, |c| c.guide(AutoGuide::default), m, p).found
             {

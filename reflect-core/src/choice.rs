@@ -243,6 +243,10 @@ pub const REROLL: &str = "<reroll>";
 /// trees never hold one; only edited trees handed to a replay do.
 pub const RAISE: &str = "<raise>";
 
+/// The site name of a relabel mark (see [`ChoiceTree::relabel`]). Recorded
+/// trees never hold one; only edited trees handed to a replay do.
+pub const RELABEL: &str = "<relabel>";
+
 /// The site name of a failed attempt: a group holding the choices of one
 /// attempt of a retrying filter ([`Filter`](crate::combinators::Filter), a
 /// derived `#[assume]`) whose value failed the condition, recorded before
@@ -304,6 +308,22 @@ impl ChoiceTree {
     /// is a group whose only child is `node`; recorded trees never hold one.
     pub fn raise(node: ChoiceTree) -> Self {
         ChoiceTree::group(RAISE, vec![node])
+    }
+
+    /// A relabel mark around `node`: where `node` records a pick, a replay
+    /// draws it afresh (any option, `node`'s own included, as generation
+    /// would); where it records an integer, the replay keeps it. Either way
+    /// `node`'s children are replayed beneath it. Mutation marks a node's
+    /// own choices so ([`Edit::Relabel`](crate::edit::Edit::Relabel)): a
+    /// node's colour or tag drawn again, its keys kept. The mark is a group
+    /// whose only child is `node`; recorded trees never hold one.
+    pub fn relabel(node: ChoiceTree) -> Self {
+        ChoiceTree::group(RELABEL, vec![node])
+    }
+
+    /// Whether this node is a relabel mark (see [`ChoiceTree::relabel`]).
+    pub fn is_relabel(&self) -> bool {
+        self.choice.is_none() && self.site == RELABEL && self.children.len() == 1
     }
 
     /// Whether this node is a raise mark (see [`ChoiceTree::raise`]).

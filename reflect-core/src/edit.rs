@@ -17,16 +17,21 @@
 //! needs: deleting runs of siblings (list elements), emptying a subtree,
 //! setting a choice, joining two neighbouring parts, lowering the leaf
 //! choices after a point ([`Edit::Shift`]) or in a run ([`Edit::Cap`]), and several edits as one
-//! ([`Edit::Seq`]) for values that must move together ([`delete_renumbered`]).
+//! ([`Edit::Seq`]) for values that must move together ([`delete_renumbered`]);
+//! and, for mutation, a rotation that changes the shape above a part
+//! ([`Edit::Rotate`], [`rotation`]) and a node's own picks drawn afresh
+//! ([`Edit::Relabel`]).
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
 //! edits in its own order (see the runtime's `shrink` module).
 
 mod apply;
 mod mutation;
+mod rotate;
 
 pub use apply::Undo;
 pub use mutation::Mutation;
+pub use rotate::{own_choices, rotation};
 
 use crate::choice::{Choice, ChoiceTree};
 use crate::source::DetRng;
@@ -153,6 +158,31 @@ pub enum Edit {
     /// of several choices at once (two values lowered together, a run
     /// deleted and the later indices renumbered). Applies when each does.
     Seq(Vec<Edit>),
+    /// Rotate at the choice node at `at` (`P`): its descendant at `child`
+    /// (`C`, a node made at `P`'s site) takes `P`'s place, and `P`, with
+    /// `C`'s descendant at `grandchild` (`B`, from `C`, also made at that
+    /// site) in `C`'s old place, takes `B`'s place in `C`. With `C` on
+    /// `P`'s right and `B` on `C`'s left, this is a search tree's left
+    /// rotation: the order of the parts is kept, the shape above them
+    /// changes ([`rotation`] draws one).
+    Rotate {
+        /// The node rotated down (`P`).
+        at: Path,
+        /// The path from `P` to the node rotated up (`C`); not empty.
+        child: Path,
+        /// The path from `C` to the part that moves across (`B`); not empty.
+        grandchild: Path,
+    },
+    /// Mark the own choices of the node at `at` to be drawn afresh where
+    /// they are picks ([`ChoiceTree::relabel`]): the choice nodes beneath
+    /// it that are not made at its site nor beneath one that is (a node's
+    /// colour, a tag and its keys, not its parts of its own type); a
+    /// replay draws the picks again and keeps the integers. The edit does
+    /// not apply to a node with no own choice.
+    Relabel {
+        /// The node whose own choices are marked.
+        at: Path,
+    },
     /// Join the children `a` and `a + 1` of the node at `at`, two parts that
     /// each begin with a length (two lists in a list of lists): one part
     /// with the summed length and both parts' elements; the nearest leaf

@@ -31,6 +31,7 @@ mod replay_tokens;
 mod rl_find_bug;
 mod rl_learner;
 mod rl_state;
+mod rotate;
 mod shape_pressure;
 mod splice;
 mod statem_readme;

@@ -234,7 +234,7 @@ fn the_corpus_is_replayable_from_the_regressions_file_format() {
     assert!((2..=40).contains(&corpus.len()), "{}", corpus.len());
     assert!(corpus.iter().all(|e| e.joined == Joined::New));
     let stats = guide.stats();
-    assert!(stats.mutants.iter().all(|&n| n > 50) && stats.fresh > 0, "{stats:?}");
+    assert!(stats.mutants.iter().all(|&n| n > 20) && stats.rotated > 50 && stats.fresh > 0, "{stats:?}");
     let dir = temp_dir("corpus_file");
     let (mut store, _) = Store::open(&dir, "corpus");
     for e in corpus {
@@ -377,9 +377,29 @@ fn an_adopted_case_joins_the_corpus_but_is_none_of_the_guides_cases() {
     assert_eq!(guide.corpus()[0].tree, trail.to_tree().into_without_retries());
     assert_eq!(guide.stats().fresh, 0);
     assert!(guide.notes()[0].ends_with(", 1 value adopted from before the switch"), "{:?}", guide.notes());
-    // Its value's parts are donors: the guide's first case is a mutant, a splice or a graft of it.
+    // Its value's parts are donors: the guide's first case is a mutant, a splice, a graft or a rotation of it.
     generate_distinct(&g, &mut guide, 1, 5);
     let s = guide.stats();
     assert_eq!(s.fresh, 0, "{s:?}");
-    assert_eq!(s.mutants.iter().sum::<u64>() + s.spliced + s.grafted, 1, "{s:?}");
+    assert_eq!(s.mutants.iter().sum::<u64>() + s.spliced + s.grafted + s.rotated, 1, "{s:?}");
+}
+
+/// `rotate = P`: rotations of a search tree keep it a search tree, so none is rejected; the notes count
+/// them; with `0` the guide rotates nothing.
+#[test]
+fn the_mutate_guide_rotates_a_share_of_its_cases() {
+    let g = Tree::generator();
+    for (share, rotates) in [(0.5, true), (0.0, false)] {
+        let mut guide = MutateGuide::new(MutateConfig::default().graft(0.0).rotate(share));
+        generate_distinct(&g, &mut guide, 600, 5);
+        let s = guide.stats();
+        if rotates {
+            assert!(s.rotated > 50 && s.rotate_rejected == 0, "{s:?}");
+            let notes = refgen::guide::Guide::notes(&guide);
+            let said = format!("{} rotated (0 rejected)", s.rotated);
+            assert!(notes[2].contains(&said), "{notes:?}");
+        } else {
+            assert_eq!(s.rotated, 0, "{s:?}");
+        }
+    }
 }

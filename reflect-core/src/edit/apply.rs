@@ -8,6 +8,7 @@
 //! the tree (a deleted run, a replaced subtree) are moved into the log, not
 //! copied, so an edit and its undoing cost about what the edit alone did.
 
+use super::rotate::{own_choices, rotated};
 use super::{joinable, length_before, lower_leaves, restore_leaves, Edit};
 use crate::choice::{Choice, ChoiceTree};
 
@@ -47,7 +48,7 @@ enum Change {
     Emptied { n: usize },
     /// The node's choice set; it was `was`.
     Set { was: Choice },
-    /// The node wrapped in a mark ([`ChoiceTree::reroll`]): its only child.
+    /// The node wrapped in a mark ([`ChoiceTree::reroll`], [`ChoiceTree::relabel`]): its only child.
     Wrapped,
     /// The node's children `a` and `b` swapped.
     Swapped { a: usize, b: usize },
@@ -302,6 +303,30 @@ impl Edit {
                 let raised = ChoiceTree::raise(ChoiceTree::choice(site, *choice, Vec::new()));
                 log.trees.push(std::mem::replace(node, raised));
                 (at, Change::Replaced)
+            }
+            Edit::Rotate { at, child, grandchild } => {
+                let node = out.get_mut(at)?;
+                let rotated = rotated(node, child, grandchild)?;
+                log.trees.push(std::mem::replace(node, rotated));
+                (at, Change::Replaced)
+            }
+            Edit::Relabel { at } => {
+                let own = own_choices(out.get(at)?);
+                if own.is_empty() {
+                    return None;
+                }
+                // Deepest first: a mark moves only what is beneath it, so the paths not yet marked still hold.
+                let mut path = at.clone();
+                for inner in own.iter().rev() {
+                    path.truncate(at.len());
+                    path.extend_from_slice(inner);
+                    let node = out.get_mut(&path).expect("an own choice is in the tree");
+                    let old = std::mem::replace(node, placeholder());
+                    *node = ChoiceTree::relabel(old);
+                    let logged = log.path(&path);
+                    log.steps.push(Step { at: logged, change: Change::Wrapped });
+                }
+                return Some(());
             }
             Edit::Swap { at, a, b } => {
                 let node = out.get_mut(at)?;

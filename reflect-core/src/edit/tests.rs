@@ -254,7 +254,7 @@ fn random_edits_apply_and_are_deterministic() {
     assert_eq!(choice_paths(&t).len(), 4);
 }
 
-/// An edit of `kind` (0 to 12, one for each [`Edit`] variant) of `tree`,
+/// An edit of `kind` (0 to 14, one for each [`Edit`] variant) of `tree`,
 /// its paths and numbers drawn so that it applies often, but not always.
 fn edit_of_kind(kind: u32, tree: &ChoiceTree, rng: &mut DetRng) -> Edit {
     let paths = tree.paths();
@@ -264,6 +264,7 @@ fn edit_of_kind(kind: u32, tree: &ChoiceTree, rng: &mut DetRng) -> Edit {
     let n = tree.get(&at).map_or(0, |t| t.children.len());
     let mut small = |hi: usize| rng.random_range(0..=hi);
     let (a, b, c) = (small(n), small(n), small(3));
+    let part = vec![small(2)];
     let from = tree.get(&at).and_then(|t| t.paths().into_iter().nth(1 + small(4))).unwrap_or_default();
     match kind {
         0 => Edit::Delete { at, start: a, len: c, lower_len: c % 2 == 0 },
@@ -280,6 +281,9 @@ fn edit_of_kind(kind: u32, tree: &ChoiceTree, rng: &mut DetRng) -> Edit {
         // Among nodes with parts to join, most often the root (of the lists of lists).
         11 if c < 2 && n >= 2 => Edit::Join { at, a: a.min(n - 2) },
         11 => Edit::Join { at: vec![], a: small(4) },
+        13 if c < 3 => rotation(tree, rng).unwrap_or(Edit::Rotate { at, child: from, grandchild: part }),
+        13 => Edit::Rotate { at, child: from, grandchild: part },
+        14 => Edit::Relabel { at },
         _ => Edit::Seq(vec![
             Edit::Set { at: y, choice: 0 },
             Edit::Delete { at: at.clone(), start: a, len: 1, lower_len: false },
@@ -304,9 +308,9 @@ fn law_trees() -> Vec<ChoiceTree> {
 #[test]
 fn an_undoable_edit_makes_the_tree_apply_makes_and_reverts_to_the_start() {
     let mut rng = rng_from_seed(7);
-    let mut applied = [0; 13];
+    let mut applied = [0; 15];
     for tree in law_trees() {
-        for kind in 0..13 {
+        for kind in 0..15 {
             for _ in 0..20 {
                 let edit = edit_of_kind(kind, &tree, &mut rng);
                 let mut t = tree.clone();
@@ -336,7 +340,7 @@ fn a_log_of_several_edits_rewinds_to_the_start_and_is_reused() {
         let mut t = tree.clone();
         let mut expected = tree.clone();
         for _ in 0..6 {
-            let edit = edit_of_kind(rng.random_range(0..13), &t, &mut rng);
+            let edit = edit_of_kind(rng.random_range(0..15), &t, &mut rng);
             let applies = edit.apply_logged(&mut t, &mut undo);
             assert_eq!(applies, edit.apply_in_place(&mut expected), "{edit:?}");
             assert_eq!(t, expected, "{edit:?}");
@@ -373,4 +377,87 @@ fn a_set_from_a_borrowed_path_is_the_set_edit_and_rewinds() {
         assert_eq!(t, tree);
     }
     assert!(made > 100, "sets applied: {made}");
+}
+
+/// A search tree at site `t`: `t=0` a leaf, `t=1(l(t..) k=key r(t..))` a node.
+fn bst(keys: &[Choice]) -> ChoiceTree {
+    fn build(keys: &[Choice]) -> ChoiceTree {
+        if keys.is_empty() {
+            return ChoiceTree::choice("t", 0, vec![]);
+        }
+        let mid = keys.len() / 2;
+        ChoiceTree::choice(
+            "t",
+            1,
+            vec![
+                ChoiceTree::choice("c", keys[mid] % 2, vec![]),
+                ChoiceTree::group("l", vec![build(&keys[..mid])]),
+                ChoiceTree::choice("k", keys[mid], vec![]),
+                ChoiceTree::group("r", vec![build(&keys[mid + 1..])]),
+            ],
+        )
+    }
+    ChoiceTree::root(vec![build(keys)])
+}
+
+/// The keys of a [`bst`] tree, in order, and its height.
+fn in_order(t: &ChoiceTree) -> (Vec<Choice>, usize) {
+    fn go(t: &ChoiceTree, out: &mut Vec<Choice>) -> usize {
+        match t.choice {
+            Some(1) => {
+                let l = go(&t.children[1].children[0], out);
+                out.push(t.children[2].choice.unwrap());
+                let r = go(&t.children[3].children[0], out);
+                1 + l.max(r)
+            }
+            _ => 0,
+        }
+    }
+    let mut out = Vec::new();
+    let h = go(&t.children[0], &mut out);
+    (out, h)
+}
+
+#[test]
+fn a_rotation_keeps_the_order_of_the_parts_and_changes_the_shape_above_them() {
+    let tree = bst(&[1, 2, 3, 4, 5, 6, 7]);
+    let (keys, height) = in_order(&tree);
+    let mut rng = rng_from_seed(3);
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..400 {
+        let edit = rotation(&tree, &mut rng).expect("a tree of seven nodes rotates");
+        let Edit::Rotate { at, child, grandchild } = &edit else { panic!("{edit:?}") };
+        assert!(!child.is_empty() && !grandchild.is_empty());
+        let rotated = edit.apply(&tree).expect("a drawn rotation applies");
+        let (after, h) = in_order(&rotated);
+        assert_eq!(after, keys, "{edit:?} keeps the order");
+        assert_ne!(rotated, tree);
+        assert!(h.abs_diff(height) == 1, "{edit:?}: one level up on one side, one down on the other");
+        // The node rotated up took the place of the one rotated down, which is now beneath it.
+        let top = rotated.get(at).unwrap();
+        assert_eq!(top.children[2].choice, tree.get(at).unwrap().get(child).unwrap().children[2].choice);
+        seen.insert(edit);
+    }
+    // Three nodes with two subtrees, two with one each... every (node, part, other part) triple: the
+    // root and its two children each rotate with either child that has a part on the other side.
+    assert_eq!(seen.len(), 6, "each of the six rotations is drawn: {seen:?}");
+    // A leaf, or a node whose parts are leaves, has none.
+    assert_eq!(rotation(&bst(&[]), &mut rng), None);
+    assert_eq!(rotation(&bst(&[4]), &mut rng), None);
+    // A rotation names three nodes of one site, else it does not apply.
+    assert_eq!(Edit::Rotate { at: vec![0], child: vec![0], grandchild: vec![1, 0] }.apply(&tree), None);
+    assert_eq!(Edit::Rotate { at: vec![0], child: vec![1, 0], grandchild: vec![] }.apply(&tree), None);
+}
+
+#[test]
+fn relabel_marks_a_nodes_own_choices_and_not_its_parts() {
+    let tree = bst(&[1, 2, 3]);
+    let marked = Edit::Relabel { at: vec![0] }.apply(&tree).unwrap();
+    // The root's colour and key are marked; its subtrees (made at its own site) are not, nor what is in them.
+    assert_eq!(
+        marked.to_string(),
+        "<root>(t=1(<relabel>(c=0) l(t=1(c=1 l(t=0) k=1 r(t=0))) <relabel>(k=2) r(t=1(c=1 l(t=0) k=3 r(t=0)))))"
+    );
+    assert_eq!(own_choices(tree.get(&[0]).unwrap()), vec![vec![0], vec![2]]);
+    assert_eq!(Edit::Relabel { at: vec![0, 1, 0, 1, 0] }.apply(&tree), None, "a leaf has no own choice");
 }

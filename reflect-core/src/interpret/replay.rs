@@ -8,7 +8,7 @@
 use super::run_recorded;
 use crate::choice::{retry_site, Choice, ChoiceTree, Request, Site, ROOT};
 use crate::gen::Gen;
-use crate::source::{rng_from_seed, sample_uniform, DetRng, Handover, Script, Scripted, Source, Stop};
+use crate::source::{rng_from_seed, sample, sample_uniform, DetRng, Handover, Script, Scripted, Source, Stop};
 
 /// Any choice of `request` but `old`, uniformly, when there is another (Goldstein's `Reroll`).
 pub fn reroll_choice(rng: &mut DetRng, request: Request<'_>, old: Choice) -> Choice {
@@ -64,7 +64,9 @@ impl<F: FnMut(Site, Request<'_>, Cue) -> Result<Choice, Stop>> Source for Lenien
 /// Replay a possibly broken choice tree leniently (Goldstein's thesis Sec. 3.4.2,
 /// `MutGen`): a choice the generator can make is kept; one it cannot is
 /// replaced by a random one; a choice under a reroll mark
-/// ([`ChoiceTree::reroll`]) is replaced by a random different one; where the
+/// ([`ChoiceTree::reroll`]) is replaced by a random different one; a pick
+/// under a relabel mark ([`ChoiceTree::relabel`]) is drawn afresh by its
+/// weights (an integer under one is kept); where the
 /// tree runs out or no longer matches the generator's structure (a different
 /// site), the first option is taken. Randomness comes from `seed`.
 /// Returns the value and the tree of choices actually made.
@@ -87,6 +89,7 @@ pub fn lenient_source(tree: &ChoiceTree, seed: u64) -> impl Source + '_ {
             Cue::Keep(c) => c,
             Cue::Unfit(_) => sample_uniform(rng.get_or_insert_with(|| rng_from_seed(seed)), request),
             Cue::Reroll(old) => reroll_choice(rng.get_or_insert_with(|| rng_from_seed(seed)), request, old),
+            Cue::Relabel(_) => sample(rng.get_or_insert_with(|| rng_from_seed(seed)), request),
             Cue::Raise => request.largest(),
             Cue::Missing => 0,
         })
@@ -118,6 +121,9 @@ pub enum Cue {
     Unfit(Choice),
     /// A reroll mark: choose any choice but this one (Goldstein's `Reroll`).
     Reroll(Choice),
+    /// A relabel mark on a pick ([`ChoiceTree::relabel`](crate::choice::ChoiceTree::relabel)):
+    /// choose afresh, as generation would; this choice may come again.
+    Relabel(Choice),
     /// The tree has run out here, or no longer matches the generator (a
     /// different site): Goldstein's thesis takes the first option.
     Missing,
@@ -230,12 +236,14 @@ impl<'t> Cursor<'t> {
             }
             return if raising { Cue::Raise } else { Cue::Missing };
         };
-        let (node, reroll, raise) = if node.is_reroll() {
-            (&node.children[0], true, false)
+        let (node, reroll, raise, relabel) = if node.is_reroll() {
+            (&node.children[0], true, false, false)
         } else if node.is_raise() {
-            (&node.children[0], false, true)
+            (&node.children[0], false, true, false)
+        } else if node.is_relabel() {
+            (&node.children[0], false, false, true)
         } else {
-            (node, false, false)
+            (node, false, false, false)
         };
         match node.choice {
             Some(old) if is_site(&node.site, site) => {
@@ -246,6 +254,8 @@ impl<'t> Cursor<'t> {
                 }
                 if reroll {
                     Cue::Reroll(old)
+                } else if relabel && matches!(request, Request::Pick { .. }) {
+                    Cue::Relabel(old)
                 } else if request.accepts(old) {
                     Cue::Keep(old)
                 } else if raise || raising {
@@ -335,7 +345,7 @@ impl Script for Cursor<'_> {
             Cue::Keep(c) => Scripted::Take(c),
             Cue::Reroll(old) => Scripted::AskNot(old),
             Cue::Raise => Scripted::Take(request.largest()),
-            Cue::Unfit(_) | Cue::Missing => Scripted::Ask,
+            Cue::Unfit(_) | Cue::Relabel(_) | Cue::Missing => Scripted::Ask,
         }
     }
     fn enter(&mut self, site: Site) {

@@ -64,7 +64,9 @@ pub(super) fn edit_root(edit: &Edit) -> Path {
         | Edit::Insert { at, .. }
         | Edit::Shift { at, .. }
         | Edit::Cap { at, .. }
-        | Edit::Join { at, .. } => at.clone(),
+        | Edit::Join { at, .. }
+        | Edit::Rotate { at, .. }
+        | Edit::Relabel { at } => at.clone(),
         Edit::Exchange { x, y } => common(x, y),
         Edit::Seq(edits) => {
             let mut roots = edits.iter().map(edit_root);

@@ -17,11 +17,17 @@ pub struct MutateConfig {
     /// The share of the cases that are not fresh made by grafting (`0..=1`; see [`super`]) once
     /// the corpus has given donors; default 0.25. The others are mutants.
     pub graft: f64,
+    /// The share of the cases that are neither fresh nor grafted made by rotating a corpus entry
+    /// (`0..=1`; [`refgen_core::edit::rotation`], see [`super`]); default [`ROTATE`].
+    pub rotate: f64,
     /// Start again every this many cases (`0`: never; default [`RESTART`]): the corpus keeps only its
     /// seeds, failures and utility records, and the donors, shapes and features learned from valid
     /// values are dropped (see [`super`]).
     pub restart_every: u64,
 }
+
+/// The share of rotations among the cases that are neither fresh nor grafted by default ([`MutateConfig::rotate`]).
+pub const ROTATE: f64 = 0.5;
 
 /// The cases between two restarts of a [`MutateGuide`](super::MutateGuide) by default ([`MutateConfig::restart_every`]).
 pub const RESTART: u64 = 20_000;
@@ -34,6 +40,7 @@ impl Default for MutateConfig {
             operators: Mutation::ALL.to_vec(),
             splice: 0.5,
             graft: 0.25,
+            rotate: ROTATE,
             restart_every: RESTART,
         }
     }
@@ -61,6 +68,13 @@ impl MutateConfig {
     /// The same configuration making a share `p` of the cases that are not fresh by grafting (clamped to `0..=1`).
     pub fn graft(mut self, p: f64) -> Self {
         self.graft = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// The same configuration making a share `p` of the cases that are neither fresh nor grafted by
+    /// rotation (clamped to `0..=1`).
+    pub fn rotate(mut self, p: f64) -> Self {
+        self.rotate = p.clamp(0.0, 1.0);
         self
     }
 

@@ -1,7 +1,7 @@
 //! Validity-preserving mutation (Goldstein's thesis Sec. 3.4) with splicing and grafting: a corpus and its mutants.
 //!
 //! `#[property(guide = mutate)]` (or `mutate(corpus = N, fresh = P, splice =
-//! S, graft = G, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:
+//! S, graft = G, rotate = R, operators = [reroll, swap, shrink])`) runs [`MutateGuide`]:
 //!
 //! - **The corpus** is seeded by the cases the guide hears without having
 //!   planned them: the property's examples (`example = ...`, reflected into
@@ -93,6 +93,20 @@
 //!   commonest height there); a relabelled donor of black height 3 is a red
 //!   node over two black subtrees, the shape that delete's rebalancing and
 //!   insert's rotations need, which no donor had as made.
+//! - **Rotation**: of the cases neither fresh nor grafted, a share
+//!   [`MutateConfig::rotate`] (default [`ROTATE`], 0.5) are a corpus entry
+//!   (drawn as a mutant's parent is) rotated at one of its nodes, drawn
+//!   uniformly ([`refgen_core::edit::rotation`]): a part of the node's own
+//!   type takes the node's place, and the node goes beneath it, with the
+//!   part's part on the other side in its old place, as a search tree's
+//!   rotation; the order of the parts is kept and the shape above them
+//!   changes, where every other operator changes what is below a part.
+//!   Each of the two nodes moved has, with probability 3/4, its own picks
+//!   drawn afresh ([`Edit::Relabel`]: a colour, a tag; its integers kept):
+//!   a red-black tree's rotation keeps its black heights only recoloured,
+//!   as the tree's own insert recolours. Replayed and checked as a mutant
+//!   is (no local retry). An entry with no node whose part has parts of
+//!   its own (a list, a tree of one node) is mutated instead.
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
@@ -124,7 +138,7 @@
 //!   most 100,000 tests or 5 s each), the default guide solved all 58, 54 in
 //!   every trial, with restarts, and 54, 46 in every trial, without.
 //!
-//! Departures from the thesis: splicing, grafting, the donors, the rare
+//! Departures from the thesis: splicing, grafting, rotation, the donors, the rare
 //! features' elites, restarts and the schedule by work are this library's (splicing
 //! and grafting are what grow values whose validity couples a part with its
 //! surroundings, such as balanced trees; see [`refgen_core::splice`]); the
@@ -135,7 +149,7 @@
 mod config;
 mod options;
 
-pub use config::{MutateConfig, RESTART};
+pub use config::{MutateConfig, RESTART, ROTATE};
 pub use options::{names, options, MutateOptions};
 
 use super::elites::Elites;
@@ -145,7 +159,7 @@ use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSourc
 use crate::hashing::mix;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
-use refgen_core::edit::Mutation;
+use refgen_core::edit::{rotation, Edit, Mutation, Path};
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
@@ -217,6 +231,10 @@ pub struct MutateStats {
     pub grafted: u64,
     /// Grafted cases the validity condition rejected (every retry spent).
     pub graft_rejected: u64,
+    /// Mutants made by rotation.
+    pub rotated: u64,
+    /// Rotated mutants the validity condition rejected.
+    pub rotate_rejected: u64,
 }
 
 /// What the guide planned for the case under way.
@@ -226,6 +244,7 @@ enum Planned {
     Mutant(Mutation),
     Splice,
     Graft,
+    Rotate,
 }
 
 /// The mutational guide; see the module docs.
@@ -296,6 +315,29 @@ fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<Cho
         if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(&mut tree, rng) {
             break;
         }
+    }
+    Some(tree)
+}
+
+/// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
+const ROTATE_RELABEL: f64 = 0.75;
+
+/// A rotation of `parent` ([`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
+/// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
+fn rotated(parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
+    let Edit::Rotate { at, child, grandchild } = rotation(parent, rng)? else { return None };
+    let lower: Path = at.iter().chain(&grandchild).copied().collect();
+    let mut edits = vec![Edit::Rotate { at: at.clone(), child, grandchild }];
+    // The lower node first: marking the upper one's own choices may move what is beneath them.
+    for node in [lower, at] {
+        if rng.random::<f64>() < ROTATE_RELABEL {
+            edits.push(Edit::Relabel { at: node });
+        }
+    }
+    let mut tree = parent.clone();
+    for edit in &edits {
+        // A node with no own choice has nothing to relabel.
+        edit.apply_in_place(&mut tree);
     }
     Some(tree)
 }
@@ -428,6 +470,7 @@ impl MutateGuide {
             (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
             (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
             (Some(Planned::Graft), false) => self.stats.graft_rejected += 1,
+            (Some(Planned::Rotate), false) => self.stats.rotate_rejected += 1,
             _ => {}
         }
         let raised = feedback.utility.filter(|u| self.best.is_none_or(|b| *u > b));
@@ -483,6 +526,15 @@ impl Guide for MutateGuide {
             self.planned = Some(Planned::Graft);
             self.stats.grafted += 1;
             return Plan::Fresh;
+        }
+        // No draw for a share of 0, as for grafting.
+        if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
+            let parent = &self.corpus[self.parent(&mut rng)].tree;
+            if let Some(tree) = rotated(parent, &mut rng) {
+                self.planned = Some(Planned::Rotate);
+                self.stats.rotated += 1;
+                return Plan::Replay(tree);
+            }
         }
         if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
             let parent = &self.corpus[self.parent(&mut rng)].tree;
@@ -599,11 +651,13 @@ impl Guide for MutateGuide {
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),
             format!(
-                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), from {} donors; {} features ({} rare)",
+                "mutate: {} spliced ({} rejected by validity), {} grafted ({} rejected), {} rotated ({} rejected), from {} donors; {} features ({} rare)",
                 s.spliced,
                 s.splice_rejected,
                 s.grafted,
                 s.graft_rejected,
+                s.rotated,
+                s.rotate_rejected,
                 self.donors.len(),
                 self.elites.len(),
                 self.elites.rare()

@@ -1,6 +1,6 @@
-//! `#[property(guide = mutate(...))]`'s options: `corpus`, `fresh`, `splice`, `graft`, `restart_every`, `operators`.
+//! `#[property(guide = mutate(...))]`'s options: `corpus`, `fresh`, `splice`, `graft`, `rotate`, `restart_every`, `operators`.
 
-use super::{MutateConfig, MutateGuide, RESTART};
+use super::{MutateConfig, MutateGuide, RESTART, ROTATE};
 use refgen_core::edit::Mutation;
 
 /// The most operators `operators = [...]` lists (repeats weigh an operator more).
@@ -13,19 +13,21 @@ pub const fn options<V>() -> MutateOptions {
         fresh: 0.1,
         splice: 0.5,
         graft: 0.25,
+        rotate: ROTATE,
         restart_every: RESTART,
         operators: [Mutation::Reroll; MAX_OPERATORS],
         len: 0,
     }
 }
 
-/// The options of `guide = mutate(corpus = N, fresh = P, splice = P, graft = P, operators = [...])`.
+/// The options of `guide = mutate(corpus = N, fresh = P, splice = P, graft = P, rotate = P, operators = [...])`.
 #[derive(Debug, Clone, Copy)]
 pub struct MutateOptions {
     corpus_size: usize,
     fresh: f64,
     splice: f64,
     graft: f64,
+    rotate: f64,
     restart_every: u64,
     /// The first `len` are the operators given; none given is all three.
     operators: [Mutation; MAX_OPERATORS],
@@ -55,6 +57,13 @@ impl MutateOptions {
     /// ([`MutateConfig::graft`]).
     pub const fn graft(mut self, p: f64) -> Self {
         self.graft = p.clamp(0.0, 1.0);
+        self
+    }
+
+    /// `rotate = P`: the share of the cases that are neither fresh nor grafted made by rotation,
+    /// clamped to `0..=1` ([`MutateConfig::rotate`]).
+    pub const fn rotate(mut self, p: f64) -> Self {
+        self.rotate = p.clamp(0.0, 1.0);
         self
     }
 
@@ -102,6 +111,7 @@ impl MutateOptions {
             .fresh(self.fresh)
             .splice(self.splice)
             .graft(self.graft)
+            .rotate(self.rotate)
             .restart_every(self.restart_every);
         config.operators(self.operators[..self.len].iter().copied())
     }
