@@ -106,7 +106,13 @@
 //!   a red-black tree's rotation keeps its black heights only recoloured,
 //!   as the tree's own insert recolours. Replayed and checked as a mutant
 //!   is (no local retry). An entry with no node whose part has parts of
-//!   its own (a list, a tree of one node) is mutated instead.
+//!   its own (a list, a tree of one node) is mutated instead. On the
+//!   red-black tree workload of `examples/bugfind` (58 tasks, 10 trials of
+//!   at most 100,000 tests or 5 s), the default guide solved 562 of the
+//!   580 trials with rotations and 545 without (in the same run), and the
+//!   tasks found in every trial went from 49 to 51; most of the gain is on
+//!   delete's rebalancing (`swap_bc`, `miscolor_balLeft`/`balRight`), whose
+//!   bugs need a black sibling with a red child on a given side.
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
