@@ -1,6 +1,6 @@
 //! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
 
-use refgen::guides::grow::{Growing, DEFAULT_GROW};
+use refgen::guides::grow::{Growing, DEFAULT_GROW, GROW_GRAFT};
 use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
@@ -145,6 +145,9 @@ impl Setup {
     }
 }
 
+/// The share of the cases left by grafting that the `(rotate)` setups rotate.
+const ROTATE_SHARE: f64 = 0.5;
+
 /// Every setup: the hand-written generator, then the derived type under each guide.
 pub fn setups() -> Vec<Setup> {
     let s = |name, source, guide| Setup { name, source, guide };
@@ -170,6 +173,17 @@ pub fn setups() -> Vec<Setup> {
         }),
         s("mutate(graft=0)", Source::Derived, |c: Config| {
             c.guide(|| MutateGuide::new(MutateConfig::default().graft(0.0)))
+        }),
+        // Rotations (off by default): half the cases left by grafting rotated, in `mutate` and in the
+        // default guide's grower (the grower `auto` makes, with `rotate`).
+        s("mutate(rotate)", Source::Derived, |c: Config| {
+            c.guide(|| MutateGuide::new(MutateConfig::default().rotate(ROTATE_SHARE)))
+        }),
+        s("auto(rotate)", Source::Derived, |c: Config| {
+            c.guide(|| {
+                let grower = MutateConfig::default().fresh(1.0 - DEFAULT_GROW).graft(GROW_GRAFT).rotate(ROTATE_SHARE);
+                AutoGuide::default().grower(MutateGuide::new(grower))
+            })
         }),
     ]
 }

@@ -339,11 +339,11 @@
 //!   | guide | AVL tree, 7+ nodes | sorted `Vec<u8>`, 3+ |
 //!   |---|---|---|
 //!   | `random` | 0.0% | 8.9% |
-//!   | `auto` (the default) | 58.5% | 47.9% |
-//!   | `mutate` | 83.7% | 77.1% |
-//!   | `rl` | 23.6% | 40.0% |
-//!   | `cgs` | 62.6% | 53.5% |
-//!   | `sa` | 0.8% | 96.4% |
+//!   | `auto` (the default) | 50.1% | 47.1% |
+//!   | `mutate` | 74.8% | 77.5% |
+//!   | `rl` | 18.0% | 42.1% |
+//!   | `cgs` | 50.9% | 54.2% |
+//!   | `sa` | 0.3% | 96.2% |
 //!   | `rl(grow = 0)` | 0.0% | 13.4% |
 //!
 //!   (`guide = rl`, `cgs` and `sa` switch to sharing their work with

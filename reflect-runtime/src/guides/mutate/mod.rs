@@ -94,7 +94,7 @@
 //!   node over two black subtrees, the shape that delete's rebalancing and
 //!   insert's rotations need, which no donor had as made.
 //! - **Rotation**: of the cases neither fresh nor grafted, a share
-//!   [`MutateConfig::rotate`] (default [`ROTATE`], 0.5) are a corpus entry
+//!   [`MutateConfig::rotate`] (default [`ROTATE`], none; `rotate = P`) are a corpus entry
 //!   (drawn as a mutant's parent is) rotated at one of its nodes, drawn
 //!   uniformly ([`refgen_core::edit::rotation`]): a part of the node's own
 //!   type takes the node's place, and the node goes beneath it, with the
@@ -108,11 +108,15 @@
 //!   is (no local retry). An entry with no node whose part has parts of
 //!   its own (a list, a tree of one node) is mutated instead. On the
 //!   red-black tree workload of `examples/bugfind` (58 tasks, 10 trials of
-//!   at most 100,000 tests or 5 s), the default guide solved 562 of the
-//!   580 trials with rotations and 545 without (in the same run), and the
+//!   at most 100,000 tests or 5 s), the default guide with half its grown
+//!   cases left by grafting rotated (setup `auto(rotate)`) solved 562 of the
+//!   580 trials, against 545 without rotations in the same run, and the
 //!   tasks found in every trial went from 49 to 51; most of the gain is on
 //!   delete's rebalancing (`swap_bc`, `miscolor_balLeft`/`balRight`), whose
-//!   bugs need a black sibling with a red child on a given side.
+//!   bugs need a black sibling with a red child on a given side. Rotations
+//!   are off by default: about 95% of a red-black tree's are rejected, and
+//!   each rejection counts as a discard, so a run of a few hundred cases
+//!   can spend its discard budget ([`ROTATE`] says what was measured).
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
