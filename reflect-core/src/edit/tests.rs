@@ -438,8 +438,8 @@ fn a_rotation_keeps_the_order_of_the_parts_and_changes_the_shape_above_them() {
         assert_eq!(top.children[2].choice, tree.get(at).unwrap().get(child).unwrap().children[2].choice);
         seen.insert(edit);
     }
-    // Three nodes with two subtrees, two with one each... every (node, part, other part) triple: the
-    // root and its two children each rotate with either child that has a part on the other side.
+    // Every (node, part, other part) triple: the root and its two children each rotate with either of
+    // their two parts, through that part's part on the other side (a leaf's node has none of its own).
     assert_eq!(seen.len(), 6, "each of the six rotations is drawn: {seen:?}");
     // A leaf, or a node whose parts are leaves, has none.
     assert_eq!(rotation(&bst(&[]), &mut rng), None);

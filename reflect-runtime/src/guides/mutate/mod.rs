@@ -102,7 +102,7 @@
 //!   rotation; the order of the parts is kept and the shape above them
 //!   changes, where every other operator changes what is below a part.
 //!   Each of the two nodes moved has, with probability 3/4, its own picks
-//!   drawn afresh ([`Edit::Relabel`]: a colour, a tag; its integers kept):
+//!   drawn afresh ([`Edit::Relabel`](refgen_core::edit::Edit::Relabel): a colour, a tag; its integers kept):
 //!   a red-black tree's rotation keeps its black heights only recoloured,
 //!   as the tree's own insert recolours. Replayed and checked as a mutant
 //!   is (no local retry). An entry with no node whose part has parts of
@@ -157,6 +157,7 @@
 //! [`mutant`] makes one mutant outside a run, the same way.
 
 mod config;
+mod edits;
 mod options;
 
 pub use config::{MutateConfig, RESTART, ROTATE};
@@ -167,9 +168,10 @@ use super::graft::{recursive, Grafting};
 use super::shape::{features, Shapes};
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
+use edits::{rotated, spliced};
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
-use refgen_core::edit::{rotation, Edit, Mutation, Path};
+use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
@@ -316,41 +318,6 @@ const ELITE_TRIES: usize = 4;
 
 /// The most donors the splice pool keeps per site.
 const DONORS_PER_SITE: usize = 512;
-
-/// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
-/// three splices in all: two valid parts brought under one node in one step.
-fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-    let mut tree = donors.spliced(parent, rng)?;
-    for _ in 1..3 {
-        if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(&mut tree, rng) {
-            break;
-        }
-    }
-    Some(tree)
-}
-
-/// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
-const ROTATE_RELABEL: f64 = 0.75;
-
-/// A rotation of `parent` ([`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
-/// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
-fn rotated(parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-    let Edit::Rotate { at, child, grandchild } = rotation(parent, rng)? else { return None };
-    let lower: Path = at.iter().chain(&grandchild).copied().collect();
-    let mut edits = vec![Edit::Rotate { at: at.clone(), child, grandchild }];
-    // The lower node first: marking the upper one's own choices may move what is beneath them.
-    for node in [lower, at] {
-        if rng.random::<f64>() < ROTATE_RELABEL {
-            edits.push(Edit::Relabel { at: node });
-        }
-    }
-    let mut tree = parent.clone();
-    for edit in &edits {
-        // A node with no own choice has nothing to relabel.
-        edit.apply_in_place(&mut tree);
-    }
-    Some(tree)
-}
 
 fn slot(op: Mutation) -> usize {
     Mutation::ALL.iter().position(|&m| m == op).unwrap_or(0)

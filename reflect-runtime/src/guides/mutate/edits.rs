@@ -1,0 +1,42 @@
+//! The mutants made by more than one edit: a splice spliced again, a rotation with its nodes relabelled.
+
+use rand::Rng;
+use refgen_core::choice::ChoiceTree;
+use refgen_core::edit::{rotation, Edit, Path};
+use refgen_core::source::DetRng;
+use refgen_core::splice::Donors;
+
+/// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
+/// three splices in all: two valid parts brought under one node in one step.
+pub(super) fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
+    let mut tree = donors.spliced(parent, rng)?;
+    for _ in 1..3 {
+        if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(&mut tree, rng) {
+            break;
+        }
+    }
+    Some(tree)
+}
+
+/// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
+const ROTATE_RELABEL: f64 = 0.75;
+
+/// A rotation of `parent` ([`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
+/// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
+pub(super) fn rotated(parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
+    let Edit::Rotate { at, child, grandchild } = rotation(parent, rng)? else { return None };
+    let lower: Path = at.iter().chain(&grandchild).copied().collect();
+    let mut edits = vec![Edit::Rotate { at: at.clone(), child, grandchild }];
+    // The lower node first: marking the upper one's own choices may move what is beneath them.
+    for node in [lower, at] {
+        if rng.random::<f64>() < ROTATE_RELABEL {
+            edits.push(Edit::Relabel { at: node });
+        }
+    }
+    let mut tree = parent.clone();
+    for edit in &edits {
+        // A node with no own choice has nothing to relabel.
+        edit.apply_in_place(&mut tree);
+    }
+    Some(tree)
+}
