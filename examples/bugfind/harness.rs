@@ -145,9 +145,6 @@ impl Setup {
     }
 }
 
-/// The share of the cases left by grafting that the `(rotate)` setups rotate.
-const ROTATE_SHARE: f64 = 0.5;
-
 /// Every setup: the hand-written generator, then the derived type under each guide.
 pub fn setups() -> Vec<Setup> {
     let s = |name, source, guide| Setup { name, source, guide };
@@ -174,14 +171,13 @@ pub fn setups() -> Vec<Setup> {
         s("mutate(graft=0)", Source::Derived, |c: Config| {
             c.guide(|| MutateGuide::new(MutateConfig::default().graft(0.0)))
         }),
-        // Rotations (off by default): half the cases left by grafting rotated, in `mutate` and in the
-        // default guide's grower (the grower `auto` makes, with `rotate`).
-        s("mutate(rotate)", Source::Derived, |c: Config| {
-            c.guide(|| MutateGuide::new(MutateConfig::default().rotate(ROTATE_SHARE)))
+        // Rotations (on by default): `mutate` and the default guide's grower without them.
+        s("mutate(rotate=0)", Source::Derived, |c: Config| {
+            c.guide(|| MutateGuide::new(MutateConfig::default().rotate(0.0)))
         }),
-        s("auto(rotate)", Source::Derived, |c: Config| {
+        s("auto(rotate=0)", Source::Derived, |c: Config| {
             c.guide(|| {
-                let grower = MutateConfig::default().fresh(1.0 - DEFAULT_GROW).graft(GROW_GRAFT).rotate(ROTATE_SHARE);
+                let grower = MutateConfig::default().fresh(1.0 - DEFAULT_GROW).graft(GROW_GRAFT).rotate(0.0);
                 AutoGuide::default().grower(MutateGuide::new(grower))
             })
         }),

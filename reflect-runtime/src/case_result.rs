@@ -72,6 +72,9 @@ pub(crate) struct CaseResult {
     pub(crate) plain: Option<u64>,
     /// A case made again from a seed gave another value than the fast path did.
     pub(crate) remade_differs: bool,
+    /// A generated case the guide made by replaying a tree ([`crate::guide::Plan::Replay`]):
+    /// an edit of an earlier case. Discarded, it is a rejected edit, not a discard.
+    pub(crate) edited: bool,
 }
 
 impl CaseResult {
@@ -88,6 +91,7 @@ impl CaseResult {
             options: Vec::new(),
             plain: None,
             remade_differs: false,
+            edited: false,
         }
     }
 }

@@ -67,7 +67,10 @@ pub struct Config {
     /// run ends when `cases` valid cases passed.
     pub max_time: Option<Duration>,
     /// The run stops as vacuous once more than `cases * max_discard_ratio`
-    /// cases were discarded.
+    /// cases were discarded. A guide's edits of earlier cases that were
+    /// rejected ([`crate::runner::Report::rejected`]) are not discards: they
+    /// have a budget of their own of the same size, after which the run's
+    /// cases are made afresh.
     pub max_discard_ratio: u64,
     /// Where remembered failures live; `None` neither reads nor writes them.
     pub regressions: Option<PathBuf>,
@@ -182,7 +185,8 @@ impl Config {
         self
     }
 
-    /// Call the run vacuous once more than `cases * ratio` cases were discarded.
+    /// Call the run vacuous once more than `cases * ratio` cases were
+    /// discarded (see [`Config::max_discard_ratio`](Config#structfield.max_discard_ratio)).
     pub fn max_discard_ratio(mut self, ratio: u64) -> Self {
         self.max_discard_ratio = ratio;
         self

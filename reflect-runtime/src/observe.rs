@@ -14,7 +14,7 @@
 //! | `status_reason` | why it failed or was discarded (empty when it passed) |
 //! | `representation` | `name(arg=value, ...)`, with each value's `Debug` |
 //! | `arguments` | each argument's name and `Debug` |
-//! | `how_generated` | `generated`, `shrinking`, `replayed from regressions`, ... |
+//! | `how_generated` | `generated`, `edited by the guide` (a generated case the guide made by editing an earlier one), `shrinking`, `replayed from regressions`, ... |
 //! | `features` | the case's labels (`label!`), and `target` when it reported a utility |
 //! | `coverage` | `null` (not collected) |
 //! | `timing` | `generate:arguments` and `execute:test`, in seconds |
@@ -30,6 +30,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The `how_generated` of a generated case the guide made by editing an
+/// earlier one ([`crate::guide::Plan::Replay`]).
+pub(crate) const EDITED: &str = "edited by the guide";
 /// The `how_generated` of a shrink candidate.
 pub(crate) const SHRINKING: &str = "shrinking";
 /// The `how_generated` of a replay of the shrunk case that checks it fails every time.

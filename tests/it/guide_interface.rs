@@ -12,6 +12,7 @@ use refgen::refgen_core::{ChoiceTree, Stop};
 use refgen::refgen_runtime::explore::generate_distinct;
 use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan};
 use refgen::runner::RunError;
+use refgen_fixtures::runs::temp_dir;
 use std::sync::{Arc, Mutex};
 
 /// Replays a fixed plan; counts the choices it is asked for, and what the plan held there.
@@ -140,6 +141,44 @@ fn a_guide_can_stop_a_case() {
         }
         other => panic!("expected a vacuous run, got {other:?}"),
     }
+}
+
+/// Plans every case as an edit of an earlier one that the property rejects: the replay of a tree that makes 1.
+struct Rejected(ChoiceTree);
+
+impl Guide for Rejected {
+    fn name(&self) -> &str {
+        "rejected"
+    }
+    fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
+        Plan::Replay(self.0.clone())
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
+        Ok(sample(rng, ctx.request))
+    }
+}
+
+#[test]
+fn a_guides_rejected_edits_have_a_budget_of_their_own() {
+    let g = || int(0u8..=9);
+    let one = (0..).map(|seed| generate_recorded(&g(), seed)).find(|(v, _)| *v == Ok(1)).unwrap().1;
+    let p = Property::new(g, |x: u8| assume!(x % 2 == 0));
+    let file = temp_dir("rejected_edits").join("obs.jsonl");
+    // 20 valid cases may take 40 discards, and 40 rejected edits besides: every case is a rejected edit
+    // until those 40 are spent, then the rest are made afresh (about half of them discarded).
+    let config = Config::new("rejected").seed(3).cases(20).max_discard_ratio(2).observability(&file);
+    let report = p.check(&config.guide(move || Rejected(one.clone()))).expect("rejected edits are not discards");
+    assert_eq!((report.cases, report.rejected), (20, 40));
+    assert!(report.discards > 0 && report.discards < 40, "{report:?}");
+    assert!(report.warnings.iter().any(|w| w.contains("rejected 40 times")), "{:?}", report.warnings);
+    assert!(report.statistics().contains("40 of the guide's edits of earlier cases were rejected"));
+    // The observations tell the guide's edits from the cases made afresh.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let how = |h: &str, status: &str| lines.iter().filter(|l| l["how_generated"] == h && l["status"] == status).count();
+    assert_eq!((how("edited by the guide", "gave_up"), how("edited by the guide", "passed")), (40, 0));
+    assert_eq!((how("generated", "gave_up") as u64, how("generated", "passed")), (report.discards, 20));
+    assert_eq!(lines.len() as u64, 60 + report.discards);
 }
 
 /// Runs the generator itself at the start of each case and records (outcome, tree, valid samples) after it.

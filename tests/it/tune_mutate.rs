@@ -234,7 +234,7 @@ fn the_corpus_is_replayable_from_the_regressions_file_format() {
     assert!((2..=40).contains(&corpus.len()), "{}", corpus.len());
     assert!(corpus.iter().all(|e| e.joined == Joined::New));
     let stats = guide.stats();
-    assert!(stats.mutants.iter().all(|&n| n > 50) && stats.fresh > 0, "{stats:?}");
+    assert!(stats.mutants.iter().all(|&n| n > 20) && stats.fresh > 0 && stats.rotated > 0, "{stats:?}");
     let dir = temp_dir("corpus_file");
     let (mut store, _) = Store::open(&dir, "corpus");
     for e in corpus {

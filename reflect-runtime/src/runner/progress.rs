@@ -54,9 +54,13 @@ pub(super) fn summary(name: &str, result: &Result<Report, RunError>, elapsed: Du
     let secs = elapsed.as_secs_f64();
     match result {
         Ok(r) => format!(
-            "reflect: `{name}` passed {} valid cases ({} discarded, {}) in {secs:.1}s",
+            "reflect: `{name}` passed {} valid cases ({} discarded, {}{}) in {secs:.1}s",
             r.cases,
             r.discards,
+            match r.rejected {
+                0 => String::new(),
+                n => format!("{n} edits rejected, "),
+            },
             message(r)
         ),
         Err(RunError::Failed(f)) => {
@@ -136,9 +140,15 @@ mod tests {
             ..Report::default()
         };
         assert_eq!(message(&r), "75.0% valid, best utility 12.5");
+        let edited = Report { rejected: 7, ..r.clone() };
         assert_eq!(
             summary("m::p", &Ok(r), Duration::from_millis(2500)),
             "reflect: `m::p` passed 75 valid cases (25 discarded, 75.0% valid, best utility 12.5) in 2.5s"
+        );
+        // A guide's rejected edits are not discards: they leave the valid rate alone.
+        assert_eq!(
+            summary("m::p", &Ok(edited), Duration::from_millis(2500)),
+            "reflect: `m::p` passed 75 valid cases (25 discarded, 7 edits rejected, 75.0% valid, best utility 12.5) in 2.5s"
         );
     }
 }

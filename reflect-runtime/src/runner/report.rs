@@ -19,6 +19,11 @@ pub struct Report {
     pub cases: u64,
     /// Cases discarded (`assume!`, or the generator's validity condition).
     pub discards: u64,
+    /// Cases a guide made by editing an earlier case (a mutant, a graft, a
+    /// rotation: [`crate::guide::Plan::Replay`]) that were discarded: the
+    /// guide's search, not a sign that the property's inputs are rarely
+    /// valid, so they are not in [`Report::discards`].
+    pub rejected: u64,
     /// How many distinct values (by `Debug`, as [`crate::hashing::value_key`]
     /// keys them) the generated cases that passed had, when the run counted
     /// them ([`crate::config::Config::count_distinct`]; `#[property(stats)]`
@@ -120,6 +125,9 @@ impl Report {
     pub fn statistics(&self) -> String {
         let mut out =
             format!("statistics of `{}` ({} valid cases, {} discarded):\n", self.name, self.cases, self.discards);
+        if self.rejected > 0 {
+            out.push_str(&format!("  {} of the guide's edits of earlier cases were rejected\n", self.rejected));
+        }
         if let Some(distinct) = self.distinct {
             out.push_str(&format!("  {distinct} distinct values among the generated cases that passed\n"));
         }

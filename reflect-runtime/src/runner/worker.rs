@@ -8,7 +8,7 @@ use crate::case::{self, CaseState, Discard};
 use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{
-    run_guided, CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection, PLAIN_CASES_KEPT,
+    CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection, PLAIN_CASES_KEPT,
 };
 use crate::hashing::{case_seed, Seen};
 use crate::persist::InFlight;
@@ -37,8 +37,10 @@ pub(crate) struct CaseRequest<'a> {
 /// How a case's value is made.
 pub(crate) enum Make<'a> {
     /// A case the guide makes: the `index`-th generated case of a run that
-    /// wants `budget` valid ones, its RNG seeded by `seed`.
-    Generate { seed: u64, index: u64, budget: u64 },
+    /// wants `budget` valid ones, its RNG seeded by `seed`; made afresh
+    /// when the guide plans an edit of an earlier case and `edits` is false
+    /// (the run's budget of rejected edits is spent).
+    Generate { seed: u64, index: u64, budget: u64, edits: bool },
     /// The case the seed makes under plain generation, made again under a
     /// recorder for its choice tree (a fast-path case that failed, or ended
     /// the process); heard by no guide. The result says whether the value
@@ -106,6 +108,9 @@ pub(super) struct Worker<V> {
     /// [`PLAIN_CASES_KEPT`]), until the first generated case off the fast
     /// path, which offers them to the guide ([`Guide::adopts_plain_cases`]).
     plain_passed: Option<Vec<u64>>,
+    /// Whether the guide made the last generated case by replaying a tree
+    /// ([`Plan::Replay`]: an edit of an earlier case) rather than afresh.
+    edited: bool,
 }
 
 /// The property's generator as a guide sees it: values keyed by the property's key.
@@ -148,6 +153,7 @@ impl<V: 'static> Worker<V> {
             observed: false,
             distinct: config.count_distinct.then(Seen::new),
             plain_passed: Some(Vec::new()),
+            edited: false,
         }
     }
 
@@ -185,12 +191,18 @@ impl<V: 'static> Worker<V> {
                 let (trail, spare) = (&mut self.trail, &mut self.spare);
                 return recorded(gen, RngSource(&mut rng_from_seed(*seed)), trail, spare, true);
             }
-            Make::Generate { seed, index, budget } => {
-                let (guide, trail) = (&mut self.guide, &mut self.trail);
+            Make::Generate { seed, index, budget, edits } => {
+                let (guide, trail, edited) = (&mut self.guide, &mut self.trail, &mut self.edited);
                 let handle = Handle { gen, key: &*self.prop.key };
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     let case = CaseInfo { index: *index, budget: *budget, gen: &handle };
-                    run_guided(gen, &mut **guide, trail, case, &mut rng_from_seed(*seed))
+                    let plan = match guide.begin_case(&case) {
+                        Plan::Replay(_) if !*edits => Plan::Fresh,
+                        plan => plan,
+                    };
+                    *edited = matches!(plan, Plan::Replay(_));
+                    let mut rng = rng_from_seed(*seed);
+                    gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng))
                 }));
                 // After a panic the trail still holds the choices made before it.
                 return made(r, None);
@@ -274,11 +286,12 @@ impl<V: 'static> Worker<V> {
         if generated {
             self.offer_plain_passes();
         }
+        self.edited = false;
         let made = self.make(&make);
         // One clock reading ends generation and starts the test.
         let t1 = t0.map(|_| Instant::now());
         let gen_time = t0.zip(t1).map_or(Duration::ZERO, |(t0, t1)| t1 - t0);
-        let mut result = CaseResult { gen_time, ..CaseResult::empty(Status::Passed) };
+        let mut result = CaseResult { gen_time, edited: self.edited, ..CaseResult::empty(Status::Passed) };
         if self.observed {
             // The trail holds the case's choices as made (guided, replayed or reflected).
             result.options = self.trail.choice_nodes().map(|n| n.label()).collect();

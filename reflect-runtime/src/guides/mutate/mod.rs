@@ -94,7 +94,7 @@
 //!   node over two black subtrees, the shape that delete's rebalancing and
 //!   insert's rotations need, which no donor had as made.
 //! - **Rotation**: of the cases neither fresh nor grafted, a share
-//!   [`MutateConfig::rotate`] (default [`ROTATE`], none; `rotate = P`) are a corpus entry
+//!   [`MutateConfig::rotate`] (default [`ROTATE`], half; `rotate = P`) are a corpus entry
 //!   (drawn as a mutant's parent is) rotated at one of its nodes, drawn
 //!   uniformly ([`refgen_core::edit::rotation`]): a part of the node's own
 //!   type takes the node's place, and the node goes beneath it, with the

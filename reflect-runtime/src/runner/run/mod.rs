@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::guide::ReportSection;
 use crate::hashing::case_seed;
 use crate::html::{self, RunEnd, RunLog, Verdict};
-use crate::observe::{CHECKING_FLAKINESS, MINIMAL, SHRINKING};
+use crate::observe::{CHECKING_FLAKINESS, EDITED, MINIMAL, SHRINKING};
 use crate::persist::{InFlight, InFlightCase, Store};
 use crate::shrink::{self, Budget, ShrinkStats};
 use crate::token;
@@ -182,7 +182,7 @@ impl<V: 'static> Run<V> {
         }
         self.report.gen_time += r.gen_time;
         self.report.test_time += r.test_time;
-        self.obs.case(&r, how);
+        self.obs.case(&r, if r.edited { EDITED } else { how });
         r
     }
 
@@ -347,6 +347,8 @@ impl<V: 'static> Run<V> {
         let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
         let mut i = 0u64;
         let mut batch_len = 1;
+        // Whether the guide may still make a case by editing an earlier one.
+        let mut edits = true;
         while self.report.cases < self.config.cases {
             if let Some(budget) = self.config.max_time.filter(|&b| self.started.elapsed() >= b) {
                 self.report.out_of_time = Some(budget);
@@ -385,7 +387,7 @@ impl<V: 'static> Run<V> {
                 let seed = case_seed(self.seed, i);
                 self.case(
                     CaseRequest {
-                        make: Make::Generate { seed, index: i, budget: self.config.cases },
+                        make: Make::Generate { seed, index: i, budget: self.config.cases, edits },
                         render,
                         test: true,
                     },
@@ -396,7 +398,7 @@ impl<V: 'static> Run<V> {
             if r.status.fails() {
                 return Err(self.fail_and_remember(r, Origin::Generated(i), store));
             }
-            if let Status::Discarded(why) = &r.status {
+            if let (Status::Discarded(why), false) = (&r.status, r.edited) {
                 *reasons.entry(why.clone()).or_insert(0) += 1;
             }
             self.count(&r);
@@ -405,6 +407,14 @@ impl<V: 'static> Run<V> {
             let limit = self.config.cases.saturating_mul(self.config.max_discard_ratio).max(1);
             if self.report.discards >= limit && self.report.discards > self.report.cases {
                 return Err(self.vacuous(reasons));
+            }
+            if edits && self.report.rejected >= limit {
+                edits = false;
+                self.warn(format!(
+                    "the guide's edits of earlier cases were rejected {} times, as many as the run may discard \
+                     (cases * max_discard_ratio): the rest of its cases are made afresh",
+                    self.report.rejected
+                ));
             }
         }
         // A run its time budget stopped is held to the ratio of discards to the cases it ran.
@@ -520,6 +530,7 @@ impl<V: 'static> Run<V> {
 
     fn count(&mut self, r: &CaseResult) {
         match r.status {
+            Status::Discarded(_) if r.edited => self.report.rejected += 1,
             Status::Discarded(_) => self.report.discards += 1,
             Status::Passed => self.report.passed(&r.labels),
             _ => {}
