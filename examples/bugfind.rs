@@ -8,8 +8,8 @@
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
 //! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
 //! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`, and the guide alone:
-//! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`; rotations, off by
-//! default: `mutate(rotate)`, `auto(rotate)`), `--task MUTANT/PROPERTY`
+//! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`; without rotations:
+//! `mutate(rotate=0)`, `auto(rotate=0)`), `--task MUTANT/PROPERTY`
 //! (repeatable: only these tasks, by the names the per-task lines print;
 //! the discovery run skips the other pairs), `--per-task`
 //! (a line per task and setup too: trials solved, mean time to failure,

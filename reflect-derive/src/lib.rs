@@ -339,11 +339,11 @@
 //!   | guide | AVL tree, 7+ nodes | sorted `Vec<u8>`, 3+ |
 //!   |---|---|---|
 //!   | `random` | 0.0% | 8.9% |
-//!   | `auto` (the default) | 50.1% | 47.1% |
-//!   | `mutate` | 74.8% | 77.5% |
-//!   | `rl` | 18.0% | 42.1% |
-//!   | `cgs` | 50.9% | 54.2% |
-//!   | `sa` | 0.3% | 96.2% |
+//!   | `auto` (the default) | 58.3% | 47.9% |
+//!   | `mutate` | 83.7% | 77.1% |
+//!   | `rl` | 23.5% | 40.0% |
+//!   | `cgs` | 62.7% | 53.5% |
+//!   | `sa` | 0.8% | 96.4% |
 //!   | `rl(grow = 0)` | 0.0% | 13.4% |
 //!
 //!   (`guide = rl`, `cgs` and `sa` switch to sharing their work with
@@ -354,8 +354,8 @@
 //!   them valid (below). A red-black tree is such a case: its black height
 //!   couples a node's two subtrees. On Etna's red-black tree workload
 //!   (`--workload rbt`, 58 bugs, trials of at most 100,000 tests or 5 s),
-//!   the derived type finds all 58 under the default guide (10 trials; 49
-//!   of them in every trial, at 220 ms to a failure on average) and 37 under
+//!   the derived type finds all 58 under the default guide (10 trials; 50
+//!   of them in every trial, at 370 ms to a failure on average) and 37 under
 //!   random generation (3 trials); a hand-written fold of inserts finds all
 //!   58 in every trial, at 2.2 ms.
 //!

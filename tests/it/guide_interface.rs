@@ -162,7 +162,7 @@ impl Guide for Rejected {
 fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     let g = || int(0u8..=9);
     let one = (0..).map(|seed| generate_recorded(&g(), seed)).find(|(v, _)| *v == Ok(1)).unwrap().1;
-    let p = Property::new(g, |x: u8| assume!(x % 2 == 0));
+    let p = Property::new(g, |x: u8| assume!(x.is_multiple_of(2)));
     let file = temp_dir("rejected_edits").join("obs.jsonl");
     // 20 valid cases may take 40 discards, and 40 rejected edits besides: every case is a rejected edit
     // until those 40 are spent, then the rest are made afresh (about half of them discarded).

@@ -44,7 +44,8 @@ pub struct Summary {
     pub cases: u64,
     /// Cases that passed.
     pub valid: u64,
-    /// Cases discarded.
+    /// Cases discarded, a guide's rejected edits of earlier cases included
+    /// (the report counts those apart: [`crate::runner::Report::rejected`]).
     pub discarded: u64,
     /// Cases that failed.
     pub failed: u64,
