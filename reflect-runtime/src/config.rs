@@ -70,7 +70,7 @@ pub struct Config {
     /// cases were discarded. A guide's edits of earlier cases that were
     /// rejected ([`crate::runner::Report::rejected`]) are not discards: they
     /// have a budget of their own of the same size, after which the run's
-    /// cases are made afresh.
+    /// cases are random generation's.
     pub max_discard_ratio: u64,
     /// Where remembered failures live; `None` neither reads nor writes them.
     pub regressions: Option<PathBuf>,

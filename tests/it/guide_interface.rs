@@ -143,18 +143,26 @@ fn a_guide_can_stop_a_case() {
     }
 }
 
-/// Plans every case as an edit of an earlier one that the property rejects: the replay of a tree that makes 1.
-struct Rejected(ChoiceTree);
+/// Plans every case as an edit of an earlier one that the property rejects (the replay of a tree that
+/// makes 1), and answers every choice with 1; counts the cases it planned and those it heard of.
+struct Rejected {
+    tree: ChoiceTree,
+    counts: Arc<Mutex<(usize, usize)>>,
+}
 
 impl Guide for Rejected {
     fn name(&self) -> &str {
         "rejected"
     }
     fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
-        Plan::Replay(self.0.clone())
+        self.counts.lock().unwrap().0 += 1;
+        Plan::Replay(self.tree.clone())
     }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
-        Ok(sample(rng, ctx.request))
+    fn choose(&mut self, _ctx: &ChoiceContext<'_>, _rng: &mut DetRng) -> Result<u64, Stop> {
+        Ok(1)
+    }
+    fn feedback(&mut self, _feedback: &Feedback<'_>) {
+        self.counts.lock().unwrap().1 += 1;
     }
 }
 
@@ -164,10 +172,13 @@ fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     let one = (0..).map(|seed| generate_recorded(&g(), seed)).find(|(v, _)| *v == Ok(1)).unwrap().1;
     let p = Property::new(g, |x: u8| assume!(x.is_multiple_of(2)));
     let file = temp_dir("rejected_edits").join("obs.jsonl");
-    // 20 valid cases may take 40 discards, and 40 rejected edits besides: every case is a rejected edit
-    // until those 40 are spent, then the rest are made afresh (about half of them discarded).
+    // The observations tell the guide's edits from the cases it did not plan.
+    // until those 40 are spent, then the rest are random generation's (about half of them discarded).
     let config = Config::new("rejected").seed(3).cases(20).max_discard_ratio(2).observability(&file);
-    let report = p.check(&config.guide(move || Rejected(one.clone()))).expect("rejected edits are not discards");
+    let counts = Arc::new(Mutex::new((0, 0)));
+    let c = counts.clone();
+    let guide = move || Rejected { tree: one.clone(), counts: c.clone() };
+    let report = p.check(&config.guide(guide)).expect("rejected edits are not discards");
     assert_eq!((report.cases, report.rejected), (20, 40));
     assert!(report.discards > 0 && report.discards < 40, "{report:?}");
     assert!(report.warnings.iter().any(|w| w.contains("rejected 40 times")), "{:?}", report.warnings);
@@ -179,6 +190,8 @@ fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     assert_eq!((how("edited by the guide", "gave_up"), how("edited by the guide", "passed")), (40, 0));
     assert_eq!((how("generated", "gave_up") as u64, how("generated", "passed")), (report.discards, 20));
     assert_eq!(lines.len() as u64, 60 + report.discards);
+    // Random generation's cases, not the guide's: it planned only the 40 edits, and heard of every case.
+    assert_eq!(*counts.lock().unwrap(), (40, 60 + report.discards as usize));
 }
 
 /// Runs the generator itself at the start of each case and records (outcome, tree, valid samples) after it.

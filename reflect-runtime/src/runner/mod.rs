@@ -22,7 +22,9 @@
 //!    a mutant, a graft, a rotation) is the guide's search, not a sign that
 //!    valid inputs are rare: it is counted apart ([`Report::rejected`]),
 //!    against a budget of its own of the same size, and once that is spent
-//!    the run's remaining cases are made afresh (a warning says so). The guide hears [`Feedback`](crate::guide::Feedback) after every case;
+//!    the run's remaining cases are random generation's, which the guide
+//!    hears without planning them (a warning says so). The guide hears
+//!    [`Feedback`](crate::guide::Feedback) after every case;
 //! 4. a failing case is shrunk ([`crate::shrink`]) among cases that fail
 //!    the same way (a generator's panic, or the property's failure),
 //!    replayed a few times (a case that passes in any replay is reported as

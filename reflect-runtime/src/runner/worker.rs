@@ -37,9 +37,10 @@ pub(crate) struct CaseRequest<'a> {
 /// How a case's value is made.
 pub(crate) enum Make<'a> {
     /// A case the guide makes: the `index`-th generated case of a run that
-    /// wants `budget` valid ones, its RNG seeded by `seed`; made afresh
-    /// when the guide plans an edit of an earlier case and `edits` is false
-    /// (the run's budget of rejected edits is spent).
+    /// wants `budget` valid ones, its RNG seeded by `seed`. When `edits` is
+    /// false (the run's budget of rejected edits is spent), the guide plans
+    /// nothing: the case is random generation's, which the guide hears as a
+    /// case it did not plan (as a remembered one).
     Generate { seed: u64, index: u64, budget: u64, edits: bool },
     /// The case the seed makes under plain generation, made again under a
     /// recorder for its choice tree (a fast-path case that failed, or ended
@@ -191,15 +192,16 @@ impl<V: 'static> Worker<V> {
                 let (trail, spare) = (&mut self.trail, &mut self.spare);
                 return recorded(gen, RngSource(&mut rng_from_seed(*seed)), trail, spare, true);
             }
-            Make::Generate { seed, index, budget, edits } => {
+            Make::Generate { seed, edits: false, .. } => {
+                let src = RngSource(&mut rng_from_seed(*seed));
+                return recorded(gen, src, &mut self.trail, &mut self.spare, false);
+            }
+            Make::Generate { seed, index, budget, .. } => {
                 let (guide, trail, edited) = (&mut self.guide, &mut self.trail, &mut self.edited);
                 let handle = Handle { gen, key: &*self.prop.key };
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     let case = CaseInfo { index: *index, budget: *budget, gen: &handle };
-                    let plan = match guide.begin_case(&case) {
-                        Plan::Replay(_) if !*edits => Plan::Fresh,
-                        plan => plan,
-                    };
+                    let plan = guide.begin_case(&case);
                     *edited = matches!(plan, Plan::Replay(_));
                     let mut rng = rng_from_seed(*seed);
                     gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng))

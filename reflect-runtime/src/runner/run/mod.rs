@@ -412,7 +412,7 @@ impl<V: 'static> Run<V> {
                 edits = false;
                 self.warn(format!(
                     "the guide's edits of earlier cases were rejected {} times, as many as the run may discard \
-                     (cases * max_discard_ratio): the rest of its cases are made afresh",
+                     (cases * max_discard_ratio): the rest of its cases are random generation's",
                     self.report.rejected
                 ));
             }
