@@ -110,14 +110,14 @@ fn heights_under(name: &'static str, config: Config) -> Vec<usize> {
 }
 
 /// Mutation with grafting makes red-black trees of black height 3; random generation and mutation without
-/// grafting (splicing included) make none at the same seed and budget.
+/// grafting (splicing and rotations included) make none at the same seed and budget.
 #[test]
 fn grafting_grows_red_black_trees_past_splicing() {
     let tall = |hs: &[usize]| hs.iter().filter(|&&h| h >= 3).count();
     let mutate = |graft| move || MutateGuide::new(MutateConfig::default().fresh(0.5).graft(graft));
     // Reaching black height 3 is a step that, once made, mutation and grafting build on: at 4000 cases,
-    // each of seeds 1 to 8 reaches it (1, 5, 7 and 8 before the run gives up for discards: rejected
-    // mutants count as discards), where without grafting none of the eight does. Donors remapped in
+    // each of seeds 1 to 8 reached it (1, 5, 7 and 8 before the run gave up for discards, when rejected
+    // mutants counted as discards), where without grafting none of the eight did. Donors remapped in
     // order (their keys moved in the range) are what make it common: before them, only seed 4 did.
     let seed = 4;
     let grafted = heights_under("graft", Config::new("rbt graft").seed(seed).guide(mutate(0.25)));

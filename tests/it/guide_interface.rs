@@ -171,8 +171,9 @@ fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     let g = || int(0u8..=9);
     let one = (0..).map(|seed| generate_recorded(&g(), seed)).find(|(v, _)| *v == Ok(1)).unwrap().1;
     let p = Property::new(g, |x: u8| assume!(x.is_multiple_of(2)));
-    let file = temp_dir("rejected_edits").join("obs.jsonl");
-    // The observations tell the guide's edits from the cases it did not plan.
+    let dir = temp_dir("rejected_edits");
+    let file = dir.join("obs.jsonl");
+    // 20 valid cases may take 40 discards, and 40 rejected edits besides: every case is a rejected edit
     // until those 40 are spent, then the rest are random generation's (about half of them discarded).
     let config = Config::new("rejected").seed(3).cases(20).max_discard_ratio(2).observability(&file);
     let counts = Arc::new(Mutex::new((0, 0)));
@@ -183,7 +184,7 @@ fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     assert!(report.discards > 0 && report.discards < 40, "{report:?}");
     assert!(report.warnings.iter().any(|w| w.contains("rejected 40 times")), "{:?}", report.warnings);
     assert!(report.statistics().contains("40 of the guide's edits of earlier cases were rejected"));
-    // The observations tell the guide's edits from the cases made afresh.
+    // The observations tell the guide's edits from the cases it did not plan.
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let how = |h: &str, status: &str| lines.iter().filter(|l| l["how_generated"] == h && l["status"] == status).count();
@@ -192,6 +193,7 @@ fn a_guides_rejected_edits_have_a_budget_of_their_own() {
     assert_eq!(lines.len() as u64, 60 + report.discards);
     // Random generation's cases, not the guide's: it planned only the 40 edits, and heard of every case.
     assert_eq!(*counts.lock().unwrap(), (40, 60 + report.discards as usize));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs the generator itself at the start of each case and records (outcome, tree, valid samples) after it.

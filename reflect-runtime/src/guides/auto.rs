@@ -25,7 +25,9 @@
 //!   before the switch; the other half grows valid values from the valid
 //!   parts seen, by splicing them into valid values (see
 //!   [`refgen_core::splice`]) and by grafting them where the generator makes
-//!   a part of a recursive type, retrying until one fits; every 20,000 cases
+//!   a part of a recursive type, retrying until one fits, and by rotating
+//!   them (a part lifted above its node, the order of the parts kept, the
+//!   two nodes recoloured); every 20,000 cases
 //!   it starts again from fresh cases, so that a long run is not held to the
 //!   descendants of a few early values (see [`super::mutate`]). Mutation
 //!   starts from the valid values random generation made before the switch
