@@ -8,7 +8,7 @@
 //! the tree (a deleted run, a replaced subtree) are moved into the log, not
 //! copied, so an edit and its undoing cost about what the edit alone did.
 
-use super::rotate::{own_choices, rotated};
+use super::rotate::{own_choices, rotate, unrotate};
 use super::{joinable, length_before, lower_leaves, restore_leaves, Edit};
 use crate::choice::{Choice, ChoiceTree};
 
@@ -54,6 +54,9 @@ enum Change {
     Swapped { a: usize, b: usize },
     /// The node swapped with the one whose path begins at `y` in the paths.
     Exchanged { y: usize },
+    /// The node rotated ([`Edit::Rotate`]) with the paths that begin at
+    /// `child` and at `grandchild` in the paths (the second runs to the end).
+    Rotated { child: usize, grandchild: usize },
     /// A child inserted at `index`.
     Inserted { index: usize },
     /// Leaf choices of the children `from..` lowered: the log's leaves from `first` on.
@@ -75,7 +78,7 @@ fn set(tree: &mut ChoiceTree, at: &[usize], choice: Choice) -> Option<Change> {
 }
 
 /// A node to stand in a place for a moment (no allocation).
-fn placeholder() -> ChoiceTree {
+pub(super) fn placeholder() -> ChoiceTree {
     ChoiceTree::root(Vec::new())
 }
 
@@ -132,6 +135,9 @@ impl Undo {
             let Step { at, change } = self.steps.pop().expect("a step past the mark");
             if let Change::Exchanged { y } = change {
                 exchange(tree, &self.paths[at..y], &self.paths[y..]);
+            } else if let Change::Rotated { child, grandchild } = change {
+                let node = tree.get_mut(&self.paths[at..child]).expect("a logged node is in the tree it was logged on");
+                unrotate(node, &self.paths[child..grandchild], &self.paths[grandchild..]);
             } else {
                 let node = tree.get_mut(&self.paths[at..]).expect("a logged node is in the tree it was logged on");
                 self.undo(node, change);
@@ -175,7 +181,7 @@ impl Undo {
                     *c += 1;
                 }
             }
-            Change::Exchanged { .. } => unreachable!("undone by `rewind_to`"),
+            Change::Exchanged { .. } | Change::Rotated { .. } => unreachable!("undone by `rewind_to`"),
         }
     }
 }
@@ -305,10 +311,14 @@ impl Edit {
                 (at, Change::Replaced)
             }
             Edit::Rotate { at, child, grandchild } => {
-                let node = out.get_mut(at)?;
-                let rotated = rotated(node, child, grandchild)?;
-                log.trees.push(std::mem::replace(node, rotated));
-                (at, Change::Replaced)
+                if !rotate(out.get_mut(at)?, child, grandchild) {
+                    return None;
+                }
+                let at = log.path(at);
+                let child = log.path(child);
+                let grandchild = log.path(grandchild);
+                log.steps.push(Step { at, change: Change::Rotated { child, grandchild } });
+                return Some(());
             }
             Edit::Relabel { at } => {
                 let own = own_choices(out.get(at)?);

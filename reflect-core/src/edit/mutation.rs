@@ -34,7 +34,7 @@ impl<'t> PreOrder<'t> {
             }
             nodes[i].end = nodes.len();
         }
-        let mut nodes = Vec::new();
+        let mut nodes = Vec::with_capacity(64);
         go(tree, usize::MAX, 0, &mut nodes);
         PreOrder { nodes }
     }

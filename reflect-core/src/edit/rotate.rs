@@ -14,35 +14,20 @@
 //! red-black tree's rotation can be recoloured, as the tree's own insert
 //! does.
 
+use super::apply::placeholder;
 use super::{Edit, Path};
 use crate::choice::ChoiceTree;
 use crate::source::DetRng;
 use rand::Rng;
 
 /// Whether `t` is a mark or a failed attempt, which a rotation leaves alone.
-fn is_aside(t: &ChoiceTree) -> bool {
-    t.is_retry() || t.is_reroll() || t.is_raise() || t.is_relabel()
+pub(super) fn is_aside(t: &ChoiceTree) -> bool {
+    // Every mark's and failed attempt's site begins with `<`: most nodes are told apart by their first byte.
+    t.choice.is_none() && t.site.starts_with('<') && is_mark_or_retry(t)
 }
 
-/// The paths from `node` of its parts: the nearest choice nodes beneath it made at its site, in pre-order.
-fn parts(node: &ChoiceTree) -> Vec<Path> {
-    fn walk(t: &ChoiceTree, site: &str, path: &mut Path, out: &mut Vec<Path>) {
-        for (i, c) in t.children.iter().enumerate() {
-            if is_aside(c) {
-                continue;
-            }
-            path.push(i);
-            if c.choice.is_some() && c.site == site {
-                out.push(path.clone());
-            } else {
-                walk(c, site, path, out);
-            }
-            path.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(node, &node.site, &mut Vec::new(), &mut out);
-    out
+fn is_mark_or_retry(t: &ChoiceTree) -> bool {
+    t.is_retry() || t.is_reroll() || t.is_raise() || t.is_relabel()
 }
 
 /// The paths from `node` of its own choices: the choice nodes beneath it
@@ -67,53 +52,143 @@ pub fn own_choices(node: &ChoiceTree) -> Vec<Path> {
     out
 }
 
+/// A node of the tree [`rotation`] reads, in pre-order (marks and failed attempts left out).
+struct Indexed {
+    /// The node before it whose child it is, and its index among that node's children.
+    parent: usize,
+    child: usize,
+    /// The end of its subtree: the subtree of node `i` is `i..end`.
+    end: usize,
+    /// The choice node it is a part of (its nearest choice ancestor of its own site), if it is a choice node.
+    owner: Option<usize>,
+    /// Its place among its owner's parts.
+    rank: usize,
+    /// How many parts it has.
+    parts: usize,
+    /// How many rotations there are with it as `P`.
+    rotations: usize,
+}
+
 /// One rotation of `tree` ([`Edit::Rotate`]), drawn uniformly among all of
 /// them: every choice node `P` with a part `C` (the `i`-th of `P`'s parts)
 /// that has a part `B` other than its `i`-th. `None` when there is none (no
 /// node with a part that has parts of its own: a list, a tree of one node).
 /// The same RNG state gives the same edit.
+///
+/// The rotations are counted, in pre-order of `P`, then of `C`, then of
+/// `B`, from one index of the tree, and only the one drawn is built.
 pub fn rotation(tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-    fn walk(t: &ChoiceTree, path: &mut Path, out: &mut Vec<Edit>) {
-        if t.choice.is_some() {
-            for (i, c) in parts(t).into_iter().enumerate() {
-                let inner = t.get(&c).map(parts).unwrap_or_default();
-                for (_, b) in inner.into_iter().enumerate().filter(|(j, _)| *j != i) {
-                    out.push(Edit::Rotate { at: path.clone(), child: c.clone(), grandchild: b });
-                }
-            }
+    fn walk<'t>(
+        t: &'t ChoiceTree,
+        parent: usize,
+        child: usize,
+        owners: &mut Vec<(usize, &'t str)>,
+        out: &mut Vec<Indexed>,
+    ) {
+        let i = out.len();
+        let own = t.choice.is_some();
+        let owner = if own { owners.iter().rev().find(|(_, site)| *site == &*t.site).map(|&(o, _)| o) } else { None };
+        let rank = owner.map_or(0, |o| {
+            out[o].parts += 1;
+            out[o].parts - 1
+        });
+        out.push(Indexed { parent, child, end: 0, owner, rank, parts: 0, rotations: 0 });
+        if own {
+            owners.push((i, &t.site));
         }
-        for (i, c) in t.children.iter().enumerate() {
+        for (k, c) in t.children.iter().enumerate() {
             if !is_aside(c) {
-                path.push(i);
-                walk(c, path, out);
-                path.pop();
+                walk(c, i, k, owners, out);
             }
         }
+        if own {
+            owners.pop();
+        }
+        out[i].end = out.len();
     }
-    let mut all = Vec::new();
-    walk(tree, &mut Vec::new(), &mut all);
-    match all.len() {
-        0 => None,
-        n => Some(all.swap_remove(rng.random_range(0..n))),
+    let mut nodes = Vec::with_capacity(64);
+    walk(tree, usize::MAX, 0, &mut Vec::with_capacity(16), &mut nodes);
+    // The rotations with `C` at node `c`: one for each part of `C` but its `rank`-th; summed by `P`.
+    let with_child = |c: &Indexed| c.parts - usize::from(c.parts > c.rank);
+    for c in 0..nodes.len() {
+        if let Some(p) = nodes[c].owner {
+            nodes[p].rotations += with_child(&nodes[c]);
+        }
     }
+    let total: usize = nodes.iter().map(|p| p.rotations).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut k = rng.random_range(0..total);
+    // `P` in pre-order, then its parts in pre-order (a part comes after its owner, inside its subtree).
+    let p = nodes
+        .iter()
+        .position(|p| {
+            if k < p.rotations {
+                return true;
+            }
+            k -= p.rotations;
+            false
+        })
+        .expect("the draw is below the total");
+    let c = (p + 1..nodes[p].end)
+        .find(|&c| {
+            let here = if nodes[c].owner == Some(p) { with_child(&nodes[c]) } else { 0 };
+            if k < here {
+                return true;
+            }
+            k -= here;
+            false
+        })
+        .expect("the draw is below `P`'s rotations");
+    let j = if k >= nodes[c].rank { k + 1 } else { k };
+    let b = (c + 1..nodes[c].end)
+        .find(|&b| nodes[b].owner == Some(c) && nodes[b].rank == j)
+        .expect("a part of that rank is in its owner's subtree");
+    let path = |mut i: usize, to: usize| {
+        let mut path = Vec::new();
+        while i != to {
+            path.push(nodes[i].child);
+            i = nodes[i].parent;
+        }
+        path.reverse();
+        path
+    };
+    Some(Edit::Rotate { at: path(p, 0), child: path(c, p), grandchild: path(b, c) })
 }
 
-/// `p` rotated ([`Edit::Rotate`]): `None` unless `p`, its descendant at
-/// `child` and that one's at `grandchild` are choice nodes of one site.
-pub(super) fn rotated(p: &ChoiceTree, child: &[usize], grandchild: &[usize]) -> Option<ChoiceTree> {
+/// Rotates `p` in place ([`Edit::Rotate`]), its nodes moved, not copied;
+/// false, with `p` as it was, unless `p`, its descendant at `child` and
+/// that one's at `grandchild` are choice nodes of one site.
+pub(super) fn rotate(p: &mut ChoiceTree, child: &[usize], grandchild: &[usize]) -> bool {
     if child.is_empty() || grandchild.is_empty() {
-        return None;
+        return false;
     }
-    let c = p.get(child)?;
-    let b = c.get(grandchild)?;
+    let Some(c) = p.get(child) else { return false };
+    let Some(b) = c.get(grandchild) else { return false };
     if p.choice.is_none() || [c, b].iter().any(|n| n.choice.is_none() || n.site != p.site) {
-        return None;
+        return false;
     }
-    let mut lower = p.clone();
-    let slot = lower.get_mut(child)?;
-    let mut upper = std::mem::replace(slot, ChoiceTree::root(Vec::new()));
-    let moved = std::mem::replace(upper.get_mut(grandchild)?, ChoiceTree::root(Vec::new()));
-    *lower.get_mut(child)? = moved;
-    *upper.get_mut(grandchild)? = lower;
-    Some(upper)
+    let mut lower = std::mem::replace(p, placeholder());
+    let mut upper = take(&mut lower, child);
+    let moved = take(&mut upper, grandchild);
+    *lower.get_mut(child).expect("the rotated-up node's place") = moved;
+    *upper.get_mut(grandchild).expect("the moved part's place") = lower;
+    *p = upper;
+    true
+}
+
+/// Sets back a rotation [`rotate`] made with the same paths: the node rotated up is at the top.
+pub(super) fn unrotate(top: &mut ChoiceTree, child: &[usize], grandchild: &[usize]) {
+    let mut upper = std::mem::replace(top, placeholder());
+    let mut lower = take(&mut upper, grandchild);
+    let moved = take(&mut lower, child);
+    *upper.get_mut(grandchild).expect("the moved part's place") = moved;
+    *lower.get_mut(child).expect("the rotated-up node's place") = upper;
+    *top = lower;
+}
+
+/// The node at `path` in `t` (which holds it), a placeholder left in its place.
+fn take(t: &mut ChoiceTree, path: &[usize]) -> ChoiceTree {
+    std::mem::replace(t.get_mut(path).expect("a node checked to be there"), placeholder())
 }

@@ -58,6 +58,72 @@ fn random_tree(rng: &mut DetRng, depth: u32) -> ChoiceTree {
     }
 }
 
+/// [`rotation`] as first defined: every rotation listed, in pre-order of
+/// `P`, then of `C`, then of `B`, and one drawn from the list.
+fn plain_rotation(tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
+    /// The paths from `node` of its parts: the nearest choice nodes beneath it made at its site, in pre-order.
+    fn parts(node: &ChoiceTree) -> Vec<Path> {
+        fn walk(t: &ChoiceTree, site: &str, path: &mut Path, out: &mut Vec<Path>) {
+            for (i, c) in t.children.iter().enumerate() {
+                if rotate::is_aside(c) {
+                    continue;
+                }
+                path.push(i);
+                if c.choice.is_some() && c.site == site {
+                    out.push(path.clone());
+                } else {
+                    walk(c, site, path, out);
+                }
+                path.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(node, &node.site, &mut Vec::new(), &mut out);
+        out
+    }
+    fn walk(t: &ChoiceTree, path: &mut Path, out: &mut Vec<Edit>) {
+        if t.choice.is_some() {
+            for (i, c) in parts(t).into_iter().enumerate() {
+                let inner = t.get(&c).map(parts).unwrap_or_default();
+                for (_, b) in inner.into_iter().enumerate().filter(|(j, _)| *j != i) {
+                    out.push(Edit::Rotate { at: path.clone(), child: c.clone(), grandchild: b });
+                }
+            }
+        }
+        for (i, c) in t.children.iter().enumerate() {
+            if !rotate::is_aside(c) {
+                path.push(i);
+                walk(c, path, out);
+                path.pop();
+            }
+        }
+    }
+    let mut all = Vec::new();
+    walk(tree, &mut Vec::new(), &mut all);
+    match all.len() {
+        0 => None,
+        n => Some(all.swap_remove(rng.random_range(0..n))),
+    }
+}
+
+/// `tree` with some of its nodes (not the root) wrapped in marks or failed attempts, which rotations step over.
+fn with_marks(tree: &ChoiceTree, rng: &mut DetRng) -> ChoiceTree {
+    let mut t = tree.clone();
+    t.children = t
+        .children
+        .iter()
+        .map(|c| {
+            let c = with_marks(c, rng);
+            match rng.random_range(0..8) {
+                0 => ChoiceTree::retry(vec![c]),
+                1 if c.choice.is_some() => ChoiceTree::reroll(c),
+                _ => c,
+            }
+        })
+        .collect();
+    t
+}
+
 /// The indexed draws are the plain definitions' draws: the same edit from the same RNG state.
 #[test]
 fn indexed_draws_are_the_plain_draws() {
@@ -67,6 +133,12 @@ fn indexed_draws_are_the_plain_draws() {
         for op in Mutation::ALL {
             let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
             assert_eq!(op.draw(&tree, &mut a), plain_draw(op, &tree, &mut b), "{op:?} on {tree}");
+            assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
+        }
+        let marked = with_marks(&tree, &mut trees);
+        for t in [&tree, &marked] {
+            let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
+            assert_eq!(rotation(t, &mut a), plain_rotation(t, &mut b), "rotation of {t}");
             assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
         }
     }
