@@ -4,9 +4,9 @@ use refgen::guides::grow::{Growing, DEFAULT_GROW, GROW_GRAFT};
 use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The mutant the data structure code runs (0: the correct code).
@@ -44,6 +44,28 @@ pub fn bucket(size: usize) -> usize {
 thread_local! {
     /// Valid values seen per bucket, and the sum of their sizes.
     static SIZES: RefCell<([u64; 6], u64)> = const { RefCell::new(([0; 6], 0)) };
+}
+
+/// Whether trials run to their whole budget, counting the failing tests (`--rate`).
+pub static RATE: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// While a `--rate` trial runs: its tests so far, the failing ones, and the first failing one
+    /// (counted from 1; 0 while none has failed). `None` outside such a trial (the discovery and
+    /// cost runs stop at a failure as usual).
+    static COUNTING: Cell<Option<(u64, u64, u64)>> = const { Cell::new(None) };
+}
+
+/// Counts one test of a `--rate` trial; whether one is under way.
+fn count(failed: bool) -> bool {
+    COUNTING.with(|c| match c.get() {
+        Some((tests, failing, first)) => {
+            let first = if failed && first == 0 { tests + 1 } else { first };
+            c.set(Some((tests + 1, failing + u64::from(failed), first)));
+            true
+        }
+        None => false,
+    })
 }
 
 fn record(size: usize) {
@@ -103,7 +125,9 @@ pub fn prop<V: Debug + 'static>(
         };
         let p = Property::new(gen, move |v: V| {
             record(size(&v));
-            test(&v)
+            let ok = test(&v);
+            // A `--rate` trial counts each test, and goes on past a failure.
+            count(!ok) || ok
         });
         let t0 = Instant::now();
         let out = p.check(&config);
@@ -264,6 +288,9 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         budget.tests,
         budget.secs
     );
+    if rate() {
+        println!("(--rate: every trial runs its whole budget, past its failures)");
+    }
     println!(
         "{:<16} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   valid sizes: {}",
         "setup",
@@ -283,18 +310,31 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         let t = (w.props[0].run)(setup.source, c);
         take_sizes();
         row.loop_us = 1e6 * t.secs / t.tests.max(1) as f64;
+        // With `--rate`: each task's share of failing tests.
+        let mut shares = Vec::new();
         for (ti, &(m, pi)) in tasks.iter().enumerate() {
             let p = &w.props[pi];
             select(m);
             let mut found = 0;
             let (mut task_secs, mut task_tests) = (0.0, Vec::new());
+            let (mut counted, mut failing, mut firsts) = (0, 0, Vec::new());
             for trial in 0..budget.trials {
                 let seed = budget.seed.wrapping_add(trial * 1_000_003 + ti as u64 * 7919);
                 let c = (setup.guide)(config(format!("{}/{m}/{}", w.name, p.name), budget, seed));
+                if rate() {
+                    COUNTING.with(|c| c.set(Some((0, 0, 0))));
+                }
                 let t = (p.run)(setup.source, c);
                 row.tests += t.tests;
                 row.secs += t.secs;
-                if t.found {
+                if let Some((tests, fails, first)) = COUNTING.with(Cell::take) {
+                    (counted, failing) = (counted + tests, failing + fails);
+                    firsts.push(first);
+                    if first > 0 {
+                        found += 1;
+                        row.fail_tests.push(first);
+                    }
+                } else if t.found {
                     found += 1;
                     row.fail_secs.push(t.secs);
                     task_secs += t.secs;
@@ -303,7 +343,16 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
                 }
             }
             select(0);
-            if per_task() {
+            if rate() {
+                shares.push(failing as f64 / counted.max(1) as f64);
+                println!(
+                    "    {:<16} {}/{}: {:.4} of {counted} valid tests fail; first failing test per trial {firsts:?} (0: none)",
+                    setup.name,
+                    w.mutants[m - 1],
+                    p.name,
+                    failing as f64 / counted.max(1) as f64,
+                );
+            } else if per_task() {
                 println!(
                     "    {:<16} {}/{}: {found}/{} trials, mean_ms {:.2}, tests {:?}",
                     setup.name,
@@ -325,8 +374,26 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
             }
             row.size_sum += sum;
         }
-        print_row(setup.name, &row, tasks.len());
+        if rate() {
+            let mut firsts = row.fail_tests.clone();
+            firsts.sort_unstable();
+            shares.sort_by(f64::total_cmp);
+            println!(
+                "{:<16} {}/{} tasks with a failing test; median first failing test {} (of the trials with one); median share of failing tests {:.4}",
+                setup.name,
+                row.solved,
+                tasks.len(),
+                firsts.get(firsts.len() / 2).copied().unwrap_or(0),
+                shares.get(shares.len() / 2).copied().unwrap_or(0.0)
+            );
+        } else {
+            print_row(setup.name, &row, tasks.len());
+        }
     }
+}
+
+fn rate() -> bool {
+    RATE.load(Ordering::Relaxed)
 }
 
 /// Whether each task's line is printed too (`--per-task`).
