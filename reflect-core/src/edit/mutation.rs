@@ -2,41 +2,75 @@
 
 use super::{Edit, Path};
 use crate::choice::ChoiceTree;
-use crate::hashing::BuildKey;
 use crate::source::DetRng;
 use rand::Rng;
 
 /// A tree's nodes in pre-order, each with the end of its subtree (the
-/// subtree of node `i` is `i..end`), its parent and its place among its
-/// parent's children: paths are read back from it only for the nodes drawn.
+/// subtree of node `i` is `i..end`), its parent, its place among its
+/// parent's children, its site's number and how many of its ancestors (the
+/// root left out) share its site: paths are read back from it only for the
+/// nodes drawn.
 struct PreOrder<'t> {
     nodes: Vec<Indexed<'t>>,
+    /// The distinct sites, numbered in the order first met.
+    sites: usize,
 }
 
-/// Nodes by site (and kind), each group in pre-order; only looked up, never iterated, so no draw
-/// depends on the hashing.
-type Groups<'t> = std::collections::HashMap<(&'t str, bool), Vec<usize>, BuildKey>;
+/// Nodes by site (and kind), each group in pre-order, at `2 * site + kind`.
+type Groups = Vec<Vec<usize>>;
 
 struct Indexed<'t> {
     tree: &'t ChoiceTree,
     end: usize,
     parent: usize,
     child: usize,
+    site: usize,
+    ancestors: usize,
 }
 
 impl<'t> PreOrder<'t> {
     fn new(tree: &'t ChoiceTree) -> Self {
-        fn go<'t>(t: &'t ChoiceTree, parent: usize, child: usize, nodes: &mut Vec<Indexed<'t>>) {
-            let i = nodes.len();
-            nodes.push(Indexed { tree: t, end: 0, parent, child });
-            for (k, c) in t.children.iter().enumerate() {
-                go(c, i, k, nodes);
-            }
-            nodes[i].end = nodes.len();
+        struct Walk<'t> {
+            nodes: Vec<Indexed<'t>>,
+            /// Each site, and how many nodes of it are on the path to the node being walked.
+            sites: Vec<(&'t str, usize)>,
         }
-        let mut nodes = Vec::with_capacity(64);
-        go(tree, usize::MAX, 0, &mut nodes);
-        PreOrder { nodes }
+        impl<'t> Walk<'t> {
+            /// The number of `site`; a tree's sites are a few names, mostly the same static strings.
+            fn site(&mut self, site: &'t str) -> usize {
+                let same = |s: &&str| std::ptr::eq(s.as_ptr(), site.as_ptr()) && s.len() == site.len();
+                match self
+                    .sites
+                    .iter()
+                    .position(|(s, _)| same(s))
+                    .or_else(|| self.sites.iter().position(|(s, _)| *s == site))
+                {
+                    Some(k) => k,
+                    None => {
+                        self.sites.push((site, 0));
+                        self.sites.len() - 1
+                    }
+                }
+            }
+
+            fn go(&mut self, t: &'t ChoiceTree, parent: usize, child: usize) {
+                let i = self.nodes.len();
+                let site = self.site(&t.site);
+                let ancestors = self.sites[site].1;
+                self.nodes.push(Indexed { tree: t, end: 0, parent, child, site, ancestors });
+                // The root is no node's ancestor of its site (it is in no group).
+                let counted = usize::from(i > 0);
+                self.sites[site].1 += counted;
+                for (k, c) in t.children.iter().enumerate() {
+                    self.go(c, i, k);
+                }
+                self.sites[site].1 -= counted;
+                self.nodes[i].end = self.nodes.len();
+            }
+        }
+        let mut walk = Walk { nodes: Vec::with_capacity(64), sites: Vec::with_capacity(8) };
+        walk.go(tree, usize::MAX, 0);
+        PreOrder { nodes: walk.nodes, sites: walk.sites.len() }
     }
 
     fn len(&self) -> usize {
@@ -56,20 +90,21 @@ impl<'t> PreOrder<'t> {
 
     /// The nodes but the root, grouped by site (and, `by_kind`, by whether
     /// they are choice points), each group in pre-order.
-    fn groups(&self, by_kind: bool) -> Groups<'t> {
-        let mut groups: Groups<'t> = Groups::default();
-        for (i, n) in self.nodes.iter().enumerate().skip(1) {
-            groups.entry(self.key(n.tree, by_kind)).or_default().push(i);
+    fn groups(&self, by_kind: bool) -> Groups {
+        let mut groups: Groups = vec![Vec::new(); 2 * self.sites];
+        for i in 1..self.nodes.len() {
+            groups[self.key(i, by_kind)].push(i);
         }
         groups
     }
 
-    fn key(&self, t: &'t ChoiceTree, by_kind: bool) -> (&'t str, bool) {
-        (&t.site, by_kind && t.choice.is_some())
+    fn key(&self, i: usize, by_kind: bool) -> usize {
+        let n = &self.nodes[i];
+        2 * n.site + usize::from(by_kind && n.tree.choice.is_some())
     }
 
-    fn group_of<'g>(&self, groups: &'g Groups<'t>, i: usize) -> &'g [usize] {
-        groups.get(&self.key(self.nodes[i].tree, false)).map_or(&[], Vec::as_slice)
+    fn group_of<'g>(&self, groups: &'g Groups, i: usize) -> &'g [usize] {
+        &groups[self.key(i, false)]
     }
 
     /// Whether `x` and `y` may be swapped: neither inside the other (nor the same node).
@@ -79,22 +114,15 @@ impl<'t> PreOrder<'t> {
 
     /// Whether `x` has a partner of its site: a node of its group that is
     /// neither `x`, nor inside it, nor one of its ancestors.
-    fn has_partner(&self, groups: &Groups<'t>, x: usize) -> bool {
+    fn has_partner(&self, groups: &Groups, x: usize) -> bool {
         let group = self.group_of(groups, x);
         let (lo, hi) = (group.partition_point(|&g| g < x), group.partition_point(|&g| g < self.nodes[x].end));
-        let site = &self.nodes[x].tree.site;
-        let mut ancestors = 0;
-        let mut a = self.nodes[x].parent;
-        while a != 0 && a != usize::MAX {
-            ancestors += usize::from(self.nodes[a].tree.site == *site);
-            a = self.nodes[a].parent;
-        }
-        group.len() - (hi - lo) - ancestors > 0
+        group.len() - (hi - lo) - self.nodes[x].ancestors > 0
     }
 
     /// The nodes strictly inside `at` of its site and kind (what [`promotions`] lists), in pre-order.
-    fn inside<'g>(&self, groups: &'g Groups<'t>, at: usize) -> impl Iterator<Item = usize> + 'g {
-        let group = groups.get(&self.key(self.nodes[at].tree, true)).map_or(&[][..], Vec::as_slice);
+    fn inside<'g>(&self, groups: &'g Groups, at: usize) -> impl Iterator<Item = usize> + 'g {
+        let group = groups[self.key(at, true)].as_slice();
         let (lo, hi) = (group.partition_point(|&g| g <= at), group.partition_point(|&g| g < self.nodes[at].end));
         group[lo..hi].iter().copied()
     }
