@@ -67,19 +67,22 @@ pub(crate) fn valid(t: &Rbt) -> bool {
 
 /// Every case of a guide that grafts half the time (once it has donors) is rejected or a valid value whose
 /// recorded tree, failed attempts included, parses strictly to the same value; without its failed
-/// attempts, the tree is one reflection gives for the value.
+/// attempts, the tree is one reflection gives for the value. Some graft cases are valid after several
+/// failed attempts: a retry goes on from the failed attempt's kept parts.
 #[test]
 fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
     let g = Rbt::generator();
     let handle = Erased(&g);
     let mut guide = MutateGuide::new(MutateConfig::default().fresh(0.5).graft(0.5));
-    let (mut trail, mut seen, mut valid_cases) = (Trail::new(), HashSet::new(), 0);
+    let (mut trail, mut seen, mut valid_cases, mut retried_grafts) = (Trail::new(), HashSet::new(), 0, 0);
     for index in 0..3000 {
         let case = CaseInfo { index, budget: 3000, gen: &handle };
+        let grafted = guide.stats().grafted;
         let made = run_guided(&g, &mut guide, &mut trail, case, &mut rng_from_seed(index));
         let tree = trail.to_tree();
         if let Ok(t) = &made {
             valid_cases += 1;
+            retried_grafts += usize::from(guide.stats().grafted > grafted && tree.retry_count() >= 2);
             assert!(valid(t), "{t:?}");
             assert_eq!(parse_tree(&g, &tree).as_ref(), Ok(t), "{tree}");
             assert!(reflect(&g, t).contains(&tree.without_retries()), "{t:?}: {tree}");
@@ -93,6 +96,9 @@ fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
     assert!(stats.grafted > 500, "{stats:?}");
     assert!(stats.grafted > stats.graft_rejected, "some grafted cases are valid: {stats:?}");
     assert!(valid_cases > 100, "{valid_cases}");
+    // When a retry's first part was taken for its first choice, a graft case that failed once never
+    // made a valid value: none of these.
+    assert!(retried_grafts > 20, "valid graft cases after two or more failed attempts: {retried_grafts}");
 }
 
 /// The black heights of the trees a guide makes, by test name.

@@ -319,13 +319,17 @@ pub(super) fn recursive<'t>(tree: &'t ChoiceTree, sites: &mut Vec<&'t str>) -> b
 
 /// The failed attempt a retry begins after, at the first choice of the
 /// retry: the last node made before the open ones (which have no children
-/// yet) is a [`RETRY`](refgen_core::choice::RETRY) group.
+/// yet, and are no choice: an open pick was made in the retry) is a
+/// [`RETRY`](refgen_core::choice::RETRY) group.
 fn retry_begun(trail: &Trail) -> Option<usize> {
     let mut open = trail.innermost();
     if let Some(last) = trail.children_rev(open).next() {
         return trail.node(last).is_retry().then_some(last);
     }
     loop {
+        if trail.node(open).choice.is_some() {
+            return None;
+        }
         let parent = trail.parent(open)?;
         match trail.children_rev(parent).nth(1) {
             Some(before) => return trail.node(before).is_retry().then_some(before),
@@ -367,6 +371,38 @@ mod tests {
             case: CaseInfo { index: 0, budget: 1, gen: &handle },
         };
         steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
+    }
+
+    /// A retry of a filtered part is found at its first choice (beneath parts opened before it, too),
+    /// and no longer once it has made one: the pick it made opens its first part, and the choice asked
+    /// for there is the retry's second. (When that part was taken for the retry's first choice, every
+    /// retry of a graft case replayed its script's first choice one level deeper, and no graft case
+    /// that failed once was ever valid.)
+    #[test]
+    fn a_retry_is_begun_at_its_first_choice_only() {
+        let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+        let pick = Request::Pick { options: &two, total: 2 };
+        let mut trail = Trail::new();
+        trail.open_part("arg");
+        trail.begin_attempt();
+        assert_eq!(retry_begun(&trail), None, "the first attempt");
+        trail.open_choice("x", pick, 1);
+        trail.open_part("x.0");
+        trail.leaf_choice("x", pick, 0);
+        trail.close();
+        trail.close();
+        trail.end_attempt(false);
+        trail.begin_attempt();
+        let failed = retry_begun(&trail).expect("the retry's first choice");
+        assert!(trail.node(failed).is_retry());
+        trail.open_part("wrapper");
+        assert_eq!(retry_begun(&trail), Some(failed), "the first choice, beneath a part opened before it");
+        trail.open_choice("x", pick, 1);
+        assert_eq!(retry_begun(&trail), None, "the pick made, nothing beneath it yet");
+        trail.open_part("x.0");
+        assert_eq!(retry_begun(&trail), None, "in the pick's first part");
+        trail.leaf_choice("x", pick, 0);
+        assert_eq!(retry_begun(&trail), None, "after a choice of the retry");
     }
 
     /// A node `x(1)` with a colour pick `c`, a key `k` and two children at `x` (a node with its own colour,
