@@ -96,9 +96,9 @@ fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
     assert!(stats.grafted > 500, "{stats:?}");
     assert!(stats.grafted > stats.graft_rejected, "some grafted cases are valid: {stats:?}");
     assert!(valid_cases > 100, "{valid_cases}");
-    // When a retry's first part was taken for its first choice, a graft case that failed once never
-    // made a valid value: none of these.
-    assert!(retried_grafts > 20, "valid graft cases after two or more failed attempts: {retried_grafts}");
+    // 107 at these seeds; 9 when a retry's first part was taken for its first choice (the retries that
+    // began with a pick never got past it).
+    assert!(retried_grafts > 50, "valid graft cases after two or more failed attempts: {retried_grafts}");
 }
 
 /// The black heights of the trees a guide makes, by test name.

@@ -376,8 +376,8 @@ mod tests {
     /// A retry of a filtered part is found at its first choice (beneath parts opened before it, too),
     /// and no longer once it has made one: the pick it made opens its first part, and the choice asked
     /// for there is the retry's second. (When that part was taken for the retry's first choice, every
-    /// retry of a graft case replayed its script's first choice one level deeper, and no graft case
-    /// that failed once was ever valid.)
+    /// retry of a graft case replayed its script's first choice one level deeper, and a graft case
+    /// whose retry began with a pick was never valid.)
     #[test]
     fn a_retry_is_begun_at_its_first_choice_only() {
         let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
