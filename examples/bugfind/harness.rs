@@ -344,13 +344,13 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
             }
             select(0);
             if rate() {
-                shares.push(failing as f64 / counted.max(1) as f64);
+                let share = failing as f64 / counted.max(1) as f64;
+                shares.push(share);
                 println!(
-                    "    {:<16} {}/{}: {:.4} of {counted} valid tests fail; first failing test per trial {firsts:?} (0: none)",
+                    "    {:<16} {}/{}: {share:.4} of {counted} valid tests fail; first failing test per trial {firsts:?} (0: none)",
                     setup.name,
                     w.mutants[m - 1],
                     p.name,
-                    failing as f64 / counted.max(1) as f64,
                 );
             } else if per_task() {
                 println!(
@@ -375,16 +375,13 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
             row.size_sum += sum;
         }
         if rate() {
-            let mut firsts = row.fail_tests.clone();
-            firsts.sort_unstable();
-            shares.sort_by(f64::total_cmp);
             println!(
                 "{:<16} {}/{} tasks with a failing test; median first failing test {} (of the trials with one); median share of failing tests {:.4}",
                 setup.name,
                 row.solved,
                 tasks.len(),
-                firsts.get(firsts.len() / 2).copied().unwrap_or(0),
-                shares.get(shares.len() / 2).copied().unwrap_or(0.0)
+                median(&row.fail_tests, u64::cmp).unwrap_or(0),
+                median(&shares, f64::total_cmp).unwrap_or(0.0)
             );
         } else {
             print_row(setup.name, &row, tasks.len());
@@ -397,10 +394,17 @@ fn rate() -> bool {
 }
 
 /// Whether each task's line is printed too (`--per-task`).
-pub static PER_TASK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+pub static PER_TASK: AtomicBool = AtomicBool::new(false);
 
 fn per_task() -> bool {
-    PER_TASK.load(std::sync::atomic::Ordering::Relaxed)
+    PER_TASK.load(Ordering::Relaxed)
+}
+
+/// The median of `xs` (the upper one of an even count) in the order `cmp`; `None` when empty.
+fn median<T: Copy>(xs: &[T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> Option<T> {
+    let mut sorted = xs.to_vec();
+    sorted.sort_by(cmp);
+    sorted.get(sorted.len() / 2).copied()
 }
 
 fn print_row(name: &str, row: &Row, tasks: usize) {
@@ -409,9 +413,7 @@ fn print_row(name: &str, row: &Row, tasks: usize) {
     } else {
         1000.0 * row.fail_secs.iter().sum::<f64>() / row.fail_secs.len() as f64
     };
-    let mut ft = row.fail_tests.clone();
-    ft.sort_unstable();
-    let median = ft.get(ft.len() / 2).copied().unwrap_or(0);
+    let median = median(&row.fail_tests, u64::cmp).unwrap_or(0);
     let valid: u64 = row.sizes.iter().sum();
     let us = if row.tests == 0 { f64::NAN } else { 1e6 * row.secs / row.tests as f64 };
     let shares = row.sizes.map(|n| format!("{:>4.0}%", 100.0 * n as f64 / valid.max(1) as f64)).join(" ");

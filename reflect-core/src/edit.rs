@@ -267,6 +267,19 @@ fn restore_leaves(trees: &mut [ChoiceTree], lowered: impl IntoIterator<Item = (u
     }
 }
 
+/// The path from node `to` down to node `i` of a pre-order index whose node `n` is child `step(n).1`
+/// of node `step(n).0` (`to` is `i` or one of its ancestors).
+fn path_up(mut i: usize, to: usize, step: impl Fn(usize) -> (usize, usize)) -> Path {
+    let mut path = Vec::new();
+    while i != to {
+        let (parent, child) = step(i);
+        path.push(child);
+        i = parent;
+    }
+    path.reverse();
+    path
+}
+
 /// Whether a node is a part that begins with a length: a group whose first
 /// child is a choice with nothing beneath it.
 fn starts_with_len(t: &ChoiceTree) -> bool {

@@ -1,6 +1,6 @@
 //! The three mutation operators of Goldstein's thesis, each drawing one edit from an index of the tree.
 
-use super::{Edit, Path};
+use super::{path_up, Edit, Path};
 use crate::choice::ChoiceTree;
 use crate::source::DetRng;
 use rand::Rng;
@@ -78,14 +78,8 @@ impl<'t> PreOrder<'t> {
     }
 
     /// The path of node `i`.
-    fn path(&self, mut i: usize) -> Path {
-        let mut path = Vec::new();
-        while i != 0 {
-            path.push(self.nodes[i].child);
-            i = self.nodes[i].parent;
-        }
-        path.reverse();
-        path
+    fn path(&self, i: usize) -> Path {
+        path_up(i, 0, |n| (self.nodes[n].parent, self.nodes[n].child))
     }
 
     /// The nodes but the root, grouped by site (and, `by_kind`, by whether

@@ -15,7 +15,7 @@
 //! does.
 
 use super::apply::placeholder;
-use super::{Edit, Path};
+use super::{path_up, Edit, Path};
 use crate::choice::ChoiceTree;
 use crate::source::DetRng;
 use rand::Rng;
@@ -121,40 +121,29 @@ pub fn rotation(tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
     }
     let mut k = rng.random_range(0..total);
     // `P` in pre-order, then its parts in pre-order (a part comes after its owner, inside its subtree).
-    let p = nodes
-        .iter()
-        .position(|p| {
-            if k < p.rotations {
-                return true;
-            }
-            k -= p.rotations;
-            false
-        })
-        .expect("the draw is below the total");
-    let c = (p + 1..nodes[p].end)
-        .find(|&c| {
-            let here = if nodes[c].owner == Some(p) { with_child(&nodes[c]) } else { 0 };
-            if k < here {
-                return true;
-            }
-            k -= here;
-            false
-        })
-        .expect("the draw is below `P`'s rotations");
+    let p = nth_counted(0..nodes.len(), &mut k, |p| nodes[p].rotations);
+    let c = nth_counted(p + 1..nodes[p].end, &mut k, |c| match nodes[c].owner == Some(p) {
+        true => with_child(&nodes[c]),
+        false => 0,
+    });
     let j = if k >= nodes[c].rank { k + 1 } else { k };
     let b = (c + 1..nodes[c].end)
         .find(|&b| nodes[b].owner == Some(c) && nodes[b].rank == j)
         .expect("a part of that rank is in its owner's subtree");
-    let path = |mut i: usize, to: usize| {
-        let mut path = Vec::new();
-        while i != to {
-            path.push(nodes[i].child);
-            i = nodes[i].parent;
-        }
-        path.reverse();
-        path
-    };
+    let path = |i: usize, to: usize| path_up(i, to, |n| (nodes[n].parent, nodes[n].child));
     Some(Edit::Rotate { at: path(p, 0), child: path(c, p), grandchild: path(b, c) })
+}
+
+/// The node of `range` that the `k`-th of their counted items (counted from 0, in order) belongs to;
+/// `k` is left as that item's place among the node's own.
+fn nth_counted(range: std::ops::Range<usize>, k: &mut usize, count: impl Fn(usize) -> usize) -> usize {
+    for i in range {
+        match count(i) {
+            n if *k < n => return i,
+            n => *k -= n,
+        }
+    }
+    unreachable!("the draw is below the count of the range")
 }
 
 /// Rotates `p` in place ([`Edit::Rotate`]), its nodes moved, not copied;
@@ -169,23 +158,25 @@ pub(super) fn rotate(p: &mut ChoiceTree, child: &[usize], grandchild: &[usize]) 
     if p.choice.is_none() || [c, b].iter().any(|n| n.choice.is_none() || n.site != p.site) {
         return false;
     }
-    let mut lower = std::mem::replace(p, placeholder());
-    let mut upper = take(&mut lower, child);
-    let moved = take(&mut upper, grandchild);
-    *lower.get_mut(child).expect("the rotated-up node's place") = moved;
-    *upper.get_mut(grandchild).expect("the moved part's place") = lower;
-    *p = upper;
+    swing(p, child, grandchild);
     true
 }
 
-/// Sets back a rotation [`rotate`] made with the same paths: the node rotated up is at the top.
+/// Sets back a rotation [`rotate`] made with the same paths: the node rotated up is at the top, and
+/// the inverse rotation is the same move with the two paths swapped.
 pub(super) fn unrotate(top: &mut ChoiceTree, child: &[usize], grandchild: &[usize]) {
-    let mut upper = std::mem::replace(top, placeholder());
-    let mut lower = take(&mut upper, grandchild);
-    let moved = take(&mut lower, child);
-    *upper.get_mut(grandchild).expect("the moved part's place") = moved;
-    *lower.get_mut(child).expect("the rotated-up node's place") = upper;
-    *top = lower;
+    swing(top, grandchild, child);
+}
+
+/// The move of a rotation: the node at `down` beneath `top` takes `top`'s place, its node at `up`
+/// takes its own old place, and `top` goes where that node was.
+fn swing(top: &mut ChoiceTree, down: &[usize], up: &[usize]) {
+    let mut lower = std::mem::replace(top, placeholder());
+    let mut upper = take(&mut lower, down);
+    let moved = take(&mut upper, up);
+    *lower.get_mut(down).expect("the rotated-up node's place") = moved;
+    *upper.get_mut(up).expect("the moved part's place") = lower;
+    *top = upper;
 }
 
 /// The node at `path` in `t` (which holds it), a placeholder left in its place.
