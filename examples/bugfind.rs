@@ -20,7 +20,12 @@
 //! a setup that cannot make a bug's input from one that makes it late: with
 //! `--trials 1 --tests 5000`, the derived AVL tree under `auto` fails about
 //! as often as the hand-written generator's trees once its trees have
-//! grown, but its first failure comes 5 to 50 times later).
+//! grown, but its first failure comes 5 to 50 times later), `--curve N`
+//! (per setup, a line more: how the valid values grow over a trial, by
+//! window of `N` tests: the mean size and the share of values of 7 or more
+//! elements in the first ten windows, over every measured trial that reached
+//! the window; with `--rate` every trial reaches every window of its budget,
+//! without it a trial's windows stop at its failure).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
@@ -75,7 +80,7 @@ fn main() {
     let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N]"
         );
         std::process::exit(2)
     };
@@ -92,6 +97,10 @@ fn main() {
             "--task" => tasks.push(value()),
             "--per-task" => harness::PER_TASK.store(true, std::sync::atomic::Ordering::Relaxed),
             "--rate" => harness::RATE.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--curve" => {
+                let width: usize = value().parse().unwrap_or_else(|_| usage());
+                harness::CURVE.store(width.max(1), std::sync::atomic::Ordering::Relaxed)
+            }
             _ => usage(),
         }
     }

@@ -68,11 +68,42 @@ fn count(failed: bool) -> bool {
     })
 }
 
+/// The width of a window of `--curve` (0: no curve).
+pub static CURVE: AtomicUsize = AtomicUsize::new(0);
+
+/// How many windows of tests a `--curve` line shows.
+const WINDOWS: usize = 10;
+
+/// A window of a `--curve`: the valid values seen in it, the sum of their sizes, and how many had
+/// 7 or more elements (the last two buckets).
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    values: u64,
+    size_sum: u64,
+    large: u64,
+}
+
+thread_local! {
+    /// While a trial of a `--curve` run is measured: its tests so far, and the windows of every such
+    /// trial of the setup so far. `None` outside such a trial.
+    static WINDOWS_SEEN: RefCell<Option<(u64, [Window; WINDOWS])>> = const { RefCell::new(None) };
+}
+
 fn record(size: usize) {
     SIZES.with(|s| {
         let mut s = s.borrow_mut();
         s.0[bucket(size)] += 1;
         s.1 += size as u64;
+    });
+    WINDOWS_SEEN.with(|w| {
+        if let Some((tests, windows)) = w.borrow_mut().as_mut() {
+            if let Some(win) = windows.get_mut(*tests as usize / CURVE.load(Ordering::Relaxed).max(1)) {
+                win.values += 1;
+                win.size_sum += size as u64;
+                win.large += u64::from(bucket(size) >= 4);
+            }
+            *tests += 1;
+        }
     })
 }
 
@@ -324,6 +355,9 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
                 if rate() {
                     COUNTING.with(|c| c.set(Some((0, 0, 0))));
                 }
+                if curve() {
+                    WINDOWS_SEEN.with(|w| w.borrow_mut().get_or_insert_with(Default::default).0 = 0);
+                }
                 let t = (p.run)(setup.source, c);
                 row.tests += t.tests;
                 row.secs += t.secs;
@@ -374,6 +408,7 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
             }
             row.size_sum += sum;
         }
+        let windows = WINDOWS_SEEN.with(RefCell::take);
         if rate() {
             println!(
                 "{:<16} {}/{} tasks with a failing test; median first failing test {} (of the trials with one); median share of failing tests {:.4}",
@@ -386,7 +421,28 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         } else {
             print_row(setup.name, &row, tasks.len());
         }
+        if let Some((_, windows)) = windows {
+            print_curve(setup.name, &windows);
+        }
     }
+}
+
+fn curve() -> bool {
+    CURVE.load(Ordering::Relaxed) > 0
+}
+
+/// A `--curve` line: per window of tests, the mean size of the valid values and the share of them
+/// with 7 or more elements, over every trial of every task that reached the window.
+fn print_curve(name: &str, windows: &[Window; WINDOWS]) {
+    let width = CURVE.load(Ordering::Relaxed);
+    let cells: Vec<String> = windows
+        .iter()
+        .map(|w| match w.values {
+            0 => "-".to_owned(),
+            n => format!("{:.1}/{:.0}%", w.size_sum as f64 / n as f64, 100.0 * w.large as f64 / n as f64),
+        })
+        .collect();
+    println!("{name:<16} curve, by window of {width} tests (mean size / share of 7+): {}", cells.join(" "));
 }
 
 fn rate() -> bool {
