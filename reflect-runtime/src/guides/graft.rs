@@ -9,6 +9,7 @@
 //! the failed attempt (chronological backtracking). The module docs of
 //! [`super::mutate`] say what a user sees of it and why.
 
+use super::order::{Order, Orders};
 use crate::guide::ChoiceContext;
 use rand::seq::index;
 use rand::Rng;
@@ -47,8 +48,11 @@ impl Grafting {
         &mut self,
         ctx: &ChoiceContext<'_>,
         donors: &Donors,
+        orders: &Orders,
         rng: &mut DetRng,
     ) -> Result<Choice, Stop> {
+        // The known order of this site's integers and the last one made in the scope, read when needed.
+        let ordered = || orders.at(ctx.trail, ctx.site);
         if let Some(group) = retry_begun(ctx.trail) {
             self.retries += 1;
             if self.retries > GRAFT_RETRIES {
@@ -61,15 +65,20 @@ impl Grafting {
                 None => self.script.clone_from(&self.base),
             }
         }
-        if let Some(c) = self.script.next(ctx, rng) {
+        if let Some(c) = self.script.next(ctx, rng, &ordered) {
             return Ok(c);
         }
         if matches!(ctx.request, Request::Pick { .. }) && ctx.path().any(|n| n.choice.is_some() && n.site == ctx.site) {
             if let Some(donor) = donors.draw(ctx.site, rng) {
                 self.script.load(donor, rng.random::<f64>() < RELABEL, rng.random::<f64>() < REMAP);
-                if let Some(c) = self.script.next(ctx, rng) {
+                if let Some(c) = self.script.next(ctx, rng, &ordered) {
                     return Ok(c);
                 }
+            }
+        }
+        if let Request::Int { span } = ctx.request {
+            if let Some(c) = ordered().and_then(|(order, last)| Orders::draw(order, last, span, rng)) {
+                return Ok(c);
             }
         }
         Ok(sample(rng, ctx.request))
@@ -123,7 +132,13 @@ impl Remap {
     /// packed, consecutive), else of a width uniform in `k..=span + 1`. The identity when there is no
     /// order to keep (one value: moving it would be a plain redraw, which breaks what ties it to the
     /// rest, a variable's binder say), when they do not fit, or when the range is wider than `u32`'s.
-    fn draw(site: Site, steps: &[(Cow<'static, str>, Choice)], span: u64, rng: &mut DetRng) -> Remap {
+    fn draw(
+        site: Site,
+        steps: &[(Cow<'static, str>, Choice)],
+        span: u64,
+        bound: Option<(Choice, Choice)>,
+        rng: &mut DetRng,
+    ) -> Remap {
         let mut from: Vec<Choice> = steps.iter().filter(|s| s.0 == site).map(|s| s.1).collect();
         from.sort_unstable();
         from.dedup();
@@ -134,7 +149,9 @@ impl Remap {
                     true => k,
                     false => rng.random_range(k..=span + 1),
                 };
-                let start = rng.random_range(0..=span + 1 - width);
+                let (lo, hi) = bound.filter(|&(lo, hi)| hi + 1 - lo >= k).unwrap_or((0, span));
+                let width = width.min(hi + 1 - lo);
+                let start = rng.random_range(lo..=hi + 1 - width);
                 let mut to: Vec<Choice> =
                     index::sample(rng, width as usize, k as usize).iter().map(|x| start + x as u64).collect();
                 to.sort_unstable();
@@ -179,12 +196,20 @@ impl Script {
     /// integer); `c` itself when the donor is not remapped, or when the
     /// image falls outside this request's range (a site's range can change
     /// from request to request, bound by an earlier choice).
-    fn remapped(&mut self, ctx: &ChoiceContext<'_>, span: u64, c: Choice, rng: &mut DetRng) -> Choice {
+    fn remapped(
+        &mut self,
+        ctx: &ChoiceContext<'_>,
+        span: u64,
+        c: Choice,
+        rng: &mut DetRng,
+        ordered: &dyn Fn() -> Option<(Order, Choice)>,
+    ) -> Choice {
         let Some(maps) = self.remap.as_mut() else { return c };
         let i = match maps.iter().position(|m| m.site == ctx.site) {
             Some(i) => i,
             None => {
-                maps.push(Remap::draw(ctx.site, &self.steps, span, rng));
+                let bound = ordered().and_then(|(order, last)| order.after(last, span));
+                maps.push(Remap::draw(ctx.site, &self.steps, span, bound, rng));
                 maps.len() - 1
             }
         };
@@ -225,7 +250,12 @@ impl Script {
 
     /// The next choice, when it was made at `ctx`'s site and fits its
     /// request (drawn at random for a pick to relabel); else the script ends.
-    fn next(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Option<Choice> {
+    fn next(
+        &mut self,
+        ctx: &ChoiceContext<'_>,
+        rng: &mut DetRng,
+        ordered: &dyn Fn() -> Option<(Order, Choice)>,
+    ) -> Option<Choice> {
         let (site, c) = self.steps.get(self.at)?;
         // The positions to relabel go up one by one, as the steps do.
         let relabel = (self.relabel.as_ref()).is_some_and(|r| r.get(self.relabelled) == Some(&(self.at as u32)));
@@ -237,7 +267,7 @@ impl Script {
             self.at += 1;
             let c = *c;
             Some(match ctx.request {
-                Request::Int { span } => self.remapped(ctx, span, c, rng),
+                Request::Int { span } => self.remapped(ctx, span, c, rng, ordered),
                 Request::Pick { .. } => c,
             })
         } else {
@@ -370,7 +400,11 @@ mod tests {
             trail: &trail,
             case: CaseInfo { index: 0, budget: 1, gen: &handle },
         };
-        steps.iter().map(|&s| script.next(&ask(s), &mut rng)).collect::<Option<Vec<_>>>().expect("every step fits")
+        steps
+            .iter()
+            .map(|&s| script.next(&ask(s), &mut rng, &|| None))
+            .collect::<Option<Vec<_>>>()
+            .expect("every step fits")
     }
 
     /// A retry of a filtered part is found at its first choice (beneath parts opened before it, too),
@@ -514,15 +548,33 @@ mod tests {
     #[test]
     fn a_remap_that_cannot_fit_or_has_no_order_is_the_identity() {
         let steps: Vec<(Cow<'static, str>, Choice)> = [5, 1, 3].iter().map(|&c| (Cow::Borrowed("k"), c)).collect();
-        let m = Remap::draw("k", &steps, 1, &mut rng_from_seed(3));
+        let m = Remap::draw("k", &steps, 1, None, &mut rng_from_seed(3));
         assert_eq!((m.apply(5), m.apply(1), m.apply(3)), (5, 1, 3));
         let one: Vec<(Cow<'static, str>, Choice)> = vec![(Cow::Borrowed("k"), 4), (Cow::Borrowed("k"), 4)];
-        assert!((0..20).all(|s| Remap::draw("k", &one, 15, &mut rng_from_seed(s)).apply(4) == 4));
-        let m = Remap::draw("k", &steps, 2, &mut rng_from_seed(3));
+        assert!((0..20).all(|s| Remap::draw("k", &one, 15, None, &mut rng_from_seed(s)).apply(4) == 4));
+        let m = Remap::draw("k", &steps, 2, None, &mut rng_from_seed(3));
         assert_eq!(
             (m.apply(1), m.apply(3), m.apply(5)),
             (0, 1, 2),
             "three values in 0..=2: the only order-keeping map"
         );
+    }
+
+    /// A remap with room after the last integer of an ordered site (a bound) puts the donor's integers
+    /// inside that room, in their order; a bound with less room than the donor's distinct values is
+    /// ignored.
+    #[test]
+    fn a_remap_within_a_bound_stays_inside_it_in_order() {
+        let steps: Vec<(Cow<'static, str>, Choice)> = [5, 1, 3].iter().map(|&c| (Cow::Borrowed("k"), c)).collect();
+        let mut inside = HashSet::new();
+        for s in 0..50 {
+            let m = Remap::draw("k", &steps, 15, Some((10, 15)), &mut rng_from_seed(s));
+            let (a, b, c) = (m.apply(1), m.apply(3), m.apply(5));
+            assert!(10 <= a && a < b && b < c && c <= 15, "{a} {b} {c}");
+            inside.insert(a);
+        }
+        assert!(inside.len() > 1, "the window moves inside the bound");
+        let below = (0..50).any(|s| Remap::draw("k", &steps, 15, Some((14, 15)), &mut rng_from_seed(s)).apply(1) < 14);
+        assert!(below, "two values of room for three: the whole range");
     }
 }

@@ -58,6 +58,7 @@ mod elites;
 mod graft;
 pub mod grow;
 pub mod mutate;
+mod order;
 pub mod random;
 pub mod rl;
 pub mod sa;

@@ -75,7 +75,17 @@
 //!   packed), in the same order (equal ones equal; a site's lone value is
 //!   kept), so a search tree's order or a heap's holds inside the donor
 //!   while the donor moves where it fits (a subtree of keys 1 to 13 comes
-//!   back with keys 2 to 8, and fits beside another). Where a node's
+//!   back with keys 2 to 8, and fits beside another). Where every valid
+//!   value so far had the integers of a site in one order in the order
+//!   they were made (a search tree's keys, made left part first, increase;
+//!   learned after 30 pairs with none against the order, per scope: the
+//!   outermost part of the recursive type an integer is made in, so a
+//!   property's other arguments made at the same site do not count), a
+//!   graft case draws the integers
+//!   it makes at that site, and the window a donor is remapped into, after
+//!   the last one made in the scope: the keys of a tree grafted together
+//!   come in order, and only the coupling that is left (heights, colours)
+//!   is searched for. Where a node's
 //!   `#[assume]` fails, its retry keeps the failed attempt's first choice
 //!   and its parts before a new cut, and makes the rest again from other
 //!   donors (chronological backtracking: what was made last most often is
@@ -166,6 +176,7 @@ pub use options::{names, options, MutateOptions};
 
 use super::elites::Elites;
 use super::graft::{recursive, Grafting};
+use super::order::Orders;
 use super::shape::{features, Shapes};
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
@@ -293,6 +304,8 @@ pub struct MutateGuide {
     recent_fresh: VecDeque<Kept>,
     /// The graft case under way.
     grafting: Grafting,
+    /// The orders of integer sites learned from valid values, for grafting.
+    orders: Orders,
     /// For each feature of the corpus's entries, the largest entry that has it.
     elites: Elites,
 }
@@ -345,6 +358,7 @@ impl MutateGuide {
             adopted: 0,
             recent_fresh: VecDeque::new(),
             grafting: Grafting::default(),
+            orders: Orders::default(),
             elites: Elites::default(),
         }
     }
@@ -467,6 +481,7 @@ impl MutateGuide {
             features(feedback.trail, &mut kept);
         }
         if feedback.valid && (joined.is_some() || feedback.new) {
+            self.orders.learn(feedback.trail);
             let tree = feedback.tree();
             self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
             if let Some(joined) = joined {
@@ -546,7 +561,7 @@ impl Guide for MutateGuide {
         match self.planned {
             // A fresh case is plain random generation: the base option is only for a mutant's gaps.
             Some(Planned::Fresh) => Ok(sample(rng, ctx.request)),
-            Some(Planned::Graft) => self.grafting.answer(ctx, &self.donors, rng),
+            Some(Planned::Graft) => self.grafting.answer(ctx, &self.donors, &self.orders, rng),
             _ => Ok(fill(ctx.cue, ctx.request, rng)),
         }
     }
