@@ -77,15 +77,9 @@ impl Orders {
     /// Learn from a valid value's trail: each integer against the one before it at its site, in its scope.
     pub(super) fn learn(&mut self, trail: &Trail) {
         self.last.clear();
-        let nodes = trail.nodes();
         let mut stack: Vec<usize> = Vec::new();
-        let mut id = 1;
-        while id < nodes.len() {
-            let n = &nodes[id];
-            if n.is_retry() {
-                id = trail.end(id);
-                continue;
-            }
+        for id in trail.kept_ids().skip(1) {
+            let n = trail.node(id);
             while stack.last().is_some_and(|&a| trail.end(a) <= id) {
                 stack.pop();
             }
@@ -101,7 +95,6 @@ impl Orders {
                 }
             }
             stack.push(id);
-            id += 1;
         }
     }
 
@@ -246,27 +239,26 @@ mod tests {
     #[test]
     fn failed_attempts_teach_nothing_and_are_not_the_last_integer() {
         let mut orders = Orders::default();
-        for _ in 0..MIN_PAIRS {
+        // A node keyed 5, then a failed attempt keyed `failed`, then a retry begun.
+        let retrying = |failed| {
             let mut trail = Trail::new();
             trail.open_choice("t", PICK, 1);
             trail.leaf_choice("k", KEY, 5);
             trail.begin_attempt();
-            trail.leaf_choice("k", KEY, 1);
+            trail.leaf_choice("k", KEY, failed);
             trail.end_attempt(false);
             trail.begin_attempt();
+            trail
+        };
+        for _ in 0..MIN_PAIRS {
+            let mut trail = retrying(1);
             trail.leaf_choice("k", KEY, 8);
             trail.end_attempt(true);
             trail.close();
             orders.learn(&trail);
         }
         assert_eq!(orders.order("k", "t"), Some(Order::Increasing), "5 then 8; the failed 1 not read");
-        let mut trail = Trail::new();
-        trail.open_choice("t", PICK, 1);
-        trail.leaf_choice("k", KEY, 5);
-        trail.begin_attempt();
-        trail.leaf_choice("k", KEY, 12);
-        trail.end_attempt(false);
-        trail.begin_attempt();
+        let trail = retrying(12);
         assert_eq!(orders.at(&trail, "k"), Some((Order::Increasing, 5)), "the failed attempt's 12 is not the last");
     }
 

@@ -75,13 +75,8 @@ pub fn features(trail: &Trail, out: &mut Vec<u64>) {
     // Per node: the hash of its nearest pick above and the branch to it (0 for none), and its own
     // pick's hash, so each pick's site and label are hashed once.
     let mut hashes = vec![(0u64, None::<u64>); nodes.len()];
-    let mut id = 1;
-    while id < nodes.len() {
+    for id in trail.kept_ids().skip(1) {
         let n = &nodes[id];
-        if n.is_retry() {
-            id = trail.end(id);
-            continue;
-        }
         let parent = hashes[trail.parent(id).unwrap_or(0)];
         let above = match parent.1 {
             Some(h) => mix(h, n.index as u64 + 1),
@@ -95,7 +90,6 @@ pub fn features(trail: &Trail, out: &mut Vec<u64>) {
             Some(h) if trail.choices_beneath(id) > 0 => out.push(finish(mix(above, h))),
             _ => {}
         }
-        id += 1;
     }
     out.sort_unstable();
     out.dedup();
