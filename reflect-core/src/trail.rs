@@ -338,11 +338,6 @@ impl Trail {
     /// the nodes of [`Trail::to_tree`]'s tree without its retries
     /// ([`ChoiceTree::without_retries`]), in its pre-order.
     pub fn kept_nodes(&self) -> impl Iterator<Item = &Node> + '_ {
-        self.kept_ids().map(|id| &self.nodes[id])
-    }
-
-    /// The ids of [`Trail::kept_nodes`]'s nodes, in the same order (the root's, 0, first).
-    pub fn kept_ids(&self) -> impl Iterator<Item = usize> + '_ {
         let mut id = 0;
         std::iter::from_fn(move || loop {
             let n = self.nodes.get(id)?;
@@ -351,7 +346,7 @@ impl Trail {
                 continue;
             }
             id += 1;
-            return Some(id - 1);
+            return Some(n);
         })
     }
 

@@ -14,6 +14,7 @@
 //! integers it makes at that site (at random, or remapping a donor's) on
 //! the right side of the last one made in the scope.
 
+use super::shape::kept_ids;
 use rand::Rng;
 use refgen_core::choice::{Choice, Site};
 use refgen_core::source::DetRng;
@@ -78,7 +79,7 @@ impl Orders {
     pub(super) fn learn(&mut self, trail: &Trail) {
         self.last.clear();
         let mut stack: Vec<usize> = Vec::new();
-        for id in trail.kept_ids().skip(1) {
+        for id in kept_ids(trail).skip(1) {
             let n = trail.node(id);
             while stack.last().is_some_and(|&a| trail.end(a) <= id) {
                 stack.pop();

@@ -75,7 +75,7 @@ pub fn features(trail: &Trail, out: &mut Vec<u64>) {
     // Per node: the hash of its nearest pick above and the branch to it (0 for none), and its own
     // pick's hash, so each pick's site and label are hashed once.
     let mut hashes = vec![(0u64, None::<u64>); nodes.len()];
-    for id in trail.kept_ids().skip(1) {
+    for id in kept_ids(trail).skip(1) {
         let n = &nodes[id];
         let parent = hashes[trail.parent(id).unwrap_or(0)];
         let above = match parent.1 {
@@ -93,6 +93,21 @@ pub fn features(trail: &Trail, out: &mut Vec<u64>) {
     }
     out.sort_unstable();
     out.dedup();
+}
+
+/// The ids of `trail`'s nodes outside failed attempts, in pre-order (the root's, 0, first): the nodes of
+/// [`Trail::kept_nodes`].
+pub(super) fn kept_ids(trail: &Trail) -> impl Iterator<Item = usize> + '_ {
+    let mut id = 0;
+    std::iter::from_fn(move || loop {
+        let n = trail.nodes().get(id)?;
+        if n.is_retry() {
+            id = trail.end(id);
+            continue;
+        }
+        id += 1;
+        return Some(id - 1);
+    })
 }
 
 /// The hash of a pick's site and the option it took; `None` for any other node.
