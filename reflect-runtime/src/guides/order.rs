@@ -12,7 +12,8 @@
 //! broke an order (increasing, or never decreasing, or the reverses), the
 //! order is taken as the validity condition's, and a graft case draws the
 //! integers it makes at that site (at random, or remapping a donor's) on
-//! the right side of the last one made in the scope.
+//! the right side of the last one made in the scope (half the graft cases:
+//! the others graft as before).
 
 use super::shape::kept_ids;
 use rand::Rng;
@@ -97,6 +98,11 @@ impl Orders {
             }
             stack.push(id);
         }
+    }
+
+    /// Whether an order is known for some site.
+    pub(super) fn any(&self) -> bool {
+        self.counts.keys().any(|&(site, scope_site)| self.order(site, scope_site).is_some())
     }
 
     /// The order the integers at `site` keep in scopes of `scope_site`, if one is known.
@@ -221,6 +227,7 @@ mod tests {
             pairs += 2;
         }
         assert_eq!(known_after(&orders, &[3, 6]), Some((Order::Increasing, 6)));
+        assert!(orders.any() && !Orders::default().any());
         assert_eq!(orders.order("k", ""), None, "the arguments' keys keep no order: a scope of their own");
     }
 

@@ -80,12 +80,13 @@
 //!   they were made (a search tree's keys, made left part first, increase;
 //!   learned after 30 pairs with none against the order, per scope: the
 //!   outermost part of the recursive type an integer is made in, so a
-//!   property's other arguments made at the same site do not count), a
-//!   graft case draws the integers
-//!   it makes at that site, and the window a donor is remapped into, after
-//!   the last one made in the scope: the keys of a tree grafted together
-//!   come in order, and only the coupling that is left (heights, colours)
-//!   is searched for. Where a node's
+//!   property's other arguments made at the same site do not count), half
+//!   the graft cases draw the integers they make at that site, and the
+//!   window a donor is remapped into, after the last one made in the
+//!   scope: the keys of a tree grafted together come in order, and only
+//!   the coupling that is left (heights, colours) is searched for; the
+//!   other half graft as before, so values the order would never make stay
+//!   within reach. Where a node's
 //!   `#[assume]` fails, its retry keeps the failed attempt's first choice
 //!   and its parts before a new cut, and makes the rest again from other
 //!   donors (chronological backtracking: what was made last most often is
@@ -515,7 +516,7 @@ impl Guide for MutateGuide {
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
         let graft_from = graft.then(|| self.parent(&mut rng)).filter(|&i| self.graftable[i]);
         if let Some(i) = graft_from {
-            self.grafting.begin(&self.corpus[i].tree, &mut rng);
+            self.grafting.begin(&self.corpus[i].tree, &self.orders, &mut rng);
             self.planned = Some(Planned::Graft);
             self.stats.grafted += 1;
             return Plan::Fresh;
