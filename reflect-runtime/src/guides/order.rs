@@ -20,7 +20,6 @@ use rand::Rng;
 use refgen_core::choice::{Choice, Site};
 use refgen_core::source::DetRng;
 use refgen_core::trail::{Kind, Trail};
-
 use std::collections::HashMap;
 
 /// Pairs a site must show, none against the order, before the order is taken as known.

@@ -138,7 +138,7 @@
 //! - **Restarts**: every [`MutateConfig::restart_every`] cases (default
 //!   [`RESTART`], 20,000; `0` never), the guide starts again: the corpus
 //!   keeps its seeds, failures and utility records only, and the donors,
-//!   shapes and features learned from valid values are dropped; the
+//!   shapes, features and orders learned from valid values are dropped; the
 //!   schedule's work is counted afresh; and it starts from the valid new
 //!   values of its latest fresh cases (at most 20), random generation's,
 //!   which owe nothing to the corpus: it starts where the first start did,
