@@ -16,6 +16,7 @@
 //! the others graft as before).
 
 use super::shape::kept_ids;
+use crate::hashing::BuildKey;
 use rand::Rng;
 use refgen_core::choice::{Choice, Site};
 use refgen_core::source::DetRng;
@@ -58,9 +59,9 @@ type Counts = [u64; 3];
 /// The orders learned so far; see the module docs.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Orders {
-    counts: HashMap<(Site, Site), Counts>,
+    counts: HashMap<(Site, Site), Counts, BuildKey>,
     /// Scratch: the last integer per (site, scope node) in the value being read.
-    last: HashMap<(Site, usize), Choice>,
+    last: HashMap<(Site, usize), Choice, BuildKey>,
 }
 
 /// The scope of a node whose open ancestors are `ancestors` (root first): the outermost ancestor made
@@ -122,9 +123,6 @@ impl Orders {
     /// For an integer about to be made at `site` under the trail's open nodes: its site's known order
     /// and the last integer made at the site in its scope, if both are there.
     pub(super) fn at(&self, trail: &Trail, site: Site) -> Option<(Order, Choice)> {
-        if self.counts.is_empty() {
-            return None;
-        }
         let open = trail.open_nodes();
         let (top, scope_site) = scope(trail, open[1..].iter().copied());
         let order = self.order(site, scope_site)?;
