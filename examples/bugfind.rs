@@ -25,7 +25,11 @@
 //! window of `N` tests: the mean size and the share of values of 7 or more
 //! elements in the first ten windows, over every measured trial that reached
 //! the window; with `--rate` every trial reaches every window of its budget,
-//! without it a trial's windows stop at its failure).
+//! without it a trial's windows stop at its failure), `--notes` (per setup,
+//! what its cost run did: valid, discarded and rejected cases, the time
+//! spent making values and testing them, and the guide's own notes, such
+//! as how many cases each mutation operator made and how many of them
+//! the validity condition rejected).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
@@ -80,7 +84,7 @@ fn main() {
     let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes]"
         );
         std::process::exit(2)
     };
@@ -97,6 +101,7 @@ fn main() {
             "--task" => tasks.push(value()),
             "--per-task" => harness::PER_TASK.store(true, std::sync::atomic::Ordering::Relaxed),
             "--rate" => harness::RATE.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--notes" => harness::NOTES.store(true, std::sync::atomic::Ordering::Relaxed),
             "--curve" => {
                 let width: usize = value().parse().unwrap_or_else(|_| usage());
                 harness::CURVE.store(width.max(1), std::sync::atomic::Ordering::Relaxed)
