@@ -72,7 +72,7 @@ fn count(failed: bool) -> bool {
 pub static NOTES: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
-    /// What the last run that passed did: its counts and its guide's notes, for `--notes`.
+    /// What the last run that passed did: its counts and its guide's notes, for `--notes` (taken when printed).
     static LAST_NOTES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -177,19 +177,20 @@ pub fn prop<V: Debug + 'static>(
         let out = p.check(&config);
         let secs = t0.elapsed().as_secs_f64();
         match out {
-            Ok(r) if NOTES.load(Ordering::Relaxed) => {
-                let counts = format!(
-                    "{} valid, {} discarded, {} edits rejected; making values {:.0} ms, testing them {:.0} ms",
-                    r.cases,
-                    r.discards,
-                    r.rejected,
-                    r.gen_time.as_secs_f64() * 1e3,
-                    r.test_time.as_secs_f64() * 1e3
-                );
-                LAST_NOTES.with(|n| *n.borrow_mut() = std::iter::once(counts).chain(r.guide_notes).collect());
+            Ok(r) => {
+                if NOTES.load(Ordering::Relaxed) {
+                    let counts = format!(
+                        "{} valid, {} discarded, {} edits rejected; making values {:.0} ms, testing them {:.0} ms",
+                        r.cases,
+                        r.discards,
+                        r.rejected,
+                        r.gen_time.as_secs_f64() * 1e3,
+                        r.test_time.as_secs_f64() * 1e3
+                    );
+                    LAST_NOTES.with(|n| *n.borrow_mut() = std::iter::once(counts).chain(r.guide_notes).collect());
+                }
                 Trial { found: false, tests: r.cases, secs }
             }
-            Ok(r) => Trial { found: false, tests: r.cases, secs },
             Err(RunError::Failed(f)) => Trial { found: true, tests: f.tests, secs },
             Err(RunError::Vacuous { valid, .. }) => Trial { found: false, tests: valid, secs },
             Err(e) => panic!("{name}: {e:?}"),
@@ -363,12 +364,12 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         let mut row = Row::default();
         // The property loop's cost: the first property on the correct code, the whole budget of tests.
         let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
+        // Only a cost run that passed leaves notes: one that failed or gave up prints none, never an earlier run's.
+        LAST_NOTES.with(|n| n.borrow_mut().clear());
         let t = (w.props[0].run)(setup.source, c);
         take_sizes();
         row.loop_us = 1e6 * t.secs / t.tests.max(1) as f64;
-        if NOTES.load(Ordering::Relaxed) && !t.found {
-            LAST_NOTES.with(|n| n.borrow().iter().for_each(|note| println!("  {} cost run: {note}", setup.name)));
-        }
+        LAST_NOTES.with(|n| n.take().iter().for_each(|note| println!("  {} cost run: {note}", setup.name)));
         // With `--rate`: each task's share of failing tests.
         let mut shares = Vec::new();
         for (ti, &(m, pi)) in tasks.iter().enumerate() {
