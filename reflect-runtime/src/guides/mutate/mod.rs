@@ -65,7 +65,10 @@
 //!   picked) and its parts before a cut (the last part with probability one
 //!   half, else one drawn uniformly) are replayed; after them, every pick
 //!   made beneath a choice of the same site (a subtree of a recursive type)
-//!   replays a donor of that site, drawn with weight its number of choices,
+//!   replays a donor of that site, drawn with weight its number of choices
+//!   (in half the draws, where the site's donors have several top choices,
+//!   such as a term's constructors, after its top choice is drawn uniformly:
+//!   [`Donors::draw`](refgen_core::splice::Donors::draw)),
 //!   and the other choices are drawn at random. Half the donors are
 //!   **relabelled**: the picks their top part makes itself (a node's
 //!   colour, a tag; not its integers, not its subtrees) are drawn afresh,
