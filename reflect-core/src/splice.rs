@@ -276,9 +276,10 @@ impl Donors {
     /// A donor made at `site`, drawn with weight its number of choices
     /// (larger parts more often), as a graft replays it: its choices and
     /// where its own are among them. Where the site's donors have more than
-    /// one top choice, a share [`STRATIFY`] of the draws first draws the top
-    /// choice uniformly among theirs, then a donor with it by weight, so a
-    /// rare constructor is grafted as often as a common one. `None` when the site has none. For
+    /// one top choice (a term's constructors), half the draws first draw a
+    /// top choice uniformly among theirs, then a donor with it by weight, so
+    /// a rare constructor is grafted as often as a common one. `None` when
+    /// the site has none. For
     /// grafting: a part made, during generation, by replaying a donor's
     /// choices where the generator makes a part at the same site. They are
     /// kept with the donor, so a draw copies nothing.
