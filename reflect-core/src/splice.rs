@@ -93,26 +93,21 @@ struct Site {
     total: u64,
     /// The distinct parts offered to the site so far.
     offered: u64,
-    /// Each donor's top choice (the option its top part picked).
-    tops: Vec<Choice>,
-    /// The donors by top choice, in the order first seen: the choice and the donors' indices.
+    /// The donors by top choice (the option a donor's top part picked), in the order first seen: the choice and the donors' indices.
     by_top: Vec<(Choice, Vec<u32>)>,
 }
 
 impl Site {
-    /// Donor `i` (a new one when `i` is the number of donors, else one replaced) has top choice `top`.
+    /// Donor `i` will have top choice `top`: a new one when `i` is the number of donors, else the one
+    /// about to replace donor `i` (still in `trees`).
     fn index_top(&mut self, i: usize, top: Choice) {
-        if i < self.tops.len() {
-            let old = self.tops[i];
+        if let Some(old) = self.trees.get(i).map(|t| t.choice.unwrap_or(0)) {
             if let Some(g) = self.by_top.iter_mut().find(|g| g.0 == old) {
                 if let Some(k) = g.1.iter().position(|&j| j as usize == i) {
                     g.1.swap_remove(k);
                 }
             }
             self.by_top.retain(|g| !g.1.is_empty());
-            self.tops[i] = top;
-        } else {
-            self.tops.push(top);
         }
         match self.by_top.iter_mut().find(|g| g.0 == top) {
             Some(g) => g.1.push(i as u32),
@@ -545,7 +540,6 @@ mod tests {
         for per_site in [1, 7, 64] {
             let donors = pool_with_a_rare_top(per_site);
             let site = &donors.sites["x"];
-            assert_eq!(site.tops.len(), site.trees.len());
             let mut indexed: Vec<u32> = site.by_top.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
             indexed.sort_unstable();
             assert_eq!(indexed, (0..site.trees.len() as u32).collect::<Vec<_>>(), "each donor once");
@@ -553,7 +547,6 @@ mod tests {
                 assert!(!ids.is_empty());
                 for &i in ids {
                     assert_eq!(site.trees[i as usize].choice, Some(*top));
-                    assert_eq!(site.tops[i as usize], *top);
                 }
             }
         }
