@@ -163,15 +163,24 @@ pub fn sample(rng: &mut DetRng, request: Request<'_>) -> Choice {
 /// their sum (more than 0), by one `rand` draw in `0..total`: how the guides
 /// draw a corpus entry, a donor or an option by its weight.
 pub fn weighted_index(weights: &[u64], total: u64, rng: &mut DetRng) -> usize {
-    debug_assert!(total > 0 && total == weights.iter().sum::<u64>());
+    debug_assert!(total == weights.iter().sum::<u64>());
+    weighted_pick(weights.iter().copied(), total, rng)
+}
+
+/// [`weighted_index`] over weights given one by one (computed on the way, with no slice of them
+/// built): the same draw, and the last index if the weights sum to less than `total` (more than 0).
+pub(crate) fn weighted_pick(weights: impl IntoIterator<Item = u64>, total: u64, rng: &mut DetRng) -> usize {
+    debug_assert!(total > 0);
     let mut x = rand::Rng::random_range(rng, 0..total);
-    for (i, &w) in weights.iter().enumerate() {
+    let mut last = 0;
+    for (i, w) in weights.into_iter().enumerate() {
         if x < w {
             return i;
         }
         x -= w;
+        last = i;
     }
-    weights.len() - 1
+    last
 }
 
 /// A uniform draw in `0..=span`: one 64-bit word times the range's size,

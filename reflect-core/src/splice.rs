@@ -45,7 +45,7 @@
 use crate::choice::{Choice, ChoiceTree, ROOT};
 use crate::edit::{Edit, Path};
 use crate::hashing::{finish, mix, mix_bytes, BuildKey};
-use crate::source::{weighted_index, DetRng};
+use crate::source::{weighted_index, weighted_pick, DetRng};
 use rand::Rng;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -283,8 +283,9 @@ impl Donors {
         // No draw where there is one top choice, so a tree with one kind of node draws as before.
         if s.by_top.len() > 1 && rng.random::<f64>() < STRATIFY {
             let group = &s.by_top[rng.random_range(0..s.by_top.len())].1;
-            let weights: Vec<u64> = group.iter().map(|&i| s.weights[i as usize]).collect();
-            let k = weighted(&weights, weights.iter().sum(), rng);
+            // A donor's weight counts its top choice, so a group's total is more than 0.
+            let weight = |&i: &u32| s.weights[i as usize];
+            let k = weighted_pick(group.iter().map(weight), group.iter().map(weight).sum(), rng);
             return Some(&s.grafts[group[k] as usize]);
         }
         Some(&s.grafts[weighted(&s.weights, s.total, rng)])
