@@ -333,3 +333,84 @@ fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() 
         assert_eq!(*tree, tree.without_retries(), "no failed attempt is kept");
     }
 }
+
+/// A guide that hears the values of its fast-path cases ([`Guide::hears_plain_values`]) is told, for
+/// each, its value's key and whether it is new; a case that passed with a new value, or failed, comes
+/// with its kept choices, made again from its seed (they make the value again, with no failed attempt
+/// kept, and the work counts the failed ones); any other comes with none. Such feedback goes to
+/// [`Guide::plain_feedback`], never to [`Guide::feedback`].
+#[test]
+fn a_guide_that_hears_fast_path_values_gets_their_keys_and_the_choices_of_new_ones() {
+    use refgen::refgen_core::choice::ChoiceTree;
+    use refgen::refgen_core::source::{sample, DetRng, Stop};
+    use refgen::refgen_core::{parse_tree, Gen};
+    use refgen::refgen_runtime::guide::{ChoiceContext, Feedback, Guide, Outcome};
+    use refgen::refgen_runtime::hashing::value_key;
+    use std::sync::{Arc, Mutex};
+
+    type Heard = Arc<Mutex<Vec<(Outcome, Option<u64>, bool, ChoiceTree, usize)>>>;
+    struct Hearing(Heard);
+    impl Guide for Hearing {
+        fn name(&self) -> &str {
+            "hearing"
+        }
+        fn choose(
+            &mut self,
+            ctx: &ChoiceContext<'_>,
+            rng: &mut DetRng,
+        ) -> Result<refgen::refgen_core::choice::Choice, Stop> {
+            Ok(sample(rng, ctx.request))
+        }
+        fn feedback(&mut self, _: &Feedback<'_>) {
+            panic!("a fast-path case is heard by plain_feedback");
+        }
+        fn plain_case(&self) -> bool {
+            true
+        }
+        fn hears_plain_values(&self) -> bool {
+            true
+        }
+        fn plain_feedback(&mut self, f: &Feedback<'_>) {
+            self.0.lock().unwrap().push((f.outcome, f.key, f.new, f.tree(), f.trail.choices_made()));
+        }
+    }
+    // A retrying filter, so that values are made after failed attempts; few values, so that some come again.
+    let gen = || int(0u32..=60).filter(|x| x.is_multiple_of(3));
+    let tested = Arc::new(Mutex::new(Vec::new()));
+    let seen = tested.clone();
+    let p = Property::new(gen, move |x: u32| {
+        assume!(x.is_multiple_of(2));
+        seen.lock().unwrap().push(x);
+        assert!(x != 54);
+    });
+    let heard: Heard = Arc::default();
+    let shared = heard.clone();
+    let config = Config::new("hears plain values").cases(200).seed(3).max_shrink_steps(0);
+    let f = failure(p.check(&config.guide(move || Hearing(shared.clone()))));
+    assert_eq!(f.args[0].1, "54");
+    let heard = heard.lock().unwrap();
+    let tested = tested.lock().unwrap();
+    // Every case tested was heard, in order (the discarded ones too), up to the failure, the last.
+    let valid: Vec<_> = heard.iter().filter(|h| h.0 != Outcome::Discarded).collect();
+    assert!(valid.len() >= 2 && valid.len() <= tested.len(), "{} heard, {} tested", valid.len(), tested.len());
+    for (h, x) in valid.iter().zip(tested.iter()) {
+        assert_eq!(h.1, Some(value_key(x)), "the key of the value tested");
+    }
+    assert_eq!(heard.last().unwrap().0, Outcome::Failed);
+    let mut keys = std::collections::HashSet::new();
+    let mut recorded = 0;
+    for (outcome, key, new, tree, made) in heard.iter() {
+        let Some(key) = key else { panic!("every value of this generator is made, so every case has a key") };
+        assert_eq!(*new, keys.insert(*key), "new until a value comes again");
+        if (*new && *outcome == Outcome::Passed) || *outcome == Outcome::Failed {
+            recorded += 1;
+            let x = parse_tree(&gen(), tree).unwrap();
+            assert_eq!(value_key(&x), *key, "the kept choices make the value again");
+            assert_eq!(*tree, tree.without_retries(), "no failed attempt is kept");
+            assert!(*made >= tree.choice_count(), "the work counts the failed attempts");
+        } else {
+            assert_eq!(tree.choice_count(), 0, "a value not new, or discarded, is not made again");
+        }
+    }
+    assert!(recorded >= 2 && recorded < heard.len(), "{recorded} of {} made again", heard.len());
+}

@@ -254,6 +254,26 @@ pub trait Guide {
         false
     }
 
+    /// Whether the guide hears the values of its fast-path cases
+    /// ([`Guide::plain_case`]): then the feedback of such a case has its
+    /// value's key and whether the value is new, and, when it passed with
+    /// a new value or failed, its kept choices (the failed attempts of its
+    /// retrying filters counted in [`Trail::choices_made`], not recorded),
+    /// made again from its seed under a recorder (the same value, by the
+    /// law of [`Gen::run_rng`]). A guide that keeps the new values it
+    /// makes (a corpus) so pays for a recording only for them. `false` by
+    /// default.
+    fn hears_plain_values(&self) -> bool {
+        false
+    }
+
+    /// The case that just ended took the fast path ([`Guide::plain_case`])
+    /// and went as `feedback` says (see [`Guide::hears_plain_values`] for
+    /// what it holds). [`Guide::feedback`] by default.
+    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
+        self.feedback(feedback)
+    }
+
     /// Whether the guide searches on the utility a property reports
     /// (`maximize!`, `minimize!`, `target!`): moves toward inputs of higher
     /// utility. When it does not and the property reports one, the runner
@@ -348,6 +368,12 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn plain_case(&self) -> bool {
         (**self).plain_case()
+    }
+    fn hears_plain_values(&self) -> bool {
+        (**self).hears_plain_values()
+    }
+    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
+        (**self).plain_feedback(feedback)
     }
     fn uses_utility(&self) -> bool {
         (**self).uses_utility()

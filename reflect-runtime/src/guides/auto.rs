@@ -46,7 +46,9 @@
 //! ([`Guide::plain_case`]): values made straight from each case's seed, no
 //! trail kept; the switch needs only whether each case was discarded, its
 //! utility, and the thread's count of failed attempts
-//! ([`refgen_core::combinators::failed_attempts`]). The learner it switches to starts from the generator's weights
+//! ([`refgen_core::combinators::failed_attempts`]). After a switch to
+//! mutation, the grower's fresh cases take it too (see [`super::mutate`]).
+//! The learner it switches to starts from the generator's weights
 //! (see [`super::rl`]), so the first learned cases look like the random ones
 //! before them. (The learner's novelty counts from the switch on: values of
 //! the random phase are not keyed, so one made again is new to it.)
@@ -191,6 +193,41 @@ impl AutoGuide {
         self.switched.is_some()
     }
 
+    /// A case heard, by the random phase's switch: counted, and the switch made when it is due.
+    fn count(&mut self, feedback: &Feedback<'_>) {
+        self.cases += 1;
+        let discarded = feedback.outcome == Outcome::Discarded;
+        self.discards += u64::from(discarded);
+        if self.switched.is_some() {
+            return;
+        }
+        self.first.hear(feedback);
+        if feedback.utility.is_some() {
+            self.switched = Some(Switch::Utility { case: self.cases - 1 });
+            return;
+        }
+        // The count is the thread's (cases are made and heard on one thread): the first case's attempts
+        // are not seen, as the count is first read when it ends.
+        let now = failed_attempts();
+        let failed = self.failed.1 + self.failed.0.map_or(0, |before| now - before);
+        self.failed = (Some(now), failed);
+        if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
+        {
+            self.switched = Some(Switch::Validity { cases: self.cases, failed });
+            self.first.hand_to(&mut *self.grower);
+            return;
+        }
+        // The share of discards rises only with a discard: past the first
+        // `min_cases` cases, a case that was not discarded cannot make the switch.
+        if !(discarded || self.cases <= self.config.min_cases.max(1)) {
+            return;
+        }
+        let share = self.discards as f64 / self.cases as f64;
+        if self.cases >= self.config.min_cases && share > self.config.discard_threshold {
+            self.switched = Some(Switch::Discards { cases: self.cases, discards: self.discards });
+        }
+    }
+
     fn active(&mut self) -> &mut dyn Guide {
         match self.switched {
             None => &mut self.random,
@@ -224,9 +261,24 @@ impl Guide for AutoGuide {
     }
 
     /// The random phase takes the fast path: the switch needs only whether
-    /// each case was discarded, and its utility.
+    /// each case was discarded, and its utility. After a switch to the
+    /// grower, its fresh cases do ([`super::mutate`]).
     fn plain_case(&self) -> bool {
-        self.switched.is_none()
+        match self.switched {
+            None => true,
+            Some(Switch::Validity { .. }) => self.grower.plain_case(),
+            Some(_) => false,
+        }
+    }
+
+    /// The grower hears the values of its fresh cases on the fast path; the random phase needs none.
+    fn hears_plain_values(&self) -> bool {
+        self.switched.is_some() && self.active_ref().hears_plain_values()
+    }
+
+    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
+        self.active().plain_feedback(feedback);
+        self.count(feedback);
     }
 
     /// The grower adopts the valid values of the random phase's first cases, made again when it switches.
@@ -252,37 +304,7 @@ impl Guide for AutoGuide {
 
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         self.active().feedback(feedback);
-        self.cases += 1;
-        let discarded = feedback.outcome == Outcome::Discarded;
-        self.discards += u64::from(discarded);
-        if self.switched.is_some() {
-            return;
-        }
-        self.first.hear(feedback);
-        if feedback.utility.is_some() {
-            self.switched = Some(Switch::Utility { case: self.cases - 1 });
-            return;
-        }
-        // The count is the thread's (cases are made and heard on one thread): the first case's attempts
-        // are not seen, as the count is first read when it ends.
-        let now = failed_attempts();
-        let failed = self.failed.1 + self.failed.0.map_or(0, |before| now - before);
-        self.failed = (Some(now), failed);
-        if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
-        {
-            self.switched = Some(Switch::Validity { cases: self.cases, failed });
-            self.first.hand_to(&mut *self.grower);
-            return;
-        }
-        // The share of discards rises only with a discard: past the first
-        // `min_cases` cases, a case that was not discarded cannot make the switch.
-        if !(discarded || self.cases <= self.config.min_cases.max(1)) {
-            return;
-        }
-        let share = self.discards as f64 / self.cases as f64;
-        if self.cases >= self.config.min_cases && share > self.config.discard_threshold {
-            self.switched = Some(Switch::Discards { cases: self.cases, discards: self.discards });
-        }
+        self.count(feedback);
     }
 
     fn notes(&self) -> Vec<String> {

@@ -43,13 +43,16 @@
 //! the panic hook then prints the case's earlier panics, which it otherwise
 //! keeps quiet.
 //!
-//! Generated cases under plain random generation (the `random` guide, and
-//! the default `auto` guide until it switches) take the fast path: the
+//! Generated cases under plain random generation (the `random` guide, the
+//! default `auto` guide until it switches, and the fresh cases of mutation,
+//! `mutate` and the default guide's grower) take the fast path: the
 //! value is made by [`Gen::run_rng`](refgen_core::gen::Gen::run_rng) from
 //! the case's seed, with no guided source and no choice tree; a case that
 //! fails is made again from the same seed under a recorder for its tree
 //! (and tested again: the report never shows an input that did not fail;
-//! see [`crate::guide::Guide::plain_case`]).
+//! see [`crate::guide::Guide::plain_case`]). A guide that keeps new values
+//! ([`crate::guide::Guide::hears_plain_values`]) is told each value's key,
+//! and a new value's choices, made again from its seed under a recorder.
 //!
 //! With a per-case time limit
 //! ([`Config::case_timeout`](crate::config::Config::case_timeout), 10 s by

@@ -398,7 +398,9 @@ fn no_value(stop: Stop) -> Status {
 ///
 /// A case in a batch costs what the case itself needs: its seed, the watch
 /// told (atomics, no lock), the in-flight record (its index's digits in
-/// mapped memory), the property's case state, the guide's feedback. The
+/// mapped memory), the property's case state, the guide's feedback (and,
+/// for a guide that hears the values, [`Guide::hears_plain_values`], the
+/// value's key, and a recording of a new value from its seed). The
 /// clock is read when the batch begins and ends, and once between the
 /// first case's generation and its test: the batch's time is split between
 /// generation and test in the proportion of its first case.
@@ -446,9 +448,11 @@ impl<V: 'static> Worker<V> {
             let gen = &self.gen;
             let made = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed))));
             let generated = (index == batch.from).then(Instant::now);
+            let hears_values = self.guide.hears_plain_values();
+            let mut key = None;
             let (status, state) = match made {
                 Ok(Ok(value)) => {
-                    let key = self.distinct.is_some().then(|| (self.prop.key)(&value));
+                    key = (hears_values || self.distinct.is_some()).then(|| (self.prop.key)(&value));
                     let test = &self.prop.test;
                     case::begin();
                     let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
@@ -470,8 +474,21 @@ impl<V: 'static> Worker<V> {
                 w.end();
             }
             let outcome = status.outcome();
-            let (valid, utility, trail) = (outcome != Outcome::Discarded, state.utility, &self.trail);
-            self.guide.feedback(&Feedback { outcome, valid, new: false, utility, key: None, trail });
+            let (valid, utility) = (outcome != Outcome::Discarded, state.utility);
+            let (key, new) = match key.filter(|_| hears_values) {
+                Some(k) => (Some(k), self.seen.insert_key(k)),
+                None => (None, false),
+            };
+            let remade = hears_values && ((new && outcome == Outcome::Passed) || outcome == Outcome::Failed);
+            if remade {
+                // Its kept choices, for the guide (the same value, by the law of `run_rng`).
+                let (gen, trail, spare) = (&self.gen, &mut self.trail, &mut self.spare);
+                let _ = recorded(gen, RngSource(&mut rng_from_seed(seed)), trail, spare, true);
+            }
+            self.guide.plain_feedback(&Feedback { outcome, valid, new, utility, key, trail: &self.trail });
+            if remade {
+                self.trail.clear();
+            }
             if !matches!(status, Status::Passed) {
                 let (labels, plain) = (state.labels, Some(seed));
                 stopped = Some(CaseResult { labels, utility, plain, ..CaseResult::empty(status) });
