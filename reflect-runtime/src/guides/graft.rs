@@ -34,10 +34,11 @@ pub(super) struct Grafting {
 }
 
 impl Grafting {
-    /// A graft case begins from the corpus entry `entry` (a valid value's tree): its start before a cut.
-    /// With `orders` known for some site, the case draws its integers in them with probability [`ORDERED`].
-    pub(super) fn begin(&mut self, entry: &ChoiceTree, orders: &Orders, rng: &mut DetRng) {
-        self.base = Script::cut(entry, rng).unwrap_or_default();
+    /// A graft case begins from a corpus entry (a valid value's tree, read once as `start`): its start
+    /// before a cut. With `orders` known for some site, the case draws its integers in them with
+    /// probability [`ORDERED`].
+    pub(super) fn begin(&mut self, start: &Start, orders: &Orders, rng: &mut DetRng) {
+        self.base = start.cut(rng);
         self.script.clone_from(&self.base);
         self.retries = 0;
         // No draw while no order is known, so a type whose integers keep none grafts as before.
@@ -118,12 +119,17 @@ const RESTART: f64 = 0.25;
 /// The chance that a cut of a graft case ([`Script::cut`]) is before the last part.
 const CUT_LAST: f64 = 0.5;
 
+/// A choice a script answers, with the site that made it.
+type Step = (Cow<'static, str>, Choice);
+
 /// Choices a graft case answers in order, each with the site that made it
 /// (a donor's, or the kept first parts of a failed attempt); shared, so
 /// loading a donor or going back to the case's start copies nothing.
 #[derive(Debug, Clone, Default)]
 struct Script {
     steps: DonorChoices,
+    /// The script ends before this step (a corpus entry's start is cut short of its steps).
+    end: usize,
     at: usize,
     /// The positions of the steps to relabel, in order: a relabelled donor's own choices.
     relabel: Option<Rc<[u32]>>,
@@ -148,13 +154,7 @@ impl Remap {
     /// packed, consecutive), else of a width uniform in `k..=span + 1`. The identity when there is no
     /// order to keep (one value: moving it would be a plain redraw, which breaks what ties it to the
     /// rest, a variable's binder say), when they do not fit, or when the range is wider than `u32`'s.
-    fn draw(
-        site: Site,
-        steps: &[(Cow<'static, str>, Choice)],
-        span: u64,
-        bound: Option<(Choice, Choice)>,
-        rng: &mut DetRng,
-    ) -> Remap {
+    fn draw(site: Site, steps: &[Step], span: u64, bound: Option<(Choice, Choice)>, rng: &mut DetRng) -> Remap {
         let mut from: Vec<Choice> = steps.iter().filter(|s| s.0 == site).map(|s| s.1).collect();
         from.sort_unstable();
         from.dedup();
@@ -201,6 +201,7 @@ impl Script {
     /// 2 to 8, and fits beside another.
     fn load(&mut self, donor: &Graft, relabel: bool, remap: bool) {
         self.steps = donor.choices.clone();
+        self.end = self.steps.len();
         self.at = 0;
         self.relabel = relabel.then(|| donor.own.clone());
         self.relabelled = 0;
@@ -225,7 +226,7 @@ impl Script {
             Some(i) => i,
             None => {
                 let bound = ordered().and_then(|(order, last)| order.after(last, span));
-                maps.push(Remap::draw(ctx.site, &self.steps, span, bound, rng));
+                maps.push(Remap::draw(ctx.site, &self.steps[..self.end], span, bound, rng));
                 maps.len() - 1
             }
         };
@@ -238,7 +239,7 @@ impl Script {
     }
 
     /// Pushes the choices of `t` outside failed attempts, in order.
-    fn walk<T: Part>(t: T, out: &mut Vec<(Cow<'static, str>, Choice)>) {
+    fn walk<T: Part>(t: T, out: &mut Vec<Step>) {
         out.extend(t.choice());
         t.kept_children().for_each(|c| Script::walk(c, out));
     }
@@ -251,17 +252,21 @@ impl Script {
     /// was made last is what most often failed to fit), else before a part
     /// drawn uniformly. `None` when the attempt kept no choice to start from.
     fn cut<T: Part>(attempt: T, rng: &mut DetRng) -> Option<Script> {
+        let (mut steps, parts) = Script::split(attempt)?;
+        parts[..draw_cut(parts.len(), rng)].iter().for_each(|&p| Script::walk(p, &mut steps));
+        let end = steps.len();
+        (end > 0).then(|| Script { steps: steps.into(), end, at: 0, relabel: None, relabelled: 0, remap: None })
+    }
+
+    /// The steps `attempt` starts with (its first choice, when it is one pick with parts beneath it) and
+    /// the parts a cut is drawn among; `None` when it has no part.
+    fn split<T: Part>(attempt: T) -> Option<(Vec<Step>, Vec<T>)> {
         let mut tops = attempt.kept_children();
         let (first, rest) = (tops.next()?, tops.next());
-        let (mut steps, parts): (Vec<_>, Vec<T>) = match (first.choice(), rest) {
+        Some(match (first.choice(), rest) {
             (Some(c), None) if first.has_children() => (vec![c], first.kept_children().collect()),
             _ => (Vec::new(), attempt.kept_children().collect()),
-        };
-        if !parts.is_empty() {
-            let cut = if rng.random::<f64>() < CUT_LAST { parts.len() - 1 } else { rng.random_range(0..parts.len()) };
-            parts[..cut].iter().for_each(|&p| Script::walk(p, &mut steps));
-        }
-        (!steps.is_empty()).then(|| Script { steps: steps.into(), at: 0, relabel: None, relabelled: 0, remap: None })
+        })
     }
 
     /// The next choice, when it was made at `ctx`'s site and fits its
@@ -272,7 +277,7 @@ impl Script {
         rng: &mut DetRng,
         ordered: &dyn Fn() -> Option<(Order, Choice)>,
     ) -> Option<Choice> {
-        let (site, c) = self.steps.get(self.at)?;
+        let (site, c) = self.steps[..self.end].get(self.at)?;
         // The positions to relabel go up one by one, as the steps do.
         let relabel = (self.relabel.as_ref()).is_some_and(|r| r.get(self.relabelled) == Some(&(self.at as u32)));
         self.relabelled += usize::from(relabel);
@@ -287,8 +292,50 @@ impl Script {
                 Request::Pick { .. } => c,
             })
         } else {
-            self.at = self.steps.len();
+            self.at = self.end;
             None
+        }
+    }
+}
+
+/// Where a cut of `parts` parts falls ([`Script::cut`]): before the last part with probability
+/// [`CUT_LAST`], else before one drawn uniformly; no draw when there is no part.
+fn draw_cut(parts: usize, rng: &mut DetRng) -> usize {
+    match parts {
+        0 => 0,
+        _ if rng.random::<f64>() < CUT_LAST => parts - 1,
+        _ => rng.random_range(0..parts),
+    }
+}
+
+/// A corpus entry's start as graft cases cut it ([`Script::cut`]), walked once when the entry joins the
+/// corpus: its steps (its first choice, when it is one pick with parts beneath it, then every part's
+/// choices in order) and where each part's end, so that a cut copies nothing.
+#[derive(Debug, Clone)]
+pub(super) struct Start {
+    steps: DonorChoices,
+    /// `ends[k]`: the steps before part `k`; the last, all of them.
+    ends: Vec<usize>,
+}
+
+impl Start {
+    /// The start of `entry`, a valid value's tree.
+    pub(super) fn of(entry: &ChoiceTree) -> Start {
+        let (mut steps, parts) = Script::split(entry).unwrap_or_default();
+        let mut ends = vec![steps.len()];
+        for p in parts {
+            Script::walk(p, &mut steps);
+            ends.push(steps.len());
+        }
+        Start { steps: steps.into(), ends }
+    }
+
+    /// A script of the start before a cut drawn as [`Script::cut`] draws it (the same draws, the same
+    /// script); the empty script when that keeps no choice.
+    fn cut(&self, rng: &mut DetRng) -> Script {
+        match self.ends[draw_cut(self.ends.len() - 1, rng)] {
+            0 => Script::default(),
+            end => Script { steps: self.steps.clone(), end, ..Script::default() },
         }
     }
 }
@@ -297,7 +344,7 @@ impl Script {
 /// place in the trail (a retry of a graft case copies nothing).
 trait Part: Copy {
     /// The node's choice and site, for a choice node.
-    fn choice(self) -> Option<(Cow<'static, str>, Choice)>;
+    fn choice(self) -> Option<Step>;
     /// Whether the node has children (failed attempts included).
     fn has_children(self) -> bool;
     /// The node's children outside failed attempts, first to last.
@@ -305,7 +352,7 @@ trait Part: Copy {
 }
 
 impl Part for &ChoiceTree {
-    fn choice(self) -> Option<(Cow<'static, str>, Choice)> {
+    fn choice(self) -> Option<Step> {
         self.choice.map(|c| (self.site.clone(), c))
     }
     fn has_children(self) -> bool {
@@ -321,7 +368,7 @@ impl Part for &ChoiceTree {
 struct Attempt<'t>(&'t Trail, usize);
 
 impl Part for Attempt<'_> {
-    fn choice(self) -> Option<(Cow<'static, str>, Choice)> {
+    fn choice(self) -> Option<Step> {
         let n = self.0.node(self.1);
         n.choice.map(|c| (Cow::Borrowed(n.site), c))
     }
@@ -421,6 +468,35 @@ mod tests {
             .map(|&s| script.next(&ask(s), &mut rng, &|| None))
             .collect::<Option<Vec<_>>>()
             .expect("every step fits")
+    }
+
+    /// A corpus entry's start, read once, cuts as the entry itself does: the same script from the same
+    /// draws, for a tree of one pick with parts beneath it, for a root of several parts, and for a tree
+    /// with no part.
+    #[test]
+    fn a_start_read_once_cuts_as_its_tree_does() {
+        let x = |c: Choice, kids: Vec<ChoiceTree>| ChoiceTree::choice("x", c, kids);
+        let k = |c: Choice| ChoiceTree::choice("k", c, vec![]);
+        let node = x(1, vec![x(1, vec![x(0, vec![]), k(3), x(0, vec![])]), k(7), x(1, vec![x(0, vec![]), k(9)])]);
+        let trees = [
+            ChoiceTree::root(vec![node.clone()]),
+            ChoiceTree::root(vec![node.clone(), k(4), node]),
+            ChoiceTree::root(vec![]),
+            ChoiceTree::root(vec![k(2)]),
+        ];
+        let mut ends = HashSet::new();
+        for tree in &trees {
+            let start = Start::of(tree);
+            for seed in 0..64 {
+                let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+                let cut = Script::cut(tree, &mut a).unwrap_or_default();
+                let read = start.cut(&mut b);
+                assert_eq!(cut.steps[..cut.end], read.steps[..read.end], "{tree:?}, seed {seed}");
+                assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws");
+                ends.insert(read.end);
+            }
+        }
+        assert!(ends.len() >= 4, "cuts of several lengths: {ends:?}");
     }
 
     /// A retry of a filtered part is found at its first choice (beneath parts opened before it, too),

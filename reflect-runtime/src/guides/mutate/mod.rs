@@ -201,7 +201,7 @@ pub use config::{MutateConfig, RESTART, ROTATE};
 pub use options::{names, options, MutateOptions};
 
 use super::elites::Elites;
-use super::graft::{recursive, Grafting};
+use super::graft::{recursive, Grafting, Start};
 use super::order::Orders;
 use super::shape::{features, Shapes};
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
@@ -313,6 +313,8 @@ pub struct MutateGuide {
     total: u64,
     /// Whether each corpus entry has a choice beneath a choice of the same site: somewhere to graft.
     graftable: Vec<bool>,
+    /// Each corpus entry's start as graft cases cut it, read at its first graft case.
+    starts: Vec<Option<Start>>,
     best: Option<f64>,
     planned: Option<Planned>,
     stats: MutateStats,
@@ -383,6 +385,7 @@ impl MutateGuide {
             weights: Vec::new(),
             total: 0,
             graftable: Vec::new(),
+            starts: Vec::new(),
             best: None,
             planned: None,
             stats: MutateStats::default(),
@@ -519,6 +522,7 @@ impl MutateGuide {
                     self.elites.remove(i, &self.weights);
                     self.corpus.remove(i);
                     self.graftable.remove(i);
+                    self.starts.remove(i);
                     self.total -= self.weights.remove(i);
                 }
                 None => return,
@@ -526,6 +530,7 @@ impl MutateGuide {
         }
         let weight = (tree.choice_count().max(1) as u64).pow(2);
         self.graftable.push(recursive(&tree, &mut Vec::new()));
+        self.starts.push(None);
         self.corpus.push(CorpusEntry { tree, joined });
         self.weights.push(weight);
         self.total += weight;
@@ -589,7 +594,8 @@ impl Guide for MutateGuide {
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
         let graft_from = graft.then(|| self.parent(&mut rng)).filter(|&i| self.graftable[i]);
         if let Some(i) = graft_from {
-            self.grafting.begin(&self.corpus[i].tree, &self.orders, &mut rng);
+            let start = self.starts[i].get_or_insert_with(|| Start::of(&self.corpus[i].tree));
+            self.grafting.begin(start, &self.orders, &mut rng);
             self.planned = Some(Planned::Graft);
             self.stats.grafted += 1;
             return Plan::Fresh;
