@@ -308,9 +308,9 @@ fn draw_cut(parts: usize, rng: &mut DetRng) -> usize {
     }
 }
 
-/// A corpus entry's start as graft cases cut it ([`Script::cut`]), walked once when the entry joins the
-/// corpus: its steps (its first choice, when it is one pick with parts beneath it, then every part's
-/// choices in order) and where each part's end, so that a cut copies nothing.
+/// A corpus entry's start as graft cases cut it ([`Script::cut`]), walked once, at the entry's first
+/// graft case: its steps (its first choice, when it is one pick with parts beneath it, then every part's
+/// choices in order) and where each part ends, so that a cut walks and copies nothing.
 #[derive(Debug, Clone)]
 pub(super) struct Start {
     steps: DonorChoices,
