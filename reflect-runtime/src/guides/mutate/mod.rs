@@ -196,6 +196,9 @@
 mod config;
 mod edits;
 mod options;
+mod schedule;
+#[cfg(test)]
+mod tests;
 
 pub use config::{MutateConfig, RESTART, ROTATE};
 pub use options::{names, options, MutateOptions};
@@ -215,6 +218,7 @@ use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
+use schedule::Work;
 use std::collections::VecDeque;
 use std::fmt::Debug;
 
@@ -324,13 +328,8 @@ pub struct MutateGuide {
     shapes: Shapes,
     /// The parts of the valid cases, for splicing.
     donors: Donors,
-    /// The choices made by the recorded fresh cases, and by all recorded cases.
-    work: (u64, u64),
-    /// The fresh cases on the fast path since the guide began or started again: each counts as the
-    /// mean work of the recorded fresh cases (see [`MutateGuide::fresh_work`]).
-    plain_since: u64,
-    /// The fresh cases recorded, and the choices they made (kept when the guide starts again).
-    calibration: (u64, u64),
+    /// The work of the cases, for the schedule.
+    work: Work,
     /// The fresh cases that took the fast path.
     plain_fresh: u64,
     /// The cases planned, and the restarts made (see [`MutateConfig::restart_every`]).
@@ -392,9 +391,7 @@ impl MutateGuide {
             salt: 0,
             shapes: Shapes::default(),
             donors: Donors::new(DONORS_PER_SITE),
-            work: (0, 0),
-            plain_since: 0,
-            calibration: (0, 0),
+            work: Work::default(),
             plain_fresh: 0,
             planned_cases: 0,
             restarts: 0,
@@ -426,17 +423,7 @@ impl MutateGuide {
     /// and rejected ones): the next case is fresh. A mutant is rejected far more often than a fresh case,
     /// and a fresh case of a type with a hard validity condition makes many failed attempts for each value.
     fn fresh_due(&self) -> bool {
-        let plain = self.fresh_work();
-        self.work.0 as f64 + plain < self.config.fresh * (self.work.1 as f64 + plain)
-    }
-
-    /// The work of the fresh cases on the fast path: their number times the mean of the recorded fresh
-    /// cases' work, at this case (so a recorded case that raises the mean raises the estimate of every
-    /// fresh case before it: with few recorded, the mean of a heavy-tailed work is most often below the
-    /// true one, and fresh cases would otherwise keep more than their share).
-    fn fresh_work(&self) -> f64 {
-        let (recorded, choices) = self.calibration;
-        self.plain_since as f64 * choices as f64 / recorded.max(1) as f64
+        self.work.fresh_due(self.config.fresh)
     }
 
     /// What a case heard (planned as `planned`) teaches.
@@ -491,7 +478,7 @@ impl MutateGuide {
         self.planned_cases = old.planned_cases;
         self.restarts = old.restarts + 1;
         self.adopted = old.adopted;
-        self.calibration = old.calibration;
+        self.work = old.work.restarted();
         self.plain_fresh = old.plain_fresh;
         for e in old.corpus.into_iter().filter(|e| e.joined != Joined::New) {
             self.join(e.tree, e.joined, Vec::new());
@@ -661,11 +648,7 @@ impl Guide for MutateGuide {
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         let planned = self.planned.take();
         let work = feedback.trail.choices_made() as u64;
-        if matches!(planned, Some(Planned::Fresh)) {
-            self.work.0 += work;
-            self.calibration = (self.calibration.0 + 1, self.calibration.1 + work);
-        }
-        self.work.1 += work;
+        self.work.recorded(matches!(planned, Some(Planned::Fresh)), work);
         self.heard(planned, feedback);
     }
 
@@ -673,7 +656,7 @@ impl Guide for MutateGuide {
     /// [`CALIBRATE`] (recorded to count the work) and a restart's first case.
     fn plain_case(&self) -> bool {
         !self.corpus.is_empty()
-            && self.calibration.0 > 0
+            && self.work.calibrated()
             && !self.stats.fresh.is_multiple_of(CALIBRATE)
             && !self.restart_due()
             && self.fresh_due()
@@ -688,7 +671,7 @@ impl Guide for MutateGuide {
     fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
         self.stats.fresh += 1;
         self.plain_fresh += 1;
-        self.plain_since += 1;
+        self.work.plain();
         self.heard(Some(Planned::Fresh), feedback);
     }
 
@@ -790,81 +773,4 @@ where
     let case = CaseInfo { index: 0, budget: 0, gen: &handle };
     let r = gen.run(&mut GuidedSource::new(&mut Fill, &mut trail, &plan, case, rng));
     Some((r, trail.to_tree()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::Config;
-    use crate::runner::Property;
-    use refgen_core::combinators::{int, vec};
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
-    thread_local! {
-        /// The guide of the last run on this thread (a run without a time limit runs on the calling thread).
-        static LAST: RefCell<Option<Rc<RefCell<MutateGuide>>>> = const { RefCell::new(None) };
-    }
-
-    /// A guide shared with the test, so that its state can be read after the run.
-    struct Shared(Rc<RefCell<MutateGuide>>);
-
-    impl Guide for Shared {
-        fn name(&self) -> &str {
-            "mutate"
-        }
-        fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
-            self.0.borrow_mut().begin_case(case)
-        }
-        fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-            self.0.borrow_mut().choose(ctx, rng)
-        }
-        fn feedback(&mut self, feedback: &Feedback<'_>) {
-            self.0.borrow_mut().feedback(feedback)
-        }
-        fn plain_case(&self) -> bool {
-            self.0.borrow_mut().plain_case()
-        }
-        fn hears_plain_values(&self) -> bool {
-            self.0.borrow_mut().hears_plain_values()
-        }
-        fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
-            self.0.borrow_mut().plain_feedback(feedback)
-        }
-        fn filters_retry(&self) -> bool {
-            self.0.borrow_mut().filters_retry()
-        }
-        fn records_failed_attempts(&self) -> bool {
-            self.0.borrow_mut().records_failed_attempts()
-        }
-    }
-
-    /// Fresh cases take the fast path, but the first and one in [`CALIBRATE`], which are recorded; those
-    /// on the fast path count as the recorded ones' mean, and fresh cases keep their share of the work; their
-    /// new values join the corpus.
-    #[test]
-    fn fresh_cases_take_the_fast_path_and_keep_their_share_of_the_work() {
-        let sorted = || vec(int(0u8..=255), 0..=8).filter(|xs: &Vec<u8>| xs.is_sorted());
-        let p = Property::new(sorted, |xs: Vec<u8>| assert!(xs.is_sorted()));
-        for share in [0.25, 0.5] {
-            let config = Config::new("fresh on the fast path").cases(3000).seed(5).no_timeout();
-            p.check(&config.guide(move || {
-                let guide = Rc::new(RefCell::new(MutateGuide::new(MutateConfig::default().fresh(share))));
-                LAST.with(|l| *l.borrow_mut() = Some(guide.clone()));
-                Shared(guide)
-            }))
-            .unwrap();
-            let g = LAST.with(|l| l.borrow_mut().take()).expect("the run made its guide on this thread");
-            let g = g.borrow();
-            let (fresh, plain, (recorded, _)) = (g.stats.fresh, g.plain_fresh, g.calibration);
-            assert!(plain > 0 && recorded > 0 && fresh == plain + recorded, "{fresh} {plain} {recorded}");
-            // The first fresh case and one in `CALIBRATE` are recorded, and so is a fresh case made where
-            // a mutation operator had nothing to act on.
-            assert!(recorded >= fresh.div_ceil(CALIBRATE) && plain * 2 > fresh, "{fresh} {plain} {recorded}");
-            let got = (g.work.0 as f64 + g.fresh_work()) / (g.work.1 as f64 + g.fresh_work());
-            assert!((got - share).abs() < 0.05, "fresh work {got:.3} for a share of {share}");
-            // New values joined the corpus (one per shape: a list's length).
-            assert!(g.corpus.len() >= 3, "{} entries", g.corpus.len());
-        }
-    }
 }
