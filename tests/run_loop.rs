@@ -3,7 +3,7 @@
 //! shrunk, the run-level time budget stops generation, and runs carry their durations.
 
 use refgen::prelude::*;
-use refgen::refgen_core::combinators::int;
+use refgen::refgen_core::combinators::{int, vec};
 use refgen::refgen_core::source::rng_from_seed;
 use refgen::refgen_runtime::guides::{AutoGuide, RandomGuide};
 use refgen::refgen_runtime::runner::{case_seed, FailureKind, Origin};
@@ -413,4 +413,65 @@ fn a_guide_that_hears_fast_path_values_gets_their_keys_and_the_choices_of_new_on
         }
     }
     assert!(recorded >= 2 && recorded < heard.len(), "{recorded} of {} made again", heard.len());
+}
+
+/// Each tree a guide plans to replay comes back to it once its case is made ([`Guide::recycle`]),
+/// in order, as it was planned; a fresh case hands back nothing.
+#[test]
+fn a_guide_gets_back_each_tree_it_replayed() {
+    use refgen::refgen_core::choice::ChoiceTree;
+    use refgen::refgen_core::source::{sample, DetRng, Stop};
+    use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Trees {
+        planned: Vec<ChoiceTree>,
+        back: Vec<ChoiceTree>,
+        fresh: usize,
+    }
+    struct Replaying {
+        trees: Arc<Mutex<Trees>>,
+        last: Option<ChoiceTree>,
+    }
+    impl Guide for Replaying {
+        fn name(&self) -> &str {
+            "replaying"
+        }
+        fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+            let mut trees = self.trees.lock().unwrap();
+            match self.last.take().filter(|_| !case.index.is_multiple_of(3)) {
+                Some(tree) => {
+                    trees.planned.push(tree.clone());
+                    Plan::Replay(tree)
+                }
+                None => {
+                    trees.fresh += 1;
+                    Plan::Fresh
+                }
+            }
+        }
+        fn choose(
+            &mut self,
+            ctx: &ChoiceContext<'_>,
+            rng: &mut DetRng,
+        ) -> Result<refgen::refgen_core::choice::Choice, Stop> {
+            Ok(sample(rng, ctx.request))
+        }
+        fn feedback(&mut self, f: &Feedback<'_>) {
+            self.last = Some(f.tree());
+        }
+        fn recycle(&mut self, tree: ChoiceTree) {
+            self.trees.lock().unwrap().back.push(tree);
+        }
+    }
+    let p = Property::new(|| vec(int(0u8..=9), 0..=6), |_: Vec<u8>| {});
+    let trees = Arc::new(Mutex::new(Trees::default()));
+    let shared = trees.clone();
+    let config = Config::new("recycles").cases(60).seed(5);
+    let config = config.guide(move || Replaying { trees: shared.clone(), last: None });
+    assert!(p.check(&config).is_ok());
+    let trees = trees.lock().unwrap();
+    assert!(trees.planned.len() >= 30 && trees.fresh >= 10, "{} replayed, {} fresh", trees.planned.len(), trees.fresh);
+    assert_eq!(trees.back, trees.planned, "every replayed tree, and no other, back as it was planned");
 }

@@ -217,17 +217,26 @@ impl Donors {
     /// `tree` with one splice ([`Donors::splice`], the same draws): the tree
     /// its edit makes, copied once, without the part it replaces.
     pub fn spliced(&self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-        let (at, donor) = self.draw_splice(tree, rng)?;
-        Some(copy_replacing(tree, &at, donor))
+        let mut out = ChoiceTree::root(Vec::new());
+        self.spliced_into(tree, &mut out, rng).then_some(out)
+    }
+
+    /// [`Donors::spliced`] (the same draws, the same tree) made into `out`,
+    /// whose lists of children are reused where its shape is `tree`'s (see
+    /// [`ChoiceTree`]'s `clone_from`); whether there was a splice (when
+    /// not, `out` is as it was).
+    pub fn spliced_into(&self, tree: &ChoiceTree, out: &mut ChoiceTree, rng: &mut DetRng) -> bool {
+        let Some((at, donor)) = self.draw_splice(tree, rng) else { return false };
+        copy_replacing(tree, &at, donor, out);
+        true
     }
 
     /// One splice ([`Donors::splice`], the same draws) made in place; whether there was one.
     pub fn splice_in_place(&self, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
         let Some((at, donor)) = self.draw_splice(tree, rng) else { return false };
-        let donor = donor.clone();
         match tree.get_mut(&at) {
             Some(node) => {
-                *node = donor;
+                node.clone_from(donor);
                 true
             }
             None => false,
@@ -377,14 +386,22 @@ fn part_hashes<'t>(tree: &'t ChoiceTree, out: &mut Vec<(&'t ChoiceTree, u64)>) -
     h
 }
 
-/// A copy of `tree` with the node at `at` (not the root) replaced by a copy of `with`; the replaced
-/// node is not copied.
-fn copy_replacing(tree: &ChoiceTree, at: &[usize], with: &ChoiceTree) -> ChoiceTree {
-    let Some((&i, rest)) = at.split_first() else { return with.clone() };
-    let children = (tree.children.iter().enumerate())
-        .map(|(j, c)| if j == i { copy_replacing(c, rest, with) } else { c.clone() })
-        .collect();
-    ChoiceTree { site: tree.site.clone(), choice: tree.choice, children }
+/// Makes `out` a copy of `tree` with the node at `at` (not the root) replaced by a copy of `with`; the
+/// replaced node is not copied, and `out`'s lists of children are reused where its shape agrees.
+fn copy_replacing(tree: &ChoiceTree, at: &[usize], with: &ChoiceTree, out: &mut ChoiceTree) {
+    let Some((&i, rest)) = at.split_first() else { return out.clone_from(with) };
+    out.site.clone_from(&tree.site);
+    out.choice = tree.choice;
+    out.children.truncate(tree.children.len());
+    for (j, c) in tree.children.iter().enumerate() {
+        if j == out.children.len() {
+            out.children.push(ChoiceTree::root(Vec::new()));
+        }
+        match j == i {
+            true => copy_replacing(c, rest, with, &mut out.children[j]),
+            false => out.children[j].clone_from(c),
+        }
+    }
 }
 
 /// An index drawn with probability its weight over `total` (uniform when every weight is 0).
@@ -443,13 +460,23 @@ mod tests {
         let mut rng = rng_from_seed(2);
         donors.add(&ChoiceTree::root(vec![x(1, vec![x(1, vec![k(5)]), x(1, vec![k(7), x(0, vec![])])])]), &mut rng);
         let tree = ChoiceTree::root(vec![x(1, vec![x(0, vec![]), k(1)]), x(1, vec![k(2), x(1, vec![k(3)])])]);
+        // Made into a tree of other shapes: the last one made, and trees shallower, deeper and wider than it.
+        let mut into = x(4, vec![x(1, vec![k(8), k(8), k(8)]), ChoiceTree::retry(vec![k(2)]), k(1), k(0)]);
         for seed in 0..60 {
             let by_edit = donors.splice(&tree, &mut rng_from_seed(seed)).unwrap().apply(&tree).unwrap();
             assert_eq!(donors.spliced(&tree, &mut rng_from_seed(seed)), Some(by_edit.clone()));
             let mut in_place = tree.clone();
             assert!(donors.splice_in_place(&mut in_place, &mut rng_from_seed(seed)));
             assert_eq!(in_place, by_edit);
+            if seed % 3 == 0 {
+                into = ChoiceTree::root(vec![k(seed); seed as usize % 5]);
+            }
+            assert!(donors.spliced_into(&tree, &mut into, &mut rng_from_seed(seed)));
+            assert_eq!(into, by_edit, "made into a used tree, seed {seed}");
         }
+        let mut untouched = k(3);
+        assert!(!donors.spliced_into(&ChoiceTree::root(vec![k(1)]), &mut untouched, &mut rng), "no site to splice");
+        assert_eq!(untouched, k(3));
     }
 
     #[test]

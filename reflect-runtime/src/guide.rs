@@ -274,6 +274,16 @@ pub trait Guide {
         self.feedback(feedback)
     }
 
+    /// The tree of the case that just ran ([`Plan::Replay`]), handed back
+    /// once the case is made: a guide that copies trees to make its plans
+    /// may keep it and copy the next one into it
+    /// ([`ChoiceTree::clone_from`](Clone::clone_from) reuses the lists of
+    /// children it has), so that a plan costs no allocation where its
+    /// shape is the last one's. Dropped by default.
+    fn recycle(&mut self, tree: ChoiceTree) {
+        drop(tree);
+    }
+
     /// Whether the guide searches on the utility a property reports
     /// (`maximize!`, `minimize!`, `target!`): moves toward inputs of higher
     /// utility. When it does not and the property reports one, the runner
@@ -374,6 +384,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
         (**self).plain_feedback(feedback)
+    }
+    fn recycle(&mut self, tree: ChoiceTree) {
+        (**self).recycle(tree)
     }
     fn uses_utility(&self) -> bool {
         (**self).uses_utility()

@@ -210,10 +210,20 @@ impl Mutation {
     /// (to replay leniently). `None` when not even a reroll applies (a tree
     /// with no choice).
     pub fn mutant(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<(Mutation, ChoiceTree)> {
+        let mut out = ChoiceTree::root(Vec::new());
+        self.mutant_into(tree, &mut out, rng).map(|op| (op, out))
+    }
+
+    /// [`Mutation::mutant`] (the same draws, the same tree) made into
+    /// `out`, whose lists of children are reused where its shape is
+    /// `tree`'s (see [`ChoiceTree`]'s `clone_from`): the operator used, or
+    /// `None` when no mutant was made (`out` then holds no mutant).
+    pub fn mutant_into(self, tree: &ChoiceTree, out: &mut ChoiceTree, rng: &mut DetRng) -> Option<Mutation> {
         let (op, edit) = match self.draw(tree, rng) {
             Some(e) => (self, e),
             None => (Mutation::Reroll, Mutation::Reroll.draw(tree, rng)?),
         };
-        Some((op, edit.apply(tree)?))
+        out.clone_from(tree);
+        edit.apply_in_place(out).then_some(op)
     }
 }

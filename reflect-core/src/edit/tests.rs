@@ -144,6 +144,30 @@ fn indexed_draws_are_the_plain_draws() {
     }
 }
 
+/// A mutant made into a used tree (the last mutant, of another shape) is the mutant made afresh, by the
+/// same draws; where none is made, neither is.
+#[test]
+fn a_mutant_made_into_a_used_tree_is_the_mutant_made_afresh() {
+    let mut trees = rng_from_seed(12);
+    let mut into = ChoiceTree::root(vec![random_tree(&mut trees, 6)]);
+    let mut made = 0;
+    for case in 0..300 {
+        let tree = ChoiceTree::root(vec![random_tree(&mut trees, 4), random_tree(&mut trees, 2)]);
+        for op in Mutation::ALL {
+            let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
+            let fresh = op.mutant(&tree, &mut a);
+            let used = op.mutant_into(&tree, &mut into, &mut b);
+            assert_eq!(fresh.as_ref().map(|m| m.0), used, "{op:?} on {tree}");
+            if let Some((_, mutant)) = fresh {
+                assert_eq!(mutant, into, "{op:?} on {tree}");
+                made += 1;
+            }
+            assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
+        }
+    }
+    assert!(made > 600, "mutants made: {made}");
+}
+
 #[test]
 fn shift_seq_and_the_edits_of_several_choices() {
     let t = list();

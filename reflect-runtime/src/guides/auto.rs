@@ -82,7 +82,7 @@
 use super::grow::{grower, Heard, DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
 use super::{RandomGuide, RlGuide, SaGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
-use refgen_core::choice::Choice;
+use refgen_core::choice::{Choice, ChoiceTree};
 use refgen_core::combinators::failed_attempts;
 use refgen_core::source::{DetRng, Stop};
 
@@ -279,6 +279,10 @@ impl Guide for AutoGuide {
     fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
         self.active().plain_feedback(feedback);
         self.count(feedback);
+    }
+
+    fn recycle(&mut self, tree: ChoiceTree) {
+        self.active().recycle(tree);
     }
 
     /// The grower adopts the valid values of the random phase's first cases, made again when it switches.

@@ -45,7 +45,7 @@
 use super::mutate::Kept;
 use super::{MutateConfig, MutateGuide};
 use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
-use refgen_core::choice::Choice;
+use refgen_core::choice::{Choice, ChoiceTree};
 use refgen_core::combinators::failed_attempts;
 use refgen_core::source::{DetRng, Stop};
 use std::cell::Cell;
@@ -264,6 +264,10 @@ impl Guide for Growing {
             self.switched = Some(self.heard);
             self.first.hand_to(&mut self.grower);
         }
+    }
+
+    fn recycle(&mut self, tree: ChoiceTree) {
+        self.case_guide_mut().recycle(tree);
     }
 
     fn uses_utility(&self) -> bool {

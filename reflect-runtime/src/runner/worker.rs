@@ -204,7 +204,11 @@ impl<V: 'static> Worker<V> {
                     let plan = guide.begin_case(&case);
                     *edited = matches!(plan, Plan::Replay(_));
                     let mut rng = rng_from_seed(*seed);
-                    gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng))
+                    let made = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
+                    if let Plan::Replay(tree) = plan {
+                        guide.recycle(tree);
+                    }
+                    made
                 }));
                 // After a panic the trail still holds the choices made before it.
                 return made(r, None);

@@ -8,14 +8,17 @@ use refgen_core::splice::Donors;
 
 /// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
 /// three splices in all: two valid parts brought under one node in one step.
-pub(super) fn spliced(donors: &Donors, parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-    let mut tree = donors.spliced(parent, rng)?;
+/// Made into `tree` (its lists of children reused); whether there was a splice.
+pub(super) fn spliced(donors: &Donors, parent: &ChoiceTree, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
+    if !donors.spliced_into(parent, tree, rng) {
+        return false;
+    }
     for _ in 1..3 {
-        if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(&mut tree, rng) {
+        if rng.random::<f64>() >= 0.5 || !donors.splice_in_place(tree, rng) {
             break;
         }
     }
-    Some(tree)
+    true
 }
 
 /// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
@@ -23,8 +26,9 @@ const ROTATE_RELABEL: f64 = 0.75;
 
 /// A rotation of `parent` ([`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
 /// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
-pub(super) fn rotated(parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTree> {
-    let Edit::Rotate { at, child, grandchild } = rotation(parent, rng)? else { return None };
+/// Made into `tree` (its lists of children reused); whether there was a rotation.
+pub(super) fn rotated(parent: &ChoiceTree, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
+    let Some(Edit::Rotate { at, child, grandchild }) = rotation(parent, rng) else { return false };
     let lower: Path = at.iter().chain(&grandchild).copied().collect();
     let mut edits = vec![Edit::Rotate { at: at.clone(), child, grandchild }];
     // The lower node first: marking the upper one's own choices may move what is beneath them.
@@ -33,10 +37,10 @@ pub(super) fn rotated(parent: &ChoiceTree, rng: &mut DetRng) -> Option<ChoiceTre
             edits.push(Edit::Relabel { at: node });
         }
     }
-    let mut tree = parent.clone();
+    tree.clone_from(parent);
     for edit in &edits {
         // A node with no own choice has nothing to relabel.
-        edit.apply_in_place(&mut tree);
+        edit.apply_in_place(tree);
     }
-    Some(tree)
+    true
 }

@@ -346,6 +346,9 @@ pub struct MutateGuide {
     orders: Orders,
     /// For each feature of the corpus's entries, the largest entry that has it.
     elites: Elites,
+    /// The tree of the last case replayed, handed back ([`Guide::recycle`]): the next mutant is made
+    /// into it.
+    spare: Option<ChoiceTree>,
 }
 
 impl Default for MutateGuide {
@@ -400,6 +403,7 @@ impl MutateGuide {
             grafting: Grafting::default(),
             orders: Orders::default(),
             elites: Elites::default(),
+            spare: None,
         }
     }
 
@@ -588,9 +592,11 @@ impl Guide for MutateGuide {
             return Plan::Fresh;
         }
         // No draw for a share of 0, as for grafting.
+        // A mutant is made into the tree of the last case replayed, handed back ([`Guide::recycle`]).
+        let mut tree = self.spare.take().unwrap_or_else(|| ChoiceTree::root(Vec::new()));
         if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
             let parent = &self.corpus[self.parent(&mut rng)].tree;
-            if let Some(tree) = rotated(parent, &mut rng) {
+            if rotated(parent, &mut tree, &mut rng) {
                 self.planned = Some(Planned::Rotate);
                 self.stats.rotated += 1;
                 return Plan::Replay(tree);
@@ -598,7 +604,7 @@ impl Guide for MutateGuide {
         }
         if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
             let parent = &self.corpus[self.parent(&mut rng)].tree;
-            if let Some(tree) = spliced(&self.donors, parent, &mut rng) {
+            if spliced(&self.donors, parent, &mut tree, &mut rng) {
                 self.planned = Some(Planned::Splice);
                 self.stats.spliced += 1;
                 return Plan::Replay(tree);
@@ -607,21 +613,26 @@ impl Guide for MutateGuide {
         let mutant = (!fresh)
             .then(|| {
                 let parent = &self.corpus[self.parent(&mut rng)].tree;
-                ops[rng.random_range(0..ops.len())].mutant(parent, &mut rng)
+                ops[rng.random_range(0..ops.len())].mutant_into(parent, &mut tree, &mut rng)
             })
             .flatten();
         match mutant {
-            Some((op, tree)) => {
+            Some(op) => {
                 self.planned = Some(Planned::Mutant(op));
                 self.stats.mutants[slot(op)] += 1;
                 Plan::Replay(tree)
             }
             None => {
+                self.spare = Some(tree);
                 self.planned = Some(Planned::Fresh);
                 self.stats.fresh += 1;
                 Plan::Fresh
             }
         }
+    }
+
+    fn recycle(&mut self, tree: ChoiceTree) {
+        self.spare = Some(tree);
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
