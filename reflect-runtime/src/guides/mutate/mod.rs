@@ -194,6 +194,7 @@
 //! [`mutant`] makes one mutant outside a run, the same way.
 
 mod config;
+mod corpus;
 mod edits;
 mod options;
 mod schedule;
@@ -201,21 +202,22 @@ mod schedule;
 mod tests;
 
 pub use config::{MutateConfig, RESTART, ROTATE};
+pub use corpus::{CorpusEntry, Joined};
 pub use options::{names, options, MutateOptions};
 
-use super::elites::Elites;
-use super::graft::{recursive, Grafting, Start};
+use super::graft::Grafting;
 use super::order::Orders;
 use super::shape::{features, Shapes};
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
+use corpus::Corpus;
 use edits::{rotated, spliced};
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
 use refgen_core::edit::Mutation;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::Cue;
-use refgen_core::source::{rng_from_seed, sample, weighted_index, DetRng, Stop};
+use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
 use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
 use schedule::Work;
@@ -248,28 +250,6 @@ impl Kept {
     pub(in crate::guides) fn feedback(&self) -> Feedback<'_> {
         Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: self.key, trail: &self.trail }
     }
-}
-
-/// Why a case joined the corpus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Joined {
-    /// An example or a remembered failure, heard before any case was planned.
-    Seed,
-    /// A valid value not made before in the run.
-    New,
-    /// It raised the best utility.
-    Utility,
-    /// It failed the property.
-    Failed,
-}
-
-/// One case of the corpus.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CorpusEntry {
-    /// The choices that make it (replayable, and storable in the regressions file format).
-    pub tree: ChoiceTree,
-    /// Why it joined.
-    pub joined: Joined,
 }
 
 /// What the guide has done so far.
@@ -309,16 +289,7 @@ enum Planned {
 #[derive(Debug, Clone)]
 pub struct MutateGuide {
     config: MutateConfig,
-    corpus: Vec<CorpusEntry>,
-    /// The weight of each corpus entry as a parent: the square of its number
-    /// of choices (at least 1), counted once when it joins.
-    weights: Vec<u64>,
-    /// The sum of `weights`.
-    total: u64,
-    /// Whether each corpus entry has a choice beneath a choice of the same site: somewhere to graft.
-    graftable: Vec<bool>,
-    /// Each corpus entry's start as graft cases cut it, read at its first graft case.
-    starts: Vec<Option<Start>>,
+    corpus: Corpus,
     best: Option<f64>,
     planned: Option<Planned>,
     stats: MutateStats,
@@ -344,8 +315,6 @@ pub struct MutateGuide {
     grafting: Grafting,
     /// The orders of integer sites learned from valid values, for grafting.
     orders: Orders,
-    /// For each feature of the corpus's entries, the largest entry that has it.
-    elites: Elites,
     /// The tree of the last case replayed, handed back ([`Guide::recycle`]): the next mutant is made
     /// into it.
     spare: Option<ChoiceTree>,
@@ -365,12 +334,6 @@ fn fill(cue: Cue, request: Request<'_>, rng: &mut DetRng) -> Choice {
     }
 }
 
-/// The share of parents that must have a rare feature drawn uniformly ([`MutateGuide::parent`]).
-const ELITE_SHARE: f64 = 0.5;
-
-/// How many parents are drawn by size for one with the feature drawn, before its elite is taken.
-const ELITE_TRIES: usize = 4;
-
 /// The most donors the splice pool keeps per site.
 const DONORS_PER_SITE: usize = 512;
 
@@ -383,11 +346,7 @@ impl MutateGuide {
     pub fn new(config: MutateConfig) -> Self {
         MutateGuide {
             config,
-            corpus: Vec::new(),
-            weights: Vec::new(),
-            total: 0,
-            graftable: Vec::new(),
-            starts: Vec::new(),
+            corpus: Corpus::default(),
             best: None,
             planned: None,
             stats: MutateStats::default(),
@@ -402,14 +361,13 @@ impl MutateGuide {
             recent_fresh: VecDeque::new(),
             grafting: Grafting::default(),
             orders: Orders::default(),
-            elites: Elites::default(),
             spare: None,
         }
     }
 
     /// The corpus, oldest first.
     pub fn corpus(&self) -> &[CorpusEntry] {
-        &self.corpus
+        self.corpus.entries()
     }
 
     /// What the guide has done so far.
@@ -448,28 +406,6 @@ impl MutateGuide {
         matches!(self.planned, Some(Planned::Fresh))
     }
 
-    /// The index of a corpus entry to mutate, drawn with weight the square of its number of choices (at least 1).
-    ///
-    /// The weights are counted when an entry joins: counting an entry's
-    /// choices walks its whole tree, and doing it for every entry at every
-    /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
-    ///
-    /// With probability [`ELITE_SHARE`], the parent must have a rare feature
-    /// drawn uniformly (see [`super::elites`]): it is drawn the same way
-    /// until it has it, at most [`ELITE_TRIES`] times, else it is that
-    /// feature's elite. With no rare feature, the draw is by size alone.
-    fn parent(&self, rng: &mut DetRng) -> usize {
-        let weighted = |rng: &mut DetRng| weighted_index(&self.weights, self.total, rng);
-        let Some((f, elite)) = (rng.random::<f64>() < ELITE_SHARE).then(|| self.elites.draw(rng)).flatten() else {
-            return weighted(rng);
-        };
-        (0..ELITE_TRIES)
-            .map(|_| weighted(rng))
-            .find(|&i| self.elites.has(i, f))
-            .or(elite)
-            .unwrap_or_else(|| weighted(rng))
-    }
-
     /// Start again: the corpus keeps only its seeds, failures and utility records, and everything
     /// learned from the valid values (donors, shapes, features) is dropped.
     fn restart(&mut self) {
@@ -484,8 +420,8 @@ impl MutateGuide {
         self.adopted = old.adopted;
         self.work = old.work.restarted();
         self.plain_fresh = old.plain_fresh;
-        for e in old.corpus.into_iter().filter(|e| e.joined != Joined::New) {
-            self.join(e.tree, e.joined, Vec::new());
+        for e in old.corpus.into_entries().into_iter().filter(|e| e.joined != Joined::New) {
+            self.corpus.join(e.tree, e.joined, Vec::new(), self.config.corpus_size);
         }
         // Random generation's latest values, which owe nothing to the corpus, are the new start's first
         // entries and donors, as the values made before the switch were the first start's.
@@ -493,39 +429,6 @@ impl MutateGuide {
             self.hear(Some(Planned::Fresh), &kept.feedback());
         }
         self.recent_fresh = old.recent_fresh;
-    }
-
-    /// Add `tree` to the corpus, without its failed attempts: a mutant replays with no retry, so the
-    /// attempts a retrying filter rejected would be read as the value's choices.
-    fn join(&mut self, tree: ChoiceTree, joined: Joined, features: Vec<u64>) {
-        let tree = tree.into_without_retries();
-        if self.corpus.len() >= self.config.corpus_size {
-            // The smallest (fewest choices: the lightest), then oldest, entry that joined for being new and
-            // is no feature's elite; failing that, the smallest that joined for being new.
-            let smallest = |elites: bool| {
-                (self.corpus.iter().zip(&self.weights).enumerate())
-                    .filter(|(i, (e, _))| e.joined == Joined::New && (elites || !self.elites.is_elite(*i)))
-                    .min_by_key(|(i, (_, w))| (**w, *i))
-                    .map(|(i, _)| i)
-            };
-            match smallest(false).or_else(|| smallest(true)) {
-                Some(i) => {
-                    self.elites.remove(i, &self.weights);
-                    self.corpus.remove(i);
-                    self.graftable.remove(i);
-                    self.starts.remove(i);
-                    self.total -= self.weights.remove(i);
-                }
-                None => return,
-            }
-        }
-        let weight = (tree.choice_count().max(1) as u64).pow(2);
-        self.graftable.push(recursive(&tree, &mut Vec::new()));
-        self.starts.push(None);
-        self.corpus.push(CorpusEntry { tree, joined });
-        self.weights.push(weight);
-        self.total += weight;
-        self.elites.push(features, &self.weights);
     }
 
     /// What a case heard (planned as `planned`) teaches: its rejection counted, and its value joining the
@@ -559,10 +462,10 @@ impl MutateGuide {
             let tree = feedback.tree();
             self.donors.add(&tree, &mut rng_from_seed(mix(self.salt, 0xd0)));
             if let Some(joined) = joined {
-                self.join(tree, joined, kept);
+                self.corpus.join(tree, joined, kept, self.config.corpus_size);
             }
         } else if let Some(joined) = joined {
-            self.join(feedback.tree(), joined, kept);
+            self.corpus.join(feedback.tree(), joined, kept, self.config.corpus_size);
         }
     }
 }
@@ -583,9 +486,8 @@ impl Guide for MutateGuide {
         // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
         let graft =
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
-        let graft_from = graft.then(|| self.parent(&mut rng)).filter(|&i| self.graftable[i]);
-        if let Some(i) = graft_from {
-            let start = self.starts[i].get_or_insert_with(|| Start::of(&self.corpus[i].tree));
+        let graft_from = graft.then(|| self.corpus.parent(&mut rng)).and_then(|i| self.corpus.graft_start(i));
+        if let Some(start) = graft_from {
             self.grafting.begin(start, &self.orders, &mut rng);
             self.planned = Some(Planned::Graft);
             self.stats.grafted += 1;
@@ -595,7 +497,7 @@ impl Guide for MutateGuide {
         // A mutant is made into the tree of the last case replayed, handed back ([`Guide::recycle`]).
         let mut tree = self.spare.take().unwrap_or_else(|| ChoiceTree::root(Vec::new()));
         if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
-            let parent = &self.corpus[self.parent(&mut rng)].tree;
+            let parent = self.corpus.tree(self.corpus.parent(&mut rng));
             if rotated(parent, &mut tree, &mut rng) {
                 self.planned = Some(Planned::Rotate);
                 self.stats.rotated += 1;
@@ -603,7 +505,7 @@ impl Guide for MutateGuide {
             }
         }
         if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
-            let parent = &self.corpus[self.parent(&mut rng)].tree;
+            let parent = self.corpus.tree(self.corpus.parent(&mut rng));
             if spliced(&self.donors, parent, &mut tree, &mut rng) {
                 self.planned = Some(Planned::Splice);
                 self.stats.spliced += 1;
@@ -612,7 +514,7 @@ impl Guide for MutateGuide {
         }
         let mutant = (!fresh)
             .then(|| {
-                let parent = &self.corpus[self.parent(&mut rng)].tree;
+                let parent = self.corpus.tree(self.corpus.parent(&mut rng));
                 ops[rng.random_range(0..ops.len())].mutant_into(parent, &mut tree, &mut rng)
             })
             .flatten();
@@ -704,7 +606,8 @@ impl Guide for MutateGuide {
 
     fn notes(&self) -> Vec<String> {
         let s = &self.stats;
-        let count = |j: Joined| self.corpus.iter().filter(|e| e.joined == j).count();
+        let (features, rare) = self.corpus.features();
+        let count = |j: Joined| self.corpus.entries().iter().filter(|e| e.joined == j).count();
         let ops: Vec<String> = Mutation::ALL
             .iter()
             .enumerate()
@@ -744,8 +647,8 @@ impl Guide for MutateGuide {
                 s.rotated,
                 s.rotate_rejected,
                 self.donors.len(),
-                self.elites.len(),
-                self.elites.rare()
+                features,
+                rare
             ),
         ]
     }
