@@ -30,8 +30,8 @@ mod mutation;
 mod rotate;
 
 pub use apply::Undo;
-pub use mutation::Mutation;
-pub use rotate::{own_choices, rotation};
+pub use mutation::{Mutation, Mutations};
+pub use rotate::{own_choices, rotation, Rotations};
 
 use crate::choice::{Choice, ChoiceTree};
 use crate::source::DetRng;

@@ -4,14 +4,16 @@ use super::{path_up, Edit, Path};
 use crate::choice::ChoiceTree;
 use crate::source::DetRng;
 use rand::Rng;
+use std::cell::OnceCell;
 
 /// A tree's nodes in pre-order, each with the end of its subtree (the
 /// subtree of node `i` is `i..end`), its parent, its place among its
 /// parent's children, its site's number and how many of its ancestors (the
 /// root left out) share its site: paths are read back from it only for the
 /// nodes drawn.
-struct PreOrder<'t> {
-    nodes: Vec<Indexed<'t>>,
+#[derive(Debug, Clone)]
+struct PreOrder {
+    nodes: Vec<Indexed>,
     /// The distinct sites, numbered in the order first met.
     sites: usize,
 }
@@ -19,8 +21,10 @@ struct PreOrder<'t> {
 /// Nodes by site (and kind), each group in pre-order, at `2 * site + kind`.
 type Groups = Vec<Vec<usize>>;
 
-struct Indexed<'t> {
-    tree: &'t ChoiceTree,
+#[derive(Debug, Clone)]
+struct Indexed {
+    /// Whether it is a choice node.
+    choice: bool,
     end: usize,
     parent: usize,
     child: usize,
@@ -28,10 +32,10 @@ struct Indexed<'t> {
     ancestors: usize,
 }
 
-impl<'t> PreOrder<'t> {
-    fn new(tree: &'t ChoiceTree) -> Self {
+impl PreOrder {
+    fn new(tree: &ChoiceTree) -> Self {
         struct Walk<'t> {
-            nodes: Vec<Indexed<'t>>,
+            nodes: Vec<Indexed>,
             /// Each site, and how many nodes of it are on the path to the node being walked.
             sites: Vec<(&'t str, usize)>,
         }
@@ -57,7 +61,7 @@ impl<'t> PreOrder<'t> {
                 let i = self.nodes.len();
                 let site = self.site(&t.site);
                 let ancestors = self.sites[site].1;
-                self.nodes.push(Indexed { tree: t, end: 0, parent, child, site, ancestors });
+                self.nodes.push(Indexed { choice: t.choice.is_some(), end: 0, parent, child, site, ancestors });
                 // The root is no node's ancestor of its site (it is in no group).
                 let counted = usize::from(i > 0);
                 self.sites[site].1 += counted;
@@ -94,7 +98,7 @@ impl<'t> PreOrder<'t> {
 
     fn key(&self, i: usize, by_kind: bool) -> usize {
         let n = &self.nodes[i];
-        2 * n.site + usize::from(by_kind && n.tree.choice.is_some())
+        2 * n.site + usize::from(by_kind && n.choice)
     }
 
     fn group_of<'g>(&self, groups: &'g Groups, i: usize) -> &'g [usize] {
@@ -156,53 +160,7 @@ impl Mutation {
     /// to swap, no subtree with a descendant of its own site). The same RNG
     /// state gives the same edit.
     pub fn draw(self, tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-        match self {
-            // Each draws what the plain definitions (`choice_paths`, `partners`,
-            // `promotions` over every path) would, in the same order, from one
-            // pre-order index of the tree: linear in its size, where those are
-            // quadratic (they were most of a mutant's cost on trees of hundreds of nodes).
-            Mutation::Reroll => {
-                let index = PreOrder::new(tree);
-                let choices: Vec<usize> = (0..index.len()).filter(|&i| index.nodes[i].tree.choice.is_some()).collect();
-                match choices.len() {
-                    0 => None,
-                    n => Some(Edit::Reroll { at: index.path(choices[rng.random_range(0..n)]) }),
-                }
-            }
-            Mutation::Swap => {
-                let index = PreOrder::new(tree);
-                let groups = index.groups(false);
-                let xs: Vec<usize> = (1..index.len()).filter(|&x| index.has_partner(&groups, x)).collect();
-                match xs.len() {
-                    0 => None,
-                    n => {
-                        let x = xs[rng.random_range(0..n)];
-                        let ys: Vec<usize> =
-                            index.group_of(&groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
-                        let y = ys[rng.random_range(0..ys.len())];
-                        Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
-                    }
-                }
-            }
-            Mutation::Shrink => {
-                let index = PreOrder::new(tree);
-                let groups = index.groups(true);
-                let ats: Vec<usize> =
-                    (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
-                match ats.len() {
-                    0 => None,
-                    n => {
-                        let at = ats[rng.random_range(0..n)];
-                        // `promotions`: smallest first, ties in pre-order.
-                        let mut inner: Vec<usize> = index.inside(&groups, at).collect();
-                        inner.sort_by_key(|&d| index.nodes[d].end - d);
-                        let from = inner.swap_remove(rng.random_range(0..inner.len()));
-                        let (at_path, from_path) = (index.path(at), index.path(from));
-                        Some(Edit::Promote { from: from_path[at_path.len()..].to_vec(), at: at_path })
-                    }
-                }
-            }
-        }
+        Mutations::of(tree).draw(self, rng)
     }
 
     /// A mutant of `tree` by this operator, or by [`Mutation::Reroll`] when
@@ -219,9 +177,103 @@ impl Mutation {
     /// `tree`'s (see [`ChoiceTree`]'s `clone_from`): the operator used, or
     /// `None` when no mutant was made (`out` then holds no mutant).
     pub fn mutant_into(self, tree: &ChoiceTree, out: &mut ChoiceTree, rng: &mut DetRng) -> Option<Mutation> {
-        let (op, edit) = match self.draw(tree, rng) {
-            Some(e) => (self, e),
-            None => (Mutation::Reroll, Mutation::Reroll.draw(tree, rng)?),
+        Mutations::of(tree).mutant_into(self, tree, out, rng)
+    }
+}
+
+/// The mutations of one choice tree, indexed once: [`Mutations::draw`] and
+/// [`Mutations::mutant_into`] draw what [`Mutation::draw`] and
+/// [`Mutation::mutant_into`] of that tree draw (the same edits from the
+/// same RNG state) without walking the tree again, for a tree mutated many
+/// times (a corpus entry of the mutational guide). Each operator's
+/// candidates are listed at its first draw.
+#[derive(Debug, Clone)]
+pub struct Mutations {
+    index: PreOrder,
+    /// The choice nodes, for [`Mutation::Reroll`].
+    reroll: OnceCell<Vec<usize>>,
+    /// The nodes by site, and the nodes with a partner, for [`Mutation::Swap`].
+    swap: OnceCell<(Groups, Vec<usize>)>,
+    /// The nodes by site and kind, and the nodes with one of theirs inside, for [`Mutation::Shrink`].
+    shrink: OnceCell<(Groups, Vec<usize>)>,
+}
+
+impl Mutations {
+    /// The index of `tree`.
+    pub fn of(tree: &ChoiceTree) -> Mutations {
+        Mutations {
+            index: PreOrder::new(tree),
+            reroll: OnceCell::new(),
+            swap: OnceCell::new(),
+            shrink: OnceCell::new(),
+        }
+    }
+
+    /// One edit by `op` of the tree indexed, as [`Mutation::draw`] draws it.
+    pub fn draw(&self, op: Mutation, rng: &mut DetRng) -> Option<Edit> {
+        let index = &self.index;
+        // Each draws what the plain definitions (`choice_paths`, `partners`,
+        // `promotions` over every path) would, in the same order, from one
+        // pre-order index of the tree: linear in its size, where those are
+        // quadratic (they were most of a mutant's cost on trees of hundreds of nodes).
+        match op {
+            Mutation::Reroll => {
+                let choices = self.reroll.get_or_init(|| (0..index.len()).filter(|&i| index.nodes[i].choice).collect());
+                match choices.len() {
+                    0 => None,
+                    n => Some(Edit::Reroll { at: index.path(choices[rng.random_range(0..n)]) }),
+                }
+            }
+            Mutation::Swap => {
+                let (groups, xs) = self.swap.get_or_init(|| {
+                    let groups = index.groups(false);
+                    let xs = (1..index.len()).filter(|&x| index.has_partner(&groups, x)).collect();
+                    (groups, xs)
+                });
+                match xs.len() {
+                    0 => None,
+                    n => {
+                        let x = xs[rng.random_range(0..n)];
+                        let ys: Vec<usize> =
+                            index.group_of(groups, x).iter().copied().filter(|&y| index.partners(x, y)).collect();
+                        let y = ys[rng.random_range(0..ys.len())];
+                        Some(Edit::Exchange { x: index.path(x), y: index.path(y) })
+                    }
+                }
+            }
+            Mutation::Shrink => {
+                let (groups, ats) = self.shrink.get_or_init(|| {
+                    let groups = index.groups(true);
+                    let ats = (0..index.len()).filter(|&at| index.inside(&groups, at).next().is_some()).collect();
+                    (groups, ats)
+                });
+                match ats.len() {
+                    0 => None,
+                    n => {
+                        let at = ats[rng.random_range(0..n)];
+                        // `promotions`: smallest first, ties in pre-order.
+                        let mut inner: Vec<usize> = index.inside(groups, at).collect();
+                        inner.sort_by_key(|&d| index.nodes[d].end - d);
+                        let from = inner.swap_remove(rng.random_range(0..inner.len()));
+                        let (at_path, from_path) = (index.path(at), index.path(from));
+                        Some(Edit::Promote { from: from_path[at_path.len()..].to_vec(), at: at_path })
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Mutation::mutant_into`] by `op` of `tree`, the tree indexed: the same draws, the same tree in `out`.
+    pub fn mutant_into(
+        &self,
+        op: Mutation,
+        tree: &ChoiceTree,
+        out: &mut ChoiceTree,
+        rng: &mut DetRng,
+    ) -> Option<Mutation> {
+        let (op, edit) = match self.draw(op, rng) {
+            Some(e) => (op, e),
+            None => (Mutation::Reroll, self.draw(Mutation::Reroll, rng)?),
         };
         out.clone_from(tree);
         edit.apply_in_place(out).then_some(op)

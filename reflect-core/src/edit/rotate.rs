@@ -53,6 +53,7 @@ pub fn own_choices(node: &ChoiceTree) -> Vec<Path> {
 }
 
 /// A node of the tree [`rotation`] reads, in pre-order (marks and failed attempts left out).
+#[derive(Debug, Clone)]
 struct Indexed {
     /// The node before it whose child it is, and its index among that node's children.
     parent: usize,
@@ -76,62 +77,100 @@ struct Indexed {
 /// The same RNG state gives the same edit.
 ///
 /// The rotations are counted, in pre-order of `P`, then of `C`, then of
-/// `B`, from one index of the tree, and only the one drawn is built.
+/// `B`, from one index of the tree, and only the one drawn is built. A tree
+/// rotated again and again counts them once: [`Rotations`].
 pub fn rotation(tree: &ChoiceTree, rng: &mut DetRng) -> Option<Edit> {
-    fn walk<'t>(
-        t: &'t ChoiceTree,
-        parent: usize,
-        child: usize,
-        owners: &mut Vec<(usize, &'t str)>,
-        out: &mut Vec<Indexed>,
-    ) {
-        let i = out.len();
-        let own = t.choice.is_some();
-        let owner = if own { owners.iter().rev().find(|(_, site)| *site == &*t.site).map(|&(o, _)| o) } else { None };
-        let rank = owner.map_or(0, |o| {
-            out[o].parts += 1;
-            out[o].parts - 1
-        });
-        out.push(Indexed { parent, child, end: 0, owner, rank, parts: 0, rotations: 0 });
-        if own {
-            owners.push((i, &t.site));
+    Rotations::of(tree).draw(rng)
+}
+
+/// The rotations of one choice tree, counted once: [`Rotations::draw`]
+/// draws what [`rotation`] of that tree draws (the same edit from the same
+/// RNG state) without walking the tree again, for a tree rotated many times
+/// (a corpus entry of the mutational guide).
+#[derive(Debug, Clone)]
+pub struct Rotations {
+    nodes: Vec<Indexed>,
+    total: usize,
+}
+
+impl Rotations {
+    /// The rotations of `tree`.
+    pub fn of(tree: &ChoiceTree) -> Rotations {
+        fn walk<'t>(
+            t: &'t ChoiceTree,
+            parent: usize,
+            child: usize,
+            owners: &mut Vec<(usize, &'t str)>,
+            out: &mut Vec<Indexed>,
+        ) {
+            let i = out.len();
+            let own = t.choice.is_some();
+            let owner =
+                if own { owners.iter().rev().find(|(_, site)| *site == &*t.site).map(|&(o, _)| o) } else { None };
+            let rank = owner.map_or(0, |o| {
+                out[o].parts += 1;
+                out[o].parts - 1
+            });
+            out.push(Indexed { parent, child, end: 0, owner, rank, parts: 0, rotations: 0 });
+            if own {
+                owners.push((i, &t.site));
+            }
+            for (k, c) in t.children.iter().enumerate() {
+                if !is_aside(c) {
+                    walk(c, i, k, owners, out);
+                }
+            }
+            if own {
+                owners.pop();
+            }
+            out[i].end = out.len();
         }
-        for (k, c) in t.children.iter().enumerate() {
-            if !is_aside(c) {
-                walk(c, i, k, owners, out);
+        let mut nodes = Vec::with_capacity(64);
+        walk(tree, usize::MAX, 0, &mut Vec::with_capacity(16), &mut nodes);
+        for c in 0..nodes.len() {
+            if let Some(p) = nodes[c].owner {
+                nodes[p].rotations += Self::with_child(&nodes[c]);
             }
         }
-        if own {
-            owners.pop();
+        let total = nodes.iter().map(|p| p.rotations).sum();
+        Rotations { nodes, total }
+    }
+
+    /// How many rotations there are.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The rotations with `C` at node `c`: one for each part of `C` but its `rank`-th.
+    fn with_child(c: &Indexed) -> usize {
+        c.parts - usize::from(c.parts > c.rank)
+    }
+
+    /// One rotation, drawn uniformly (see [`rotation`]); `None`, with no draw, when there is none.
+    pub fn draw(&self, rng: &mut DetRng) -> Option<Edit> {
+        if self.total == 0 {
+            return None;
         }
-        out[i].end = out.len();
+        let nodes = &self.nodes;
+        let mut k = rng.random_range(0..self.total);
+        // `P` in pre-order, then its parts in pre-order (a part comes after its owner, inside its subtree).
+        let p = nth_counted(0..nodes.len(), &mut k, |p| nodes[p].rotations);
+        let c = nth_counted(p + 1..nodes[p].end, &mut k, |c| match nodes[c].owner == Some(p) {
+            true => Self::with_child(&nodes[c]),
+            false => 0,
+        });
+        let j = if k >= nodes[c].rank { k + 1 } else { k };
+        let b = (c + 1..nodes[c].end)
+            .find(|&b| nodes[b].owner == Some(c) && nodes[b].rank == j)
+            .expect("a part of that rank is in its owner's subtree");
+        let path = |i: usize, to: usize| path_up(i, to, |n| (nodes[n].parent, nodes[n].child));
+        Some(Edit::Rotate { at: path(p, 0), child: path(c, p), grandchild: path(b, c) })
     }
-    let mut nodes = Vec::with_capacity(64);
-    walk(tree, usize::MAX, 0, &mut Vec::with_capacity(16), &mut nodes);
-    // The rotations with `C` at node `c`: one for each part of `C` but its `rank`-th; summed by `P`.
-    let with_child = |c: &Indexed| c.parts - usize::from(c.parts > c.rank);
-    for c in 0..nodes.len() {
-        if let Some(p) = nodes[c].owner {
-            nodes[p].rotations += with_child(&nodes[c]);
-        }
-    }
-    let total: usize = nodes.iter().map(|p| p.rotations).sum();
-    if total == 0 {
-        return None;
-    }
-    let mut k = rng.random_range(0..total);
-    // `P` in pre-order, then its parts in pre-order (a part comes after its owner, inside its subtree).
-    let p = nth_counted(0..nodes.len(), &mut k, |p| nodes[p].rotations);
-    let c = nth_counted(p + 1..nodes[p].end, &mut k, |c| match nodes[c].owner == Some(p) {
-        true => with_child(&nodes[c]),
-        false => 0,
-    });
-    let j = if k >= nodes[c].rank { k + 1 } else { k };
-    let b = (c + 1..nodes[c].end)
-        .find(|&b| nodes[b].owner == Some(c) && nodes[b].rank == j)
-        .expect("a part of that rank is in its owner's subtree");
-    let path = |i: usize, to: usize| path_up(i, to, |n| (nodes[n].parent, nodes[n].child));
-    Some(Edit::Rotate { at: path(p, 0), child: path(c, p), grandchild: path(b, c) })
 }
 
 /// The node of `range` that the `k`-th of their counted items (counted from 0, in order) belongs to;

@@ -168,6 +168,37 @@ fn a_mutant_made_into_a_used_tree_is_the_mutant_made_afresh() {
     assert!(made > 600, "mutants made: {made}");
 }
 
+/// A tree indexed once ([`Mutations`], [`Rotations`]) draws, again and again and by every operator in
+/// turn, what the tree drawn from afresh each time draws: the same edits and mutants, from the same draws.
+#[test]
+fn an_index_kept_draws_what_the_tree_draws_afresh() {
+    let mut trees = rng_from_seed(13);
+    let (mut into, mut afresh) = (ChoiceTree::root(Vec::new()), ChoiceTree::root(Vec::new()));
+    let mut drawn = 0;
+    for case in 0..100 {
+        let tree = ChoiceTree::root(vec![random_tree(&mut trees, 5), random_tree(&mut trees, 3)]);
+        let marked = with_marks(&tree, &mut trees);
+        let (mutations, rotations) = (Mutations::of(&marked), Rotations::of(&marked));
+        let (mut a, mut b) = (rng_from_seed(case), rng_from_seed(case));
+        for round in 0..12 {
+            let op = Mutation::ALL[round % 3];
+            let edit = mutations.draw(op, &mut a);
+            assert_eq!(edit, op.draw(&marked, &mut b), "{op:?} on {marked}");
+            let made = mutations.mutant_into(op, &marked, &mut into, &mut a);
+            assert_eq!(made, op.mutant_into(&marked, &mut afresh, &mut b), "{op:?} on {marked}");
+            if made.is_some() {
+                assert_eq!(into, afresh, "{op:?} on {marked}");
+            }
+            let rotated = rotations.draw(&mut a);
+            assert_eq!(rotated, rotation(&marked, &mut b), "rotation of {marked}");
+            assert_eq!(rotations.is_empty(), rotated.is_none());
+            drawn += usize::from(edit.is_some()) + usize::from(rotated.is_some());
+        }
+        assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws were made");
+    }
+    assert!(drawn > 1000, "edits drawn: {drawn}");
+}
+
 #[test]
 fn shift_seq_and_the_edits_of_several_choices() {
     let t = list();

@@ -4,6 +4,7 @@ use crate::guides::elites::Elites;
 use crate::guides::graft::{recursive, Start};
 use rand::Rng;
 use refgen_core::choice::ChoiceTree;
+use refgen_core::edit::{Mutations, Rotations};
 use refgen_core::source::{weighted_index, DetRng};
 
 /// Why a case joined the corpus.
@@ -47,6 +48,10 @@ pub(super) struct Corpus {
     graftable: Vec<bool>,
     /// Each entry's start as graft cases cut it, read at its first graft case.
     starts: Vec<Option<Start>>,
+    /// Each entry's rotations, counted at its first rotation.
+    rotations: Vec<Option<Rotations>>,
+    /// Each entry's index for the mutation operators, made at its first mutant.
+    mutations: Vec<Option<Mutations>>,
     /// For each feature of the entries, the largest entry that has it.
     elites: Elites,
 }
@@ -87,6 +92,18 @@ impl Corpus {
     pub(super) fn graft_start(&mut self, i: usize) -> Option<&Start> {
         let entry = &self.entries[i].tree;
         self.graftable[i].then(|| &*self.starts[i].get_or_insert_with(|| Start::of(entry)))
+    }
+
+    /// Entry `i`'s choice tree and its rotations (counted at its first rotation).
+    pub(super) fn rotations(&mut self, i: usize) -> (&ChoiceTree, &Rotations) {
+        let entry = &self.entries[i].tree;
+        (entry, self.rotations[i].get_or_insert_with(|| Rotations::of(entry)))
+    }
+
+    /// Entry `i`'s choice tree and its index for the mutation operators (made at its first mutant).
+    pub(super) fn mutations(&mut self, i: usize) -> (&ChoiceTree, &Mutations) {
+        let entry = &self.entries[i].tree;
+        (entry, self.mutations[i].get_or_insert_with(|| Mutations::of(entry)))
     }
 
     /// The index of an entry to mutate, drawn with weight the square of its number of choices (at least 1).
@@ -131,6 +148,8 @@ impl Corpus {
                     self.entries.remove(i);
                     self.graftable.remove(i);
                     self.starts.remove(i);
+                    self.rotations.remove(i);
+                    self.mutations.remove(i);
                     self.total -= self.weights.remove(i);
                 }
                 None => return,
@@ -139,6 +158,8 @@ impl Corpus {
         let weight = (tree.choice_count().max(1) as u64).pow(2);
         self.graftable.push(recursive(&tree, &mut Vec::new()));
         self.starts.push(None);
+        self.rotations.push(None);
+        self.mutations.push(None);
         self.entries.push(CorpusEntry { tree, joined });
         self.weights.push(weight);
         self.total += weight;

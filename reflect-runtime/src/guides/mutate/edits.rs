@@ -2,7 +2,7 @@
 
 use rand::Rng;
 use refgen_core::choice::ChoiceTree;
-use refgen_core::edit::{rotation, Edit, Path};
+use refgen_core::edit::{Edit, Path, Rotations};
 use refgen_core::source::DetRng;
 use refgen_core::splice::Donors;
 
@@ -24,11 +24,11 @@ pub(super) fn spliced(donors: &Donors, parent: &ChoiceTree, tree: &mut ChoiceTre
 /// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
 const ROTATE_RELABEL: f64 = 0.75;
 
-/// A rotation of `parent` ([`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
+/// A rotation of `parent` (one of its `rotations`, [`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
 /// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
 /// Made into `tree` (its lists of children reused); whether there was a rotation.
-pub(super) fn rotated(parent: &ChoiceTree, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
-    let Some(Edit::Rotate { at, child, grandchild }) = rotation(parent, rng) else { return false };
+pub(super) fn rotated(parent: &ChoiceTree, rotations: &Rotations, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
+    let Some(Edit::Rotate { at, child, grandchild }) = rotations.draw(rng) else { return false };
     let lower: Path = at.iter().chain(&grandchild).copied().collect();
     let mut edits = vec![Edit::Rotate { at: at.clone(), child, grandchild }];
     // The lower node first: marking the upper one's own choices may move what is beneath them.

@@ -497,8 +497,8 @@ impl Guide for MutateGuide {
         // A mutant is made into the tree of the last case replayed, handed back ([`Guide::recycle`]).
         let mut tree = self.spare.take().unwrap_or_else(|| ChoiceTree::root(Vec::new()));
         if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
-            let parent = self.corpus.tree(self.corpus.parent(&mut rng));
-            if rotated(parent, &mut tree, &mut rng) {
+            let (parent, rotations) = self.corpus.rotations(self.corpus.parent(&mut rng));
+            if rotated(parent, rotations, &mut tree, &mut rng) {
                 self.planned = Some(Planned::Rotate);
                 self.stats.rotated += 1;
                 return Plan::Replay(tree);
@@ -514,8 +514,10 @@ impl Guide for MutateGuide {
         }
         let mutant = (!fresh)
             .then(|| {
-                let parent = self.corpus.tree(self.corpus.parent(&mut rng));
-                ops[rng.random_range(0..ops.len())].mutant_into(parent, &mut tree, &mut rng)
+                let i = self.corpus.parent(&mut rng);
+                let op = ops[rng.random_range(0..ops.len())];
+                let (parent, mutations) = self.corpus.mutations(i);
+                mutations.mutant_into(op, parent, &mut tree, &mut rng)
             })
             .flatten();
         match mutant {
