@@ -29,6 +29,18 @@ pub struct CorpusEntry {
     pub joined: Joined,
 }
 
+/// What is read of an entry once, when the first case that needs it is made from it, and kept while
+/// the entry stays: each is drawn from again and again without walking the entry's tree.
+#[derive(Debug, Clone, Default)]
+struct Read {
+    /// Its start as graft cases cut it.
+    start: Option<Start>,
+    /// Its rotations.
+    rotations: Option<Rotations>,
+    /// Its index for the mutation operators.
+    mutations: Option<Mutations>,
+}
+
 /// The share of parents that must have a rare feature drawn uniformly ([`Corpus::parent`]).
 const ELITE_SHARE: f64 = 0.5;
 
@@ -46,12 +58,8 @@ pub(super) struct Corpus {
     total: u64,
     /// Whether each entry has a choice beneath a choice of the same site: somewhere to graft.
     graftable: Vec<bool>,
-    /// Each entry's start as graft cases cut it, read at its first graft case.
-    starts: Vec<Option<Start>>,
-    /// Each entry's rotations, counted at its first rotation.
-    rotations: Vec<Option<Rotations>>,
-    /// Each entry's index for the mutation operators, made at its first mutant.
-    mutations: Vec<Option<Mutations>>,
+    /// What is read of each entry when it is first grafted from, rotated or mutated.
+    read: Vec<Read>,
     /// For each feature of the entries, the largest entry that has it.
     elites: Elites,
 }
@@ -91,19 +99,19 @@ impl Corpus {
     /// to graft.
     pub(super) fn graft_start(&mut self, i: usize) -> Option<&Start> {
         let entry = &self.entries[i].tree;
-        self.graftable[i].then(|| &*self.starts[i].get_or_insert_with(|| Start::of(entry)))
+        self.graftable[i].then(|| &*self.read[i].start.get_or_insert_with(|| Start::of(entry)))
     }
 
     /// Entry `i`'s choice tree and its rotations (counted at its first rotation).
     pub(super) fn rotations(&mut self, i: usize) -> (&ChoiceTree, &Rotations) {
         let entry = &self.entries[i].tree;
-        (entry, self.rotations[i].get_or_insert_with(|| Rotations::of(entry)))
+        (entry, self.read[i].rotations.get_or_insert_with(|| Rotations::of(entry)))
     }
 
     /// Entry `i`'s choice tree and its index for the mutation operators (made at its first mutant).
     pub(super) fn mutations(&mut self, i: usize) -> (&ChoiceTree, &Mutations) {
         let entry = &self.entries[i].tree;
-        (entry, self.mutations[i].get_or_insert_with(|| Mutations::of(entry)))
+        (entry, self.read[i].mutations.get_or_insert_with(|| Mutations::of(entry)))
     }
 
     /// The index of an entry to mutate, drawn with weight the square of its number of choices (at least 1).
@@ -147,9 +155,7 @@ impl Corpus {
                     self.elites.remove(i, &self.weights);
                     self.entries.remove(i);
                     self.graftable.remove(i);
-                    self.starts.remove(i);
-                    self.rotations.remove(i);
-                    self.mutations.remove(i);
+                    self.read.remove(i);
                     self.total -= self.weights.remove(i);
                 }
                 None => return,
@@ -157,9 +163,7 @@ impl Corpus {
         }
         let weight = (tree.choice_count().max(1) as u64).pow(2);
         self.graftable.push(recursive(&tree, &mut Vec::new()));
-        self.starts.push(None);
-        self.rotations.push(None);
-        self.mutations.push(None);
+        self.read.push(Read::default());
         self.entries.push(CorpusEntry { tree, joined });
         self.weights.push(weight);
         self.total += weight;

@@ -24,9 +24,9 @@ pub(super) fn spliced(donors: &Donors, parent: &ChoiceTree, tree: &mut ChoiceTre
 /// The chance that each of a rotation's two nodes has its own picks drawn afresh ([`Edit::Relabel`]).
 const ROTATE_RELABEL: f64 = 0.75;
 
-/// A rotation of `parent` (one of its `rotations`, [`refgen_core::edit::rotation`]), each of the two nodes it moves relabelled
-/// with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its heights only recoloured).
-/// Made into `tree` (its lists of children reused); whether there was a rotation.
+/// A rotation of `parent`, drawn from its `rotations` ([`refgen_core::edit::rotation`]), each of the two
+/// nodes it moves relabelled with probability [`ROTATE_RELABEL`] (a red-black tree's rotation keeps its
+/// heights only recoloured). Made into `tree` (its lists of children reused); whether there was one.
 pub(super) fn rotated(parent: &ChoiceTree, rotations: &Rotations, tree: &mut ChoiceTree, rng: &mut DetRng) -> bool {
     let Some(Edit::Rotate { at, child, grandchild }) = rotations.draw(rng) else { return false };
     let lower: Path = at.iter().chain(&grandchild).copied().collect();
