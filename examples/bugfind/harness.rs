@@ -5,7 +5,9 @@ use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide
 use refgen::prelude::*;
 use refgen::runner::RunError;
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::fmt::Debug;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -74,6 +76,24 @@ pub static NOTES: AtomicBool = AtomicBool::new(false);
 thread_local! {
     /// What the last run that passed did: its counts and its guide's notes, for `--notes` (taken when printed).
     static LAST_NOTES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+thread_local! {
+    /// While a cost run with `--notes` runs: a hash of each value tested so far (of its `Debug` text),
+    /// the tests, and how many of them tested a value tested before in the run. `None` otherwise.
+    static REPEATS: RefCell<Option<(HashSet<u64>, u64, u64)>> = const { RefCell::new(None) };
+}
+
+/// Counts a test of `v` while a cost run with `--notes` runs.
+fn repeat(v: &impl Debug) {
+    REPEATS.with(|r| {
+        if let Some((seen, tests, repeats)) = r.borrow_mut().as_mut() {
+            let mut h = DefaultHasher::new();
+            format!("{v:?}").hash(&mut h);
+            *tests += 1;
+            *repeats += u64::from(!seen.insert(h.finish()));
+        }
+    })
 }
 
 /// The width of a window of `--curve` (0: no curve).
@@ -169,6 +189,9 @@ pub fn prop<V: Debug + 'static>(
         };
         let p = Property::new(gen, move |v: V| {
             record(size(&v));
+            if NOTES.load(Ordering::Relaxed) {
+                repeat(&v);
+            }
             let ok = test(&v);
             // A `--rate` trial counts each test, and goes on past a failure.
             count(!ok) || ok
@@ -366,10 +389,17 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
         // Only a cost run that passed leaves notes: one that failed or gave up prints none, never an earlier run's.
         LAST_NOTES.with(|n| n.borrow_mut().clear());
+        let notes = NOTES.load(Ordering::Relaxed);
+        REPEATS.with(|r| *r.borrow_mut() = notes.then(Default::default));
         let t = (w.props[0].run)(setup.source, c);
+        let repeats = REPEATS.with(|r| r.take()).filter(|r| r.1 > 0).map(|(_, tests, repeats)| {
+            let share = 100.0 * repeats as f64 / tests as f64;
+            format!("{repeats} of its {tests} tests ({share:.1}%) tested a value tested before in the run")
+        });
         take_sizes();
         row.loop_us = 1e6 * t.secs / t.tests.max(1) as f64;
-        LAST_NOTES.with(|n| n.take().iter().for_each(|note| println!("  {} cost run: {note}", setup.name)));
+        LAST_NOTES
+            .with(|n| n.take().iter().chain(&repeats).for_each(|note| println!("  {} cost run: {note}", setup.name)));
         // With `--rate`: each task's share of failing tests.
         let mut shares = Vec::new();
         for (ti, &(m, pi)) in tasks.iter().enumerate() {
