@@ -80,18 +80,19 @@ thread_local! {
 
 thread_local! {
     /// While a cost run with `--notes` runs: a hash of each value tested so far (of its `Debug` text),
-    /// the tests, and how many of them tested a value tested before in the run. `None` otherwise.
-    static REPEATS: RefCell<Option<(HashSet<u64>, u64, u64)>> = const { RefCell::new(None) };
+    /// and the tests; those that tested a value tested before are the tests less the hashes. `None`
+    /// otherwise.
+    static REPEATS: RefCell<Option<(HashSet<u64>, u64)>> = const { RefCell::new(None) };
 }
 
 /// Counts a test of `v` while a cost run with `--notes` runs.
 fn repeat(v: &impl Debug) {
     REPEATS.with(|r| {
-        if let Some((seen, tests, repeats)) = r.borrow_mut().as_mut() {
+        if let Some((seen, tests)) = r.borrow_mut().as_mut() {
             let mut h = DefaultHasher::new();
             format!("{v:?}").hash(&mut h);
+            seen.insert(h.finish());
             *tests += 1;
-            *repeats += u64::from(!seen.insert(h.finish()));
         }
     })
 }
@@ -392,7 +393,8 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         let notes = NOTES.load(Ordering::Relaxed);
         REPEATS.with(|r| *r.borrow_mut() = notes.then(Default::default));
         let t = (w.props[0].run)(setup.source, c);
-        let repeats = REPEATS.with(|r| r.take()).filter(|r| r.1 > 0).map(|(_, tests, repeats)| {
+        let repeats = REPEATS.with(|r| r.take()).filter(|r| r.1 > 0).map(|(seen, tests)| {
+            let repeats = tests - seen.len() as u64;
             let share = 100.0 * repeats as f64 / tests as f64;
             format!("{repeats} of its {tests} tests ({share:.1}%) tested a value tested before in the run")
         });

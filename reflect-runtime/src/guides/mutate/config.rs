@@ -14,12 +14,11 @@ pub struct MutateConfig {
     /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
     /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
     ///
-    /// A splice costs the most time per new valid value of the mutational cases (on the workloads of
-    /// `examples/bugfind`, 2 to 9 times a graft's), but finds what the others miss on a red-black tree:
-    /// under the default guide with a quarter, the AVL tree's and the typed language's failures came a
-    /// little sooner (geometric mean of the tests to a failure 178 against 197, 5 trials per task, and
-    /// 392 against 406, 10 trials), the red-black tree's later (256 against 225, and 2 of 177 trials
-    /// missed their bug, 3 trials per task).
+    /// Half is kept for the red-black tree: under the default guide on `examples/bugfind`, with a
+    /// quarter, the AVL tree's and the typed language's failures came a little sooner (geometric mean
+    /// of the tests to a failure 178 against 197, 5 trials per task, and 392 against 406, 10 trials),
+    /// the red-black tree's later (256 against 225, and 2 of 177 trials missed their bug, 3 trials per
+    /// task).
     pub splice: f64,
     /// The share of the cases that are not fresh made by grafting (`0..=1`; see [`super`]) once
     /// the corpus has given donors; default 0.25. The others are mutants.

@@ -86,16 +86,11 @@
 //!   to graft and is mutated instead): its first choice (the option its root
 //!   picked) and its parts before a cut (the last part with probability one
 //!   half, else one drawn uniformly) are replayed. (A property of several
-//!   arguments has no first choice: its parts are its arguments, so a cut
-//!   keeps the first arguments whole, a tree and the key after it say, and
-//!   makes the others again, and only a cut before the tree grafts inside
-//!   it. Cutting inside the tree instead, at its top node's parts, was
-//!   measured on the AVL workload of `examples/bugfind`, whose properties
-//!   take a tree and one or two keys, 27 tasks, 5 trials of at most 100,000
-//!   tests or 5 s: the tests to a failure fell (geometric mean 197 to 108),
-//!   but most such cases were rejected after all their retries, a valid test
-//!   cost 4 times as much, and the mean time to a failure went from 25 to
-//!   107 ms.) After them, every pick
+//!   arguments has no first choice: a cut keeps its first arguments whole,
+//!   a tree and the key after it say, and makes the others again: cutting
+//!   inside the tree took fewer tests to a failure on the AVL trees of
+//!   `examples/bugfind`, but four times as long.)
+//!   After them, every pick
 //!   made beneath a choice of the same site (a subtree of a recursive type)
 //!   replays a donor of that site, drawn with weight its number of choices
 //!   (in half the draws, where the site's donors have several top choices,
