@@ -87,9 +87,10 @@
 //!   picked) and its parts before a cut (the last part with probability one
 //!   half, else one drawn uniformly) are replayed. (A property of several
 //!   arguments has no first choice: a cut keeps its first arguments whole,
-//!   a tree and the key after it say, and makes the others again: cutting
-//!   inside the tree took fewer tests to a failure on the AVL trees of
-//!   `examples/bugfind`, but four times as long.)
+//!   a tree and the key after it say, and makes the others again; a cut
+//!   after the first is drawn uniformly, not before the last half the time
+//!   as a retry's is: remaking only a last flag or key most often makes a
+//!   value tested before.)
 //!   After them, every pick
 //!   made beneath a choice of the same site (a subtree of a recursive type)
 //!   replays a donor of that site, drawn with weight its number of choices
