@@ -313,22 +313,24 @@ fn draw_cut(parts: usize, rng: &mut DetRng) -> usize {
 /// choices in order) and where each part ends, so that a cut walks and copies nothing.
 ///
 /// The value of a property of several arguments has no first choice: its parts are its arguments, so a cut
-/// falls between them, and only a cut before a tree grafts inside it. It is before the first argument as
-/// often as a retry's cut is before the first part, else before one of the others, drawn uniformly: a retry
-/// cuts before the last part half the time, for what was made last most often failed to fit, but a case's
-/// start has not failed, and remaking only the last argument (often a flag or a key of a few values) most
-/// often makes a value tested before. Measured on `examples/bugfind` against the cut drawn as a retry's (the
-/// default guide, at most 100,000 tests or 5 s a trial): the red-black tree, whose properties take a tree and
-/// up to four keys and flags (59 tasks, 3 trials, the two runs side by side), geometric mean of the tests to
-/// a failure 225 to 166, mean 4,491 to 2,864, mean time 200 to 125 ms (one task solved in 2 of 3 trials,
-/// against 3; 10 trials of it: 7 against 8); the search tree (53 tasks, 5 trials), geometric mean of the
-/// tests to a failure 13.6 to 12.6, mean time 1.96 to 1.88 ms; the AVL tree (27 tasks, 5 trials), 197 to 184
-/// tests, 13.0 to 12.1 ms (its properties of two arguments draw as before); the heap's and the typed
-/// language's draws are unchanged (at most two arguments). Cutting inside the tree instead, at its top node's
-/// parts, was measured on the AVL workload of `examples/bugfind`, whose properties take a tree and one or two
-/// keys (27 tasks, 5 trials of at most 100,000 tests or 5 s): the tests to a failure fell (geometric mean 197
-/// to 108), but most such cases were rejected after all their retries, a valid test cost 4 times as much, and
-/// the mean time to a failure went from 25 to 107 ms.
+/// falls between them, and only a cut before a tree grafts inside it. With three arguments or more, it is
+/// before the first as often as a retry's cut is before the first part, else before one of the others, drawn
+/// uniformly: a retry cuts before the last part half the time, for what was made last most often failed to
+/// fit, but a case's start has not failed, and remaking only the last argument (often a flag or a key of a
+/// few values) most often makes a value tested before. (With two, the two draws agree: it is drawn as a
+/// retry's.) Measured on `examples/bugfind` against the cut drawn as a retry's (the default guide,
+/// `--per-task`, at most 100,000 tests or 5 s a trial, two runs at a time): the red-black tree, whose
+/// properties take a tree and up to four keys and flags (59 tasks, 3 trials), median tests to a failure 270
+/// to 162, mean time 199.68 to 125.19 ms, tasks solved in every trial 59 to 58
+/// (`no_balance_insert_1/InsertDelete` in 2 of 3; alone, in 10 trials, 7 against 8), and its cost run
+/// (`--tests 20000 --notes`) tested a value tested before in 57.6% of its tests, against 72.0%; the search
+/// tree (53 tasks, 5 trials), median 12 both, mean time 1.96 to 1.86 ms; the AVL tree (27 tasks, 5 trials),
+/// median 245 both, mean time 13.01 to 12.10 ms; the heap's and the typed language's draws are unchanged (at
+/// most two arguments). Cutting inside the tree instead, at its top node's parts, was measured on the AVL
+/// workload of `examples/bugfind`, whose properties take a tree and one or two keys (27 tasks, 5 trials of at
+/// most 100,000 tests or 5 s): the tests to a failure fell (geometric mean 197 to 108), but most such cases
+/// were rejected after all their retries, a valid test cost 4 times as much, and the mean time to a failure
+/// went from 25 to 107 ms.
 #[derive(Debug, Clone)]
 pub(super) struct Start {
     steps: DonorChoices,
@@ -353,8 +355,9 @@ impl Start {
     /// parts and no first choice (see [`Start`]).
     fn cut(&self, rng: &mut DetRng) -> Script {
         let parts = self.ends.len() - 1;
-        // Several parts and no first choice: the cut that would be before the last part is after the first.
-        let at = match self.ends[0] == 0 && parts >= 2 {
+        // Three parts or more and no first choice: the cut that would be before the last part is after
+        // the first. (With two, that is the last: drawn as a retry's, the same draws.)
+        let at = match self.ends[0] == 0 && parts >= 3 {
             true if rng.random::<f64>() < CUT_LAST => rng.random_range(1..parts),
             true => rng.random_range(0..parts),
             false => draw_cut(parts, rng),

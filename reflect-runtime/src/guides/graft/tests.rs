@@ -44,12 +44,17 @@ fn node() -> ChoiceTree {
 }
 
 /// A corpus entry's start, read once, cuts as the entry itself does: the same script from the same
-/// draws, for a tree of one pick with parts beneath it, for a root of one part, and for a tree
-/// with no part.
+/// draws, for a tree of one pick with parts beneath it, for a root of one part or two, and for a
+/// tree with no part.
 #[test]
 fn a_start_read_once_cuts_as_its_tree_does() {
     let k = |c: Choice| ChoiceTree::choice("k", c, vec![]);
-    let trees = [ChoiceTree::root(vec![node()]), ChoiceTree::root(vec![]), ChoiceTree::root(vec![k(2)])];
+    let trees = [
+        ChoiceTree::root(vec![node()]),
+        ChoiceTree::root(vec![]),
+        ChoiceTree::root(vec![k(2)]),
+        ChoiceTree::root(vec![node(), k(4)]),
+    ];
     let mut ends = HashSet::new();
     for tree in &trees {
         let start = Start::of(tree);

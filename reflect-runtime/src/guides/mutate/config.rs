@@ -14,11 +14,12 @@ pub struct MutateConfig {
     /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
     /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
     ///
-    /// Half is kept for the red-black tree: under the default guide on `examples/bugfind`, with a
-    /// quarter, the AVL tree's and the typed language's failures came a little sooner (geometric mean
-    /// of the tests to a failure 178 against 197, 5 trials per task, and 392 against 406, 10 trials),
-    /// the red-black tree's later (256 against 225, and 2 of 177 trials missed their bug, 3 trials per
-    /// task).
+    /// Half is kept for the red-black tree: under the default guide on `examples/bugfind`
+    /// (`--per-task`), with a quarter, the AVL tree's and the typed language's failures took fewer
+    /// tests (median 183 against 245, 5 trials per task, and 341 against 373, 10 trials; mean time
+    /// 12.00 against 11.86 ms and 25.75 against 30.66 ms), the red-black tree's more (median 293
+    /// against 270, mean time 208.42 against 157.11 ms, 3 trials per task; one task solved in 1 of 3
+    /// trials).
     pub splice: f64,
     /// The share of the cases that are not fresh made by grafting (`0..=1`; see [`super`]) once
     /// the corpus has given donors; default 0.25. The others are mutants.
@@ -41,11 +42,12 @@ pub struct MutateConfig {
 /// and 405 to 723 discards.) See [`super`] for what rotations find.
 ///
 /// Half is kept for the red-black tree, whose delete bugs need rotated, recoloured shapes. With a
-/// quarter, under the default guide on `examples/bugfind` (at most 100,000 tests or 5 s a trial), the
-/// AVL tree's and the typed language's failures came sooner (geometric mean of the tests to a failure
-/// 168 against 184, mean time 7.6 against 12.1 ms, 5 trials per task; 334 against 406, 24.1 against
-/// 38.6 ms, 10 trials), the heap's about the same, and the red-black tree's later (208 against 166,
-/// 231 against 125 ms, 3 trials; 57 of its 59 tasks solved in every trial, against 58).
+/// quarter, under the default guide on `examples/bugfind` (`--per-task`, at most 100,000 tests or 5 s
+/// a trial), the AVL tree's and the typed language's failures came sooner (median tests to a failure
+/// 204 against 245, mean time 7.55 against 12.10 ms, 5 trials per task; 298 against 373, 24.14
+/// against 38.61 ms, 10 trials), the heap's about the same (median 9 both, 0.61 against 0.69 ms), and
+/// the red-black tree's later (median 199 against 162, 230.98 against 125.19 ms, 3 trials; 57 of its
+/// 59 tasks solved in every trial, against 58).
 pub const ROTATE: f64 = 0.5;
 
 /// The cases between two restarts of a [`MutateGuide`](super::MutateGuide) by default ([`MutateConfig::restart_every`]).
