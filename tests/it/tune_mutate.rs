@@ -340,10 +340,27 @@ fn the_mutate_guide_starts_again_every_n_cases() {
             assert!(after <= latest + 1 && after < before, "{before} {after} (fresh cases: {fresh})");
             assert!(guide.corpus().iter().all(|e| e.joined == Joined::New));
             let notes = refgen::guide::Guide::notes(&guide);
-            assert!(notes[0].ends_with("; started again once (every 300 cases)"), "{notes:?}");
+            assert!(notes[0].ends_with("; started again once (after 300 cases)"), "{notes:?}");
         } else {
             assert!(after >= before, "{before} {after}");
         }
+    }
+}
+
+/// `restart_every = N` is the unit of Luby's periods: the guide starts again after N, 2N, 4N, 5N, 6N,
+/// 8N, ... cases; with `restart_luby = false`, after every N cases.
+#[test]
+fn the_mutate_guide_starts_again_after_periods_of_lubys_sequence() {
+    let g = Tree::generator();
+    for (luby, note) in [
+        (true, "started again 6 times (Luby's periods of 50 cases)"),
+        (false, "started again 8 times (every 50 cases)"),
+    ] {
+        let mut guide = MutateGuide::new(MutateConfig::default().restart_every(50).restart_luby(luby));
+        // With Luby's periods, restarts after 50, 100, 200, 250, 300 and 400 cases; without, after every 50.
+        generate_distinct(&g, &mut guide, 420, 5);
+        let notes = refgen::guide::Guide::notes(&guide);
+        assert!(notes[0].ends_with(note), "{notes:?}");
     }
 }
 

@@ -27,7 +27,8 @@
 //!   [`refgen_core::splice`]) and by grafting them where the generator makes
 //!   a part of a recursive type, retrying until one fits, and by rotating
 //!   them (a part lifted above its node, the order of the parts kept, the
-//!   two nodes recoloured); every 20,000 cases
+//!   two nodes recoloured); after periods of Luby's sequence in units of
+//!   5,000 cases (5,000, 10,000, 20,000, 25,000, ... cases)
 //!   it starts again from fresh cases, so that a long run is not held to the
 //!   descendants of a few early values (see [`super::mutate`]). Mutation
 //!   starts from the valid values random generation made before the switch

@@ -15,7 +15,7 @@
 //! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1), `grow = P` (0.5) | [`cgs`] |
 //! | `sa` | targeted: simulated annealing on `maximize!` / `minimize!` | `steps = N` (the run's cases, at most 10 000), `initial_temp = T` (1), `restart_after = N` (never), `max_retries = N` (50), `neighbour = f` (from the choice trees; `f: fn(&V, f64, &mut DetRng) -> V` over the arguments' value), `grow = P` (0.5) | [`sa`] |
 //! | `tuned(...)` | generation tuned by examples: weights by site and label from values like (or unlike) yours | `like = EXPR`, `unlike = EXPR` (at least one; each gives values of the arguments' type: an array, a `Vec`, `examples_from_dir("dir")`), `smoothing = S` (0.1); or `weights = "file.json"` alone (a saved tuning, beside `Cargo.toml`) | [`tuned`] |
-//! | `mutate` | validity-preserving mutation and splicing of a corpus of interesting cases | `corpus = N` (256), `fresh = P` (0.1, the share of the work), `splice = P` (0.5), `graft = P` (0.25), `rotate = P` (0.5; of the cases neither fresh nor grafted), `restart_every = N` (20,000 cases; 0 never), `operators = [reroll, swap, shrink]` (all three) | [`mutate`] |
+//! | `mutate` | validity-preserving mutation and splicing of a corpus of interesting cases | `corpus = N` (256), `fresh = P` (0.1, the share of the work), `splice = P` (0.5), `graft = P` (0.25), `rotate = P` (0.5; of the cases neither fresh nor grafted), `restart_every = N` (5,000 cases, the unit of Luby's periods between restarts; 0 never), `restart_luby = false` (every `N` cases), `operators = [reroll, swap, shrink]` (all three) | [`mutate`] |
 //! | `DistinctGuide::...` (or `#[property(distinct = N)]`) | a set of pairwise different inputs first (one per pick pattern, or all different values), then random | constructors: `cover()`, `cover_regex()`, `all_different()`, `new(gen, difference)` | [`distinct`] |
 //!
 //! **`grow = P`.** `rl`, `cgs` and `sa` run as their papers have them until
@@ -174,6 +174,7 @@ mod tests {
                 .graft(0.5)
                 .rotate(0.75)
                 .restart_every(0)
+                .restart_luby(false)
                 .operators([shrink, reroll])
                 .config(),
             MutateConfig::default()
@@ -183,6 +184,7 @@ mod tests {
                 .graft(0.5)
                 .rotate(0.75)
                 .restart_every(0)
+                .restart_luby(false)
                 .operators([Mutation::Shrink, Mutation::Reroll])
         );
     }

@@ -166,8 +166,12 @@
 //!   (failing that, the smallest that joined for being new); seeds,
 //!   failures and utility records stay.
 //!
-//! - **Restarts**: every [`MutateConfig::restart_every`] cases (default
-//!   [`RESTART`], 20,000; `0` never), the guide starts again: the corpus
+//! - **Restarts**: after periods of [`MutateConfig::restart_every`] cases
+//!   (default [`RESTART`], 5,000; `0` never) times the terms of Luby's
+//!   sequence, 1, 1, 2, 1, 1, 2, 4, ... (so after 5,000, 10,000, 20,000,
+//!   25,000, ... cases; [`MutateConfig::restart_luby`]: short runs and ever
+//!   longer ones, for a search whose cases to a failure are heavy-tailed),
+//!   the guide starts again: the corpus
 //!   keeps its seeds, failures and utility records only, and the donors,
 //!   shapes, features and orders learned from valid values are dropped; the
 //!   schedule's work is counted afresh; and it starts from the valid new
@@ -176,20 +180,9 @@
 //!   from random values, not from the first small value it would make
 //!   itself. A corpus grows by descent, and after some thousands of
 //!   cases most of it descends from a few entries: one run's valid values
-//!   settle on some shapes and seldom make others. Measured on the
-//!   red-black tree workload of `examples/bugfind` (four runs of 60,000
-//!   valid trees under the default guide, seeds 0 to 3, each cut in six
-//!   windows of 10,000), counting the trees that some delete breaks under
-//!   the mutants `miscolor_balLeft` and `miscolor_balRight`: without
-//!   restarts, two of the four runs made none for the first mutant in any
-//!   window, and two made none for the second; with a restart every 20,000
-//!   cases, every run made some for both (at most 0.3% to 8% of a window
-//!   for the first, 0.04% to 18% for the second), where the runs without
-//!   restarts that made them peaked higher (77% and 24%). Restarts
-//!   trade a run's settled corpus for independent ones; a run shorter than
-//!   the period never restarts. On that workload's 58 tasks (3 trials of at
-//!   most 100,000 tests or 5 s each), the default guide solved all 58, 54 in
-//!   every trial, with restarts, and 54, 46 in every trial, without.
+//!   settle on some shapes and seldom make others; restarts trade a run's
+//!   settled corpus for independent ones ([`RESTART`] gives the
+//!   measurements). A run shorter than the first period never restarts.
 //!
 //! Departures from the thesis: splicing, grafting, rotation, the donors, the rare
 //! features' elites, restarts and the schedule by work are this library's (splicing
@@ -203,6 +196,7 @@ mod config;
 mod corpus;
 mod edits;
 mod options;
+mod restarts;
 mod schedule;
 #[cfg(test)]
 mod tests;
@@ -309,9 +303,11 @@ pub struct MutateGuide {
     work: Work,
     /// The fresh cases that took the fast path.
     plain_fresh: u64,
-    /// The cases planned, and the restarts made (see [`MutateConfig::restart_every`]).
+    /// The cases planned, the restarts made, and the planned cases at which the next is due (see
+    /// [`MutateConfig::restart_every`]).
     planned_cases: u64,
     restarts: u64,
+    restart_at: u64,
     /// Cases adopted from the guide before it ([`Guide::adopt`]).
     adopted: u64,
     /// The valid new values of the latest fresh cases (at most [`RESTART_ADOPTS`]), with their keys: a
@@ -350,6 +346,7 @@ fn slot(op: Mutation) -> usize {
 impl MutateGuide {
     /// A guide with `config`.
     pub fn new(config: MutateConfig) -> Self {
+        let restart_at = config.restart_every;
         MutateGuide {
             config,
             corpus: Corpus::default(),
@@ -363,6 +360,7 @@ impl MutateGuide {
             plain_fresh: 0,
             planned_cases: 0,
             restarts: 0,
+            restart_at,
             adopted: 0,
             recent_fresh: VecDeque::new(),
             grafting: Grafting::default(),
@@ -383,8 +381,7 @@ impl MutateGuide {
 
     /// Whether the next case starts the guide again ([`MutateConfig::restart_every`]).
     fn restart_due(&self) -> bool {
-        let every = self.config.restart_every;
-        every > 0 && self.planned_cases > 0 && self.planned_cases.is_multiple_of(every)
+        self.config.restart_every > 0 && self.planned_cases > 0 && self.planned_cases == self.restart_at
     }
 
     /// Whether fresh cases have made less than their share of the work (the choices made, in valid cases
@@ -423,6 +420,9 @@ impl MutateGuide {
         self.salt = old.salt;
         self.planned_cases = old.planned_cases;
         self.restarts = old.restarts + 1;
+        let c = &self.config;
+        self.restart_at =
+            old.restart_at.saturating_add(restarts::period(c.restart_every, c.restart_luby, self.restarts));
         self.adopted = old.adopted;
         self.work = old.work.restarted();
         self.plain_fresh = old.plain_fresh;
@@ -639,10 +639,11 @@ impl Guide for MutateGuide {
                     1 => ", 1 value adopted from before the switch".to_owned(),
                     n => format!(", {n} values adopted from before the switch"),
                 },
-                match self.restarts {
-                    0 => String::new(),
-                    1 => format!("; started again once (every {} cases)", self.config.restart_every),
-                    n => format!("; started again {n} times (every {} cases)", self.config.restart_every),
+                match (self.restarts, self.config.restart_luby) {
+                    (0, _) => String::new(),
+                    (1, _) => format!("; started again once (after {} cases)", self.config.restart_every),
+                    (n, false) => format!("; started again {n} times (every {} cases)", self.config.restart_every),
+                    (n, true) => format!("; started again {n} times (Luby's periods of {} cases)", self.config.restart_every),
                 }
             ),
             format!("mutate: mutants by operator: {}", ops.join(", ")),

@@ -1,4 +1,4 @@
-//! `#[property(guide = mutate(...))]`'s options: `corpus`, `fresh`, `splice`, `graft`, `rotate`, `restart_every`, `operators`.
+//! `#[property(guide = mutate(...))]`'s options: `corpus`, `fresh`, `splice`, `graft`, `rotate`, `restart_every`, `restart_luby`, `operators`.
 
 use super::{MutateConfig, MutateGuide, RESTART, ROTATE};
 use refgen_core::edit::Mutation;
@@ -15,6 +15,7 @@ pub const fn options<V>() -> MutateOptions {
         graft: 0.25,
         rotate: ROTATE,
         restart_every: RESTART,
+        restart_luby: true,
         operators: [Mutation::Reroll; MAX_OPERATORS],
         len: 0,
     }
@@ -29,6 +30,7 @@ pub struct MutateOptions {
     graft: f64,
     rotate: f64,
     restart_every: u64,
+    restart_luby: bool,
     /// The first `len` are the operators given; none given is all three.
     operators: [Mutation; MAX_OPERATORS],
     len: usize,
@@ -67,9 +69,17 @@ impl MutateOptions {
         self
     }
 
-    /// `restart_every = N`: start again every `N` cases, `0` never ([`MutateConfig::restart_every`]).
+    /// `restart_every = N`: the unit of the periods between restarts, in cases, `0` never
+    /// ([`MutateConfig::restart_every`]).
     pub const fn restart_every(mut self, n: u64) -> Self {
         self.restart_every = n;
+        self
+    }
+
+    /// `restart_luby = false`: start again every `restart_every` cases, not after periods of Luby's
+    /// sequence ([`MutateConfig::restart_luby`]).
+    pub const fn restart_luby(mut self, on: bool) -> Self {
+        self.restart_luby = on;
         self
     }
 
@@ -112,7 +122,8 @@ impl MutateOptions {
             .splice(self.splice)
             .graft(self.graft)
             .rotate(self.rotate)
-            .restart_every(self.restart_every);
+            .restart_every(self.restart_every)
+            .restart_luby(self.restart_luby);
         config.operators(self.operators[..self.len].iter().copied())
     }
 }
