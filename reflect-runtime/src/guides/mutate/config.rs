@@ -58,9 +58,10 @@ pub const ROTATE: f64 = 0.5;
 /// The unit of the periods between restarts of a [`MutateGuide`](super::MutateGuide) by default, in
 /// cases ([`MutateConfig::restart_every`]): the guide starts again after 5,000, 10,000, 20,000, 25,000,
 /// 30,000, 40,000, 60,000, ... cases (Luby's sequence, [`MutateConfig::restart_luby`]; from Luby,
-/// Sinclair and Zuckerman, "Optimal Speedup of Las Vegas Algorithms": restarting after these periods is
-/// within a logarithmic factor of the best fixed period, whatever the distribution of cases to a
-/// failure).
+/// Sinclair and Zuckerman, "Optimal Speedup of Las Vegas Algorithms": for independent runs, restarting
+/// after these periods is within a logarithmic factor of the best fixed period, whatever the
+/// distribution of cases to a failure; a restart here keeps the corpus's seeds and failures, so its
+/// runs are independent only nearly).
 ///
 /// Measured under the default guide on `examples/bugfind` (`--per-task`, at most 100,000 tests or 5 s
 /// a trial, two runs side by side), against a restart every 20,000 cases: the red-black tree's mean

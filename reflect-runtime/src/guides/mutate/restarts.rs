@@ -4,8 +4,9 @@
 //! heavy-tailed: most runs find a bug soon, a few settle on shapes that never show it. Restarting
 //! after a fixed period bounds the tail only if the period fits the bug; restarting after periods of
 //! Luby's sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...; Luby, Sinclair and Zuckerman, "Optimal Speedup
-//! of Las Vegas Algorithms", 1993) mixes short runs with ever longer ones, and is within a
-//! logarithmic factor of the best fixed period for every distribution of run lengths.
+//! of Las Vegas Algorithms", 1993) mixes short runs with ever longer ones, and, for independent
+//! runs, is within a logarithmic factor of the best fixed period for every distribution of run
+//! lengths (a restart keeps the corpus's seeds and failures, so these runs are nearly independent).
 
 /// Term `i` of Luby's sequence, counted from 1: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
 /// (`0` is read as `1`).
