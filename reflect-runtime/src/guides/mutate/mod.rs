@@ -379,9 +379,9 @@ impl MutateGuide {
         self.stats
     }
 
-    /// Whether the next case starts the guide again ([`MutateConfig::restart_every`]).
+    /// Whether the next case starts the guide again ([`MutateConfig::restart_every`]; `restart_at` is at least that).
     fn restart_due(&self) -> bool {
-        self.config.restart_every > 0 && self.planned_cases > 0 && self.planned_cases == self.restart_at
+        self.config.restart_every > 0 && self.planned_cases == self.restart_at
     }
 
     /// Whether fresh cases have made less than their share of the work (the choices made, in valid cases
