@@ -360,6 +360,12 @@ impl Trail {
         &self.open
     }
 
+    /// Whether an attempt of a retrying filter is under way: the choices made now are that attempt's,
+    /// and its condition may yet reject them.
+    pub fn in_attempt(&self) -> bool {
+        !self.attempts.is_empty()
+    }
+
     /// The innermost open node.
     pub fn innermost(&self) -> usize {
         *self.open.last().expect("the root is always open")

@@ -10,6 +10,7 @@
 //! [`super::mutate`] say what a user sees of it and why.
 
 use super::order::{Order, Orders};
+use super::tested::Tested;
 use crate::guide::ChoiceContext;
 use rand::seq::index;
 use rand::Rng;
@@ -49,12 +50,13 @@ impl Grafting {
     /// at the first choice of a retry, a script that keeps the failed
     /// attempt's first parts (the case is rejected after [`GRAFT_RETRIES`]);
     /// at a pick made beneath a choice of the same site, a donor's choices;
-    /// else a random choice.
+    /// else a random choice, one that does not remake a value `tested` heard where it can.
     pub(super) fn answer(
         &mut self,
         ctx: &ChoiceContext<'_>,
         donors: &Donors,
         orders: &Orders,
+        tested: &mut Tested,
         rng: &mut DetRng,
     ) -> Result<Choice, Stop> {
         // The known order of this site's integers and the last one made in the scope, read when needed.
@@ -83,12 +85,12 @@ impl Grafting {
                 }
             }
         }
-        if let Request::Int { span } = ctx.request {
-            if let Some(c) = ordered().and_then(|(order, last)| Orders::draw(order, last, span, rng)) {
-                return Ok(c);
-            }
-        }
-        Ok(sample(rng, ctx.request))
+        let drawn = match ctx.request {
+            Request::Int { span } => ordered().and_then(|(order, last)| Orders::draw(order, last, span, rng)),
+            Request::Pick { .. } => None,
+        };
+        let c = drawn.unwrap_or_else(|| sample(rng, ctx.request));
+        Ok(tested.steer(ctx, self.retries, c, rng))
     }
 }
 

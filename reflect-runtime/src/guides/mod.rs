@@ -63,6 +63,7 @@ pub mod random;
 pub mod rl;
 pub mod sa;
 pub mod shape;
+mod tested;
 pub mod tuned;
 
 pub use auto::{AutoConfig, AutoGuide};

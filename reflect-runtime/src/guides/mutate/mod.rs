@@ -97,7 +97,12 @@
 //!   (in half the draws, where the site's donors have several top choices,
 //!   such as a term's constructors, after its top choice is drawn uniformly:
 //!   [`Donors::draw`](refgen_core::splice::Donors::draw)),
-//!   and the other choices are drawn at random. Half the donors are
+//!   and the other choices are drawn at random; outside the attempts of
+//!   retrying filters (a property's keys and flags, say), an answer that
+//!   would complete the kept choices of a valid case heard before, and so
+//!   remake its value, is drawn again among the answers that would not,
+//!   and choices with nothing new below them are avoided one choice up.
+//!   Half the donors are
 //!   **relabelled**: the picks their top part makes itself (a node's
 //!   colour, a tag; not its integers, not its subtrees) are drawn afresh,
 //!   so a black node is tried as a red one. Independently, half the donors
@@ -198,16 +203,19 @@ mod edits;
 mod options;
 mod restarts;
 mod schedule;
+mod stats;
 #[cfg(test)]
 mod tests;
 
 pub use config::{MutateConfig, RESTART, ROTATE};
 pub use corpus::{CorpusEntry, Joined};
 pub use options::{names, options, MutateOptions};
+pub use stats::MutateStats;
 
 use super::graft::Grafting;
 use super::order::Orders;
 use super::shape::{features, Shapes};
+use super::tested::Tested;
 use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
 use crate::hashing::mix;
 use corpus::Corpus;
@@ -252,29 +260,6 @@ impl Kept {
     }
 }
 
-/// What the guide has done so far.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MutateStats {
-    /// Fresh cases.
-    pub fresh: u64,
-    /// Mutants made, by operator (in the order of [`Mutation::ALL`]).
-    pub mutants: [u64; 3],
-    /// Mutants the validity condition rejected, by operator.
-    pub rejected: [u64; 3],
-    /// Mutants made by splicing.
-    pub spliced: u64,
-    /// Spliced mutants the validity condition rejected.
-    pub splice_rejected: u64,
-    /// Cases made by grafting.
-    pub grafted: u64,
-    /// Grafted cases the validity condition rejected (every retry spent).
-    pub graft_rejected: u64,
-    /// Mutants made by rotation.
-    pub rotated: u64,
-    /// Rotated mutants the validity condition rejected.
-    pub rotate_rejected: u64,
-}
-
 /// What the guide planned for the case under way.
 #[derive(Debug, Clone, Copy)]
 enum Planned {
@@ -315,6 +300,8 @@ pub struct MutateGuide {
     recent_fresh: VecDeque<Kept>,
     /// The graft case under way.
     grafting: Grafting,
+    /// The kept choices of the valid cases heard, which a graft's random answers avoid remaking.
+    tested: Tested,
     /// The orders of integer sites learned from valid values, for grafting.
     orders: Orders,
     /// The tree of the last case replayed, handed back ([`Guide::recycle`]): the next mutant is made
@@ -364,6 +351,7 @@ impl MutateGuide {
             adopted: 0,
             recent_fresh: VecDeque::new(),
             grafting: Grafting::default(),
+            tested: Tested::default(),
             orders: Orders::default(),
             spare: None,
         }
@@ -424,6 +412,7 @@ impl MutateGuide {
         self.restart_at =
             old.restart_at.saturating_add(restarts::period(c.restart_every, c.restart_luby, self.restarts));
         self.adopted = old.adopted;
+        self.tested = old.tested;
         self.work = old.work.restarted();
         self.plain_fresh = old.plain_fresh;
         for e in old.corpus.into_entries().into_iter().filter(|e| e.joined != Joined::New) {
@@ -441,6 +430,9 @@ impl MutateGuide {
     /// corpus and the donors when it should.
     fn hear(&mut self, planned: Option<Planned>, feedback: &Feedback<'_>) {
         self.salt = mix(self.salt, feedback.key.unwrap_or(u64::MAX));
+        if feedback.valid {
+            self.tested.heard(feedback.trail);
+        }
         match (planned, feedback.valid) {
             (Some(Planned::Mutant(op)), false) => self.stats.rejected[slot(op)] += 1,
             (Some(Planned::Splice), false) => self.stats.splice_rejected += 1,
@@ -549,7 +541,7 @@ impl Guide for MutateGuide {
         match self.planned {
             // A fresh case is plain random generation: the base option is only for a mutant's gaps.
             Some(Planned::Fresh) => Ok(sample(rng, ctx.request)),
-            Some(Planned::Graft) => self.grafting.answer(ctx, &self.donors, &self.orders, rng),
+            Some(Planned::Graft) => self.grafting.answer(ctx, &self.donors, &self.orders, &mut self.tested, rng),
             _ => Ok(fill(ctx.cue, ctx.request, rng)),
         }
     }
