@@ -190,24 +190,29 @@ mod tests {
         }
     }
 
-    /// The choices of a failed attempt are not part of the sequence: read in one go or on from an
-    /// earlier reading (once the epoch changed), the prefix is the kept choices alone.
+    /// Inside an attempt nothing is steered; the choices of a failed attempt are not part of the
+    /// sequence, read again from the start once the epoch changed or on from that reading after.
     #[test]
     fn failed_attempts_are_left_out_of_the_prefix() {
+        let x = |t: &mut Trail, c: Choice| t.leaf_choice("x", Request::Int { span: 3 }, c);
         let mut tested = Tested::default();
-        tested.heard(&trail_of(&[1, 0]));
-        let mut t = Trail::new();
+        for heard in [&[1, 2][..], &[1, 0, 2], &[1, 0, 1, 2]] {
+            tested.heard(&trail_of(heard));
+        }
+        let mut t = trail_of(&[1]);
+        // Outside any attempt (case 7, epoch 0): 2 would remake [1, 2].
+        assert_ne!(steer(&mut tested, &t, 3, 2, (7, 0, 0)), 2);
+        // Inside one, whose condition may reject what is drawn: kept as drawn.
         t.begin_attempt();
-        t.leaf_choice("x", Request::Int { span: 3 }, 2);
-        // Read while the attempt is under way: its choice counts.
-        assert_eq!(steer(&mut tested, &t, 3, 0, (7, 0, 0)), 0);
+        assert!(t.in_attempt());
+        assert_eq!(steer(&mut tested, &t, 3, 2, (7, 0, 0)), 2);
+        x(&mut t, 3);
         t.end_attempt(false);
-        t.leaf_choice("x", Request::Int { span: 3 }, 1);
-        // A retry began: a new epoch, and the failed attempt is left out.
-        assert_ne!(steer(&mut tested, &t, 3, 0, (7, 1, 0)), 0);
-        // On from that reading, in the same epoch.
-        t.leaf_choice("x", Request::Int { span: 3 }, 0);
-        tested.heard(&trail_of(&[1, 0, 2]));
+        x(&mut t, 0);
+        // A retry began (epoch 1): the kept choices are [1, 0], and 2 would remake [1, 0, 2].
+        assert_ne!(steer(&mut tested, &t, 3, 2, (7, 1, 0)), 2);
+        // Read on from that reading, in the same epoch: [1, 0, 1].
+        x(&mut t, 1);
         assert_ne!(steer(&mut tested, &t, 3, 2, (7, 1, 0)), 2);
     }
 }
