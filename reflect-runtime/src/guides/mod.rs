@@ -49,7 +49,9 @@
 //! setter's own message).
 
 use crate::guide::Guide;
+use rand::Rng;
 use refgen_core::gen::BoxGen;
+use refgen_core::source::DetRng;
 
 pub mod auto;
 pub mod cgs;
@@ -106,6 +108,22 @@ pub struct ForProperty<V> {
     pub gen: BoxGen<V>,
     /// The directory of the property's `Cargo.toml`, which relative file names start from.
     pub manifest_dir: &'static str,
+}
+
+/// An index drawn with probability `weight / total`, for the guides that weigh their options in floats.
+pub(crate) fn weighted_draw(weights: impl Iterator<Item = f64>, total: f64, rng: &mut DetRng) -> usize {
+    let mut draw = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if w > 0.0 {
+            if draw < w {
+                return i;
+            }
+            draw -= w;
+            last = i;
+        }
+    }
+    last
 }
 
 #[cfg(test)]

@@ -24,8 +24,8 @@
 //! all but a handful had kept choices identical to an earlier case's, which
 //! is what a set of sequences can see.
 
+use super::weighted_draw;
 use crate::guide::ChoiceContext;
-use rand::Rng;
 use refgen_core::choice::Choice;
 use refgen_core::hashing::{finish, mix, BuildKey};
 use refgen_core::source::{sample, DetRng};
@@ -98,14 +98,7 @@ impl Tested {
             return c;
         }
         let total: f64 = open.iter().map(|o| o.1).sum();
-        let mut at = rng.random::<f64>() * total;
-        for &(x, p) in &open {
-            if at < p {
-                return x;
-            }
-            at -= p;
-        }
-        open[open.len() - 1].0
+        open[weighted_draw(open.iter().map(|o| o.1), total, rng)].0
     }
 
     /// The fold of the kept choices in `trail`: read on from where the case's last reading stopped

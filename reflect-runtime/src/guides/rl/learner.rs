@@ -1,5 +1,6 @@
 //! RLCheck's learner: one tabular, ε-greedy Monte Carlo Control learner per choice point.
 
+use crate::guides::weighted_draw;
 use crate::hashing::{mix, BuildKey};
 use rand::Rng;
 use refgen_core::source::DetRng;
@@ -257,22 +258,6 @@ fn greedy(cells: &[Cell], value: impl Fn(&Cell) -> f64, prior: Option<&[f64]>, r
         }
     }
     best
-}
-
-/// An index drawn with probability `weight / total`.
-fn weighted_draw(weights: impl Iterator<Item = f64>, total: f64, rng: &mut DetRng) -> usize {
-    let mut draw = rng.random::<f64>() * total;
-    let mut last = 0;
-    for (i, w) in weights.enumerate() {
-        if w > 0.0 {
-            if draw < w {
-                return i;
-            }
-            draw -= w;
-            last = i;
-        }
-    }
-    last
 }
 
 /// The index of a cell drawn with probability `∝ exp(value / tau)`, times its `prior` weight.
