@@ -258,11 +258,13 @@ pub trait Guide {
     /// ([`Guide::plain_case`]): then the feedback of such a case has its
     /// value's key and whether the value is new, and, when it passed with
     /// a new value or failed, its kept choices (the failed attempts of its
-    /// retrying filters counted in [`Trail::choices_made`], not recorded),
-    /// made again from its seed under a recorder (the same value, by the
-    /// law of [`Gen::run_rng`]). A guide that keeps the new values it
-    /// makes (a corpus) so pays for a recording only for them. `false` by
-    /// default.
+    /// retrying filters not recorded), made again from its seed under a
+    /// recorder (the same value, by the law of [`Gen::run_rng`]). Once the
+    /// run's fast-path cases have made failed attempts, such a case is made
+    /// again in two runs: the first keeps only its kept choices, the second
+    /// records them, so the trail's [`Trail::choices_made`] counts the kept
+    /// choices only. A guide that keeps the new values it makes (a corpus)
+    /// so pays for a recording only for them. `false` by default.
     fn hears_plain_values(&self) -> bool {
         false
     }

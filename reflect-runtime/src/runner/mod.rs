@@ -71,6 +71,7 @@ mod exits;
 mod panics;
 mod progress;
 pub(crate) mod property;
+mod remake;
 mod report;
 mod run;
 mod supervise;

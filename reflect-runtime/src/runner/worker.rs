@@ -2,6 +2,7 @@
 
 use super::panics;
 use super::property::Property;
+use super::remake::{recorded, remade};
 use super::report::Report;
 use super::watch::Watch;
 use crate::case::{self, CaseState, Discard};
@@ -15,10 +16,11 @@ use crate::persist::InFlight;
 use crate::token;
 use refgen_core::bytes::BytesSource;
 use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::combinators::failed_attempts;
 use refgen_core::gen::BoxGen;
 use refgen_core::interpret::{lenient_source, reflect};
 use refgen_core::source::{rng_from_seed, RngSource, Stop};
-use refgen_core::trail::{Recorder, Trail};
+use refgen_core::trail::Trail;
 use std::any::Any;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -109,6 +111,10 @@ pub(super) struct Worker<V> {
     /// [`PLAIN_CASES_KEPT`]), until the first generated case off the fast
     /// path, which offers them to the guide ([`Guide::adopts_plain_cases`]).
     plain_passed: Option<Vec<u64>>,
+    /// Whether a fast-path case of the run made failed attempts (a retrying filter's): then a case made
+    /// again from its seed without them is made in two runs ([`remade`]), its kept choices kept here.
+    retries: bool,
+    kept: Vec<Choice>,
     /// Whether the guide made the last generated case by replaying a tree
     /// ([`Plan::Replay`]: an edit of an earlier case) rather than afresh.
     edited: bool,
@@ -154,6 +160,8 @@ impl<V: 'static> Worker<V> {
             observed: false,
             distinct: config.count_distinct.then(Seen::new),
             plain_passed: Some(Vec::new()),
+            retries: false,
+            kept: Vec::new(),
             edited: false,
         }
     }
@@ -169,9 +177,9 @@ impl<V: 'static> Worker<V> {
             return;
         }
         for seed in seeds {
-            let (gen, trail, spare) = (&self.gen, &mut self.trail, &mut self.spare);
+            let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
             // The same value as on the fast path (the law of `run_rng`); one that is not made is not adopted.
-            if let MadeValue::Value(value, _) = recorded(gen, RngSource(&mut rng_from_seed(seed)), trail, spare, true) {
+            if let MadeValue::Value(value, _) = remade(gen, seed, trail, spare, kept, self.retries) {
                 let key = (self.prop.key)(&value);
                 let new = self.seen.insert_key(key);
                 let (outcome, trail) = (Outcome::Passed, &self.trail);
@@ -189,8 +197,8 @@ impl<V: 'static> Worker<V> {
                 // its retrying filters are left out (the same value, from the
                 // kept choices), where a hard validity condition can make a
                 // hundred times the choices it keeps.
-                let (trail, spare) = (&mut self.trail, &mut self.spare);
-                return recorded(gen, RngSource(&mut rng_from_seed(*seed)), trail, spare, true);
+                let (trail, spare, kept) = (&mut self.trail, &mut self.spare, &mut self.kept);
+                return remade(gen, *seed, trail, spare, kept, self.retries);
             }
             Make::Generate { seed, edits: false, .. } => {
                 let src = RngSource(&mut rng_from_seed(*seed));
@@ -450,7 +458,9 @@ impl<V: 'static> Worker<V> {
                 let _ = f.record_case(batch.run_seed, index);
             }
             let gen = &self.gen;
+            let failed = failed_attempts();
             let made = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed))));
+            self.retries |= failed_attempts() != failed;
             let generated = (index == batch.from).then(Instant::now);
             let hears_values = self.guide.hears_plain_values();
             let mut key = None;
@@ -483,14 +493,14 @@ impl<V: 'static> Worker<V> {
                 Some(k) => (Some(k), self.seen.insert_key(k)),
                 None => (None, false),
             };
-            let remade = hears_values && ((new && outcome == Outcome::Passed) || outcome == Outcome::Failed);
-            if remade {
+            let remake = hears_values && ((new && outcome == Outcome::Passed) || outcome == Outcome::Failed);
+            if remake {
                 // Its kept choices, for the guide (the same value, by the law of `run_rng`).
-                let (gen, trail, spare) = (&self.gen, &mut self.trail, &mut self.spare);
-                let _ = recorded(gen, RngSource(&mut rng_from_seed(seed)), trail, spare, true);
+                let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
+                let _ = remade(gen, seed, trail, spare, kept, self.retries);
             }
             self.guide.plain_feedback(&Feedback { outcome, valid, new, utility, key, trail: &self.trail });
-            if remade {
+            if remake {
                 self.trail.clear();
             }
             if !matches!(status, Status::Passed) {
@@ -534,7 +544,7 @@ type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
 /// The value of a case, or why there is none.
 ///
 /// A tree of `None` is the one the worker's trail holds (built only when needed).
-enum MadeValue<V> {
+pub(super) enum MadeValue<V> {
     Value(V, Option<ChoiceTree>),
     NoValue(Stop, Option<ChoiceTree>),
     NotInRange(String),
@@ -552,30 +562,11 @@ fn generator_panic(payload: &(dyn Any + Send)) -> String {
 }
 
 /// The value of a run of the generator that may have panicked, and the choices it made.
-fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> MadeValue<V> {
+pub(super) fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> MadeValue<V> {
     match r {
         Ok(r) => MadeValue::from((r, tree)),
         Err(payload) => MadeValue::Panicked(generator_panic(&*payload), tree),
     }
-}
-
-/// Runs the generator on `src`, recording its choices into `trail`; a panic keeps the choices made before it.
-/// The recorder takes `spare` (its lists kept from case to case) and leaves the last trail there. With
-/// `forget_failed`, the failed attempts of retrying filters are not recorded ([`Trail::forget_failed_attempts`]).
-fn recorded<V>(
-    gen: &BoxGen<V>,
-    src: impl refgen_core::Source,
-    trail: &mut Trail,
-    spare: &mut Option<Trail>,
-    forget_failed: bool,
-) -> MadeValue<V> {
-    let mut into = spare.take().unwrap_or_default();
-    into.clear();
-    into.forget_failed_attempts(forget_failed);
-    let mut rec = Recorder { inner: src, trail: into };
-    let r = catch_unwind(AssertUnwindSafe(|| gen.run(&mut rec)));
-    *spare = Some(std::mem::replace(trail, rec.trail));
-    made(r, None)
 }
 
 impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for MadeValue<V> {
