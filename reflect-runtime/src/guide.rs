@@ -351,6 +351,18 @@ pub trait Guide {
     fn adopts_plain_cases(&self) -> bool {
         false
     }
+
+    /// Whether the guide knows already that it will adopt
+    /// ([`Guide::adopts_plain_cases`]) the fast-path cases that pass from
+    /// now on (the first [`PLAIN_CASES_KEPT`]); asked before each such
+    /// case. The runner then makes them noting their kept choices (a
+    /// little dearer than the fast path: the same draws through a source),
+    /// so that adopting them records those choices only, without running
+    /// through their failed attempts again. The same values and the same
+    /// adopted trails either way. `false` by default.
+    fn will_adopt_plain_cases(&self) -> bool {
+        false
+    }
 }
 
 /// What a guide adds to the HTML report of a run ([`Guide::report_section`]).
@@ -410,6 +422,9 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     }
     fn adopts_plain_cases(&self) -> bool {
         (**self).adopts_plain_cases()
+    }
+    fn will_adopt_plain_cases(&self) -> bool {
+        (**self).will_adopt_plain_cases()
     }
 }
 

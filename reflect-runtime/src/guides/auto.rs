@@ -33,7 +33,10 @@
 //!   descendants of a few early values (see [`super::mutate`]). Mutation
 //!   starts from the valid values random generation made before the switch
 //!   (those of the first 20 cases, made again from their seeds when it
-//!   switches: [`Guide::adopts_plain_cases`]), which it adopts
+//!   switches: [`Guide::adopts_plain_cases`]; once their failed attempts
+//!   pass the bar, which makes the switch certain, the cases until it are
+//!   made noting their kept choices instead, [`Guide::will_adopt_plain_cases`],
+//!   so that they need not be made again through their failed attempts), which it adopts
 //!   ([`Guide::adopt`]) as the first entries of its corpus and its first
 //!   donors: started from nothing, its first cases were mostly mutants of
 //!   the first small value it made itself. It waits for the first
@@ -308,6 +311,14 @@ impl Guide for AutoGuide {
         matches!(self.switched, Some(Switch::Validity { .. }))
     }
 
+    /// Once the random phase's failed attempts pass the bar, the switch to the grower after case
+    /// [`AutoConfig::min_cases`] is certain (the count only grows, and is read first there), unless a
+    /// utility comes before: the cases until then note their choices for it.
+    fn will_adopt_plain_cases(&self) -> bool {
+        let bar = self.config.failed_attempts * self.config.min_cases.saturating_sub(1) as f64;
+        self.switched.is_none() && self.cases < self.config.min_cases && self.failed.1 as f64 > bar
+    }
+
     /// A case of the random phase goes to the grower, if it switched to it.
     fn adopt(&mut self, feedback: &Feedback<'_>) {
         if self.adopts_plain_cases() {
@@ -424,6 +435,85 @@ mod tests {
         assert!(!guide.adopts_plain_cases(), "a search on the utility adopts nothing");
         guide.switched = Some(Switch::Validity { cases: 20, failed: 30 });
         assert!(!guide.plain_case() && guide.adopts_plain_cases(), "the grower adopts");
+    }
+
+    /// The default guide, but that never says it will adopt the random phase's cases before it switches.
+    struct Unnoted(AutoGuide);
+
+    impl Guide for Unnoted {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+            self.0.begin_case(case)
+        }
+        fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+            self.0.choose(ctx, rng)
+        }
+        fn feedback(&mut self, feedback: &Feedback<'_>) {
+            self.0.feedback(feedback)
+        }
+        fn plain_case(&self) -> bool {
+            self.0.plain_case()
+        }
+        fn hears_plain_values(&self) -> bool {
+            self.0.hears_plain_values()
+        }
+        fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
+            self.0.plain_feedback(feedback)
+        }
+        fn recycle(&mut self, tree: ChoiceTree) {
+            self.0.recycle(tree)
+        }
+        fn uses_utility(&self) -> bool {
+            self.0.uses_utility()
+        }
+        fn filters_retry(&self) -> bool {
+            self.0.filters_retry()
+        }
+        fn records_failed_attempts(&self) -> bool {
+            self.0.records_failed_attempts()
+        }
+        fn notes(&self) -> Vec<String> {
+            self.0.notes()
+        }
+        fn adopt(&mut self, feedback: &Feedback<'_>) {
+            self.0.adopt(feedback)
+        }
+        fn adopts_plain_cases(&self) -> bool {
+            self.0.adopts_plain_cases()
+        }
+    }
+
+    /// Once the random phase's failed attempts pass the bar, the guide says it will adopt the cases
+    /// until the switch, and the runner notes their kept choices: the values tested and what the grower
+    /// learns are the same as when it does not.
+    #[test]
+    fn noting_the_random_phases_choices_for_the_grower_changes_no_value() {
+        let mut guide = AutoGuide::default();
+        assert!(!guide.will_adopt_plain_cases(), "no failed attempt yet");
+        (guide.cases, guide.failed) = (3, (Some(0), 19));
+        assert!(!guide.will_adopt_plain_cases(), "19 failed attempts may not pass the bar by case 20");
+        guide.failed.1 = 20;
+        assert!(guide.will_adopt_plain_cases(), "20 do: the switch after case 20 is certain");
+        guide.cases = 20;
+        assert!(!guide.will_adopt_plain_cases(), "the switch is made as this case ends");
+        (guide.cases, guide.switched) = (3, Some(Switch::Utility { case: 0 }));
+        assert!(!guide.will_adopt_plain_cases(), "switched to a search on a utility");
+
+        thread_local!(static TESTED: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) });
+        let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());
+        let p = Property::new(sorted, |xs: Vec<u8>| TESTED.with(|t| t.borrow_mut().push(xs)));
+        // Without a time limit, the cases run on this thread.
+        let config = || Config::new("noted").cases(300).seed(7).no_timeout();
+        let noted = p.check(&config().guide(AutoGuide::default)).unwrap();
+        let noted_values = TESTED.with(|t| t.take());
+        let unnoted = p.check(&config().guide(|| Unnoted(AutoGuide::default()))).unwrap();
+        let unnoted_values = TESTED.with(|t| t.take());
+        assert!(noted.guide_notes[0].contains("to mutate after case #19"), "{:?}", noted.guide_notes);
+        assert_eq!(noted.guide_notes, unnoted.guide_notes);
+        assert_eq!(noted_values.len(), 300);
+        assert_eq!(noted_values, unnoted_values);
     }
 
     /// Observed, the random phase's cases are recorded, and their valid values are handed over at the switch.

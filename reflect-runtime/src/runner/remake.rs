@@ -14,6 +14,11 @@
 //! value's choices without its failed attempts make it, as parsing does),
 //! and so is the trail, but for [`Trail::choices_made`], which counts the
 //! kept choices only.
+//!
+//! A guide that knows it will adopt the fast-path cases to come
+//! ([`crate::guide::Guide::will_adopt_plain_cases`]) has them made by the
+//! first run ([`noting_kept_choices`]) in place of the fast path's own, so
+//! that adopting them is the second run only.
 
 use super::worker::{made, MadeValue};
 use crate::token;
@@ -55,13 +60,18 @@ pub(super) fn remade<V>(
     retries: bool,
 ) -> MadeValue<V> {
     if retries {
-        kept.clear();
-        let mut src = KeptChoices { rng: &mut rng_from_seed(seed), kept, attempts: Vec::new() };
-        if let Ok(Ok(_)) = catch_unwind(AssertUnwindSafe(|| gen.run(&mut src))) {
+        if let Ok(Ok(_)) = catch_unwind(AssertUnwindSafe(|| noting_kept_choices(gen, seed, kept))) {
             return recorded(gen, token::sequence_source(kept), trail, spare, true);
         }
     }
     recorded(gen, RngSource(&mut rng_from_seed(seed)), trail, spare, true)
+}
+
+/// The value [`Gen::run_rng`](refgen_core::gen::Gen::run_rng) makes from `seed` (the same draws,
+/// through a source), its kept choices in `kept` (cleared first): those that, replayed, make it again.
+pub(super) fn noting_kept_choices<V>(gen: &BoxGen<V>, seed: u64, kept: &mut Vec<Choice>) -> Result<V, Stop> {
+    kept.clear();
+    gen.run(&mut KeptChoices { rng: &mut rng_from_seed(seed), kept, attempts: Vec::new() })
 }
 
 /// Answers from the RNG exactly as [`RngSource`] does (so as the fast path does), and keeps the flat

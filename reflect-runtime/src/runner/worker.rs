@@ -2,7 +2,7 @@
 
 use super::panics;
 use super::property::Property;
-use super::remake::{recorded, remade};
+use super::remake::{noting_kept_choices, recorded, remade};
 use super::report::Report;
 use super::watch::Watch;
 use crate::case::{self, CaseState, Discard};
@@ -108,9 +108,11 @@ pub(super) struct Worker<V> {
     /// run counts distinct values ([`Config::count_distinct`]).
     distinct: Option<Seen>,
     /// The seeds of the first fast-path cases that passed (at most
-    /// [`PLAIN_CASES_KEPT`]), until the first generated case off the fast
-    /// path, which offers them to the guide ([`Guide::adopts_plain_cases`]).
-    plain_passed: Option<Vec<u64>>,
+    /// [`PLAIN_CASES_KEPT`]), with their kept choices when they were noted
+    /// ([`Guide::will_adopt_plain_cases`]), until the first generated case
+    /// off the fast path, which offers them to the guide
+    /// ([`Guide::adopts_plain_cases`]).
+    plain_passed: Option<Vec<(u64, Option<Vec<Choice>>)>>,
     /// Whether a fast-path case of the run made failed attempts (a retrying filter's): then a case made
     /// again from its seed without them is made in two runs ([`remade`]), its kept choices kept here.
     retries: bool,
@@ -176,10 +178,14 @@ impl<V: 'static> Worker<V> {
         if seeds.is_empty() || !self.guide.adopts_plain_cases() {
             return;
         }
-        for seed in seeds {
+        for (seed, noted) in seeds {
             let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
             // The same value as on the fast path (the law of `run_rng`); one that is not made is not adopted.
-            if let MadeValue::Value(value, _) = remade(gen, seed, trail, spare, kept, self.retries) {
+            let made = match noted {
+                Some(choices) => recorded(gen, token::sequence_source(&choices), trail, spare, true),
+                None => remade(gen, seed, trail, spare, kept, self.retries),
+            };
+            if let MadeValue::Value(value, _) = made {
                 let key = (self.prop.key)(&value);
                 let new = self.seen.insert_key(key);
                 let (outcome, trail) = (Outcome::Passed, &self.trail);
@@ -457,9 +463,16 @@ impl<V: 'static> Worker<V> {
                 // Best effort: a case that cannot be written still runs.
                 let _ = f.record_case(batch.run_seed, index);
             }
-            let gen = &self.gen;
+            let (gen, kept) = (&self.gen, &mut self.kept);
             let failed = failed_attempts();
-            let made = catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed))));
+            // Noted when the guide will adopt it: the same draws, its kept choices kept.
+            let note = self.guide.will_adopt_plain_cases()
+                && self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT);
+            let made = match note {
+                true => catch_unwind(AssertUnwindSafe(|| noting_kept_choices(gen, seed, kept))),
+                false => catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed)))),
+            };
+            let noted = note.then(|| kept.clone());
             self.retries |= failed_attempts() != failed;
             let generated = (index == batch.from).then(Instant::now);
             let hears_values = self.guide.hears_plain_values();
@@ -509,7 +522,7 @@ impl<V: 'static> Worker<V> {
                 break;
             }
             if let Some(kept) = self.plain_passed.as_mut().filter(|k| k.len() < PLAIN_CASES_KEPT) {
-                kept.push(seed);
+                kept.push((seed, noted));
             }
             report.passed(&state.labels);
             report.reached(utility, index);
