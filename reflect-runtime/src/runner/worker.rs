@@ -114,8 +114,9 @@ pub(super) struct Worker<V> {
     /// ([`Guide::adopts_plain_cases`]).
     plain_passed: Option<Vec<(u64, Option<Vec<Choice>>)>>,
     /// Whether a fast-path case of the run made failed attempts (a retrying filter's): then a case made
-    /// again from its seed without them is made in two runs ([`remade`]), its kept choices kept here.
+    /// again from its seed without them is made in two runs ([`remade`]).
     retries: bool,
+    /// The kept choices of the last case made noting them ([`noting_kept_choices`]), reused from case to case.
     kept: Vec<Choice>,
     /// Whether the guide made the last generated case by replaying a tree
     /// ([`Plan::Replay`]: an edit of an earlier case) rather than afresh.
