@@ -232,8 +232,7 @@ impl AutoGuide {
         let now = failed_attempts();
         let failed = self.failed.1 + self.failed.0.map_or(0, |before| now - before);
         self.failed = (Some(now), failed);
-        if self.cases >= self.config.min_cases && failed as f64 > self.config.failed_attempts * (self.cases - 1) as f64
-        {
+        if self.cases >= self.config.min_cases && self.over_bar(failed, self.cases) {
             self.switched = Some(Switch::Validity { cases: self.cases, failed });
             self.first.hand_to(&mut *self.grower);
             return;
@@ -247,6 +246,11 @@ impl AutoGuide {
         if self.cases >= self.config.min_cases && share > self.config.discard_threshold {
             self.switched = Some(Switch::Discards { cases: self.cases, discards: self.discards });
         }
+    }
+
+    /// Whether `failed` failed attempts pass the bar of the switch to the grower as case `cases` ends.
+    fn over_bar(&self, failed: u64, cases: u64) -> bool {
+        failed as f64 > self.config.failed_attempts * cases.saturating_sub(1) as f64
     }
 
     fn active(&mut self) -> &mut dyn Guide {
@@ -315,8 +319,9 @@ impl Guide for AutoGuide {
     /// [`AutoConfig::min_cases`] is certain (the count only grows, and is read first there), unless a
     /// utility comes before: the cases until then note their choices for it.
     fn will_adopt_plain_cases(&self) -> bool {
-        let bar = self.config.failed_attempts * self.config.min_cases.saturating_sub(1) as f64;
-        self.switched.is_none() && self.cases < self.config.min_cases && self.failed.1 as f64 > bar
+        self.switched.is_none()
+            && self.cases < self.config.min_cases
+            && self.over_bar(self.failed.1, self.config.min_cases)
     }
 
     /// A case of the random phase goes to the grower, if it switched to it.

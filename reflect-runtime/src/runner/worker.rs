@@ -467,13 +467,13 @@ impl<V: 'static> Worker<V> {
             let (gen, kept) = (&self.gen, &mut self.kept);
             let failed = failed_attempts();
             // Noted when the guide will adopt it: the same draws, its kept choices kept.
-            let note = self.guide.will_adopt_plain_cases()
-                && self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT);
+            let note = self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT)
+                && self.guide.will_adopt_plain_cases();
             let made = match note {
                 true => catch_unwind(AssertUnwindSafe(|| noting_kept_choices(gen, seed, kept))),
                 false => catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed)))),
             };
-            let noted = note.then(|| kept.clone());
+            let noted = note.then(|| std::mem::take(kept));
             self.retries |= failed_attempts() != failed;
             let generated = (index == batch.from).then(Instant::now);
             let hears_values = self.guide.hears_plain_values();
