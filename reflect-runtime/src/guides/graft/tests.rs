@@ -255,3 +255,63 @@ fn a_remap_within_a_bound_stays_inside_it_in_order() {
     let below = (0..50).any(|s| Remap::draw("k", &steps, 15, Some((14, 15)), &mut rng_from_seed(s)).apply(1) < 14);
     assert!(below, "two values of room for three: the whole range");
 }
+
+/// An integer made outside every pick (a property's key beside its tree) is answered, about
+/// [`REUSE`] of the time, with one made before in the case at its site and range, drawn uniformly
+/// among them (a key of the tree); a failed attempt's integers are not among them. Inside a pick, at
+/// another site or range, or where none was made before, it is not, and no draw is made.
+#[test]
+fn a_key_beside_a_tree_is_now_and_then_one_of_its_keys() {
+    let two = [Opt { label: "a", weight: 1 }, Opt { label: "b", weight: 1 }];
+    let (pick, key) = (Request::Pick { options: &two, total: 2 }, Request::Int { span: 15 });
+    let gen = int(0u8..=1);
+    let handle = Erased(&gen);
+    let ask = |trail: &Trail, site: Site, request: Request<'static>, seed: u64| {
+        let ctx = ChoiceContext {
+            site,
+            request,
+            cue: Cue::Missing,
+            trail,
+            case: CaseInfo { index: 0, budget: 1, gen: &handle },
+        };
+        let mut rng = rng_from_seed(seed);
+        let reuse = reused(&ctx, &mut rng);
+        (reuse, rng.random::<u64>())
+    };
+    let untouched = |seed: u64| rng_from_seed(seed).random::<u64>();
+    let mut trail = Trail::new();
+    trail.open_part("arg");
+    // A failed attempt made the key 5; the kept tree has the keys 3 and 7.
+    trail.begin_attempt();
+    trail.open_choice("x", pick, 1);
+    trail.leaf_choice("k", key, 5);
+    trail.close();
+    trail.end_attempt(false);
+    trail.begin_attempt();
+    trail.open_choice("x", pick, 1);
+    trail.leaf_choice("k", key, 3);
+    trail.leaf_choice("k", key, 7);
+    // Inside the pick: never, and no draw.
+    for seed in 0..50 {
+        assert_eq!(ask(&trail, "k", key, seed), (None, untouched(seed)));
+    }
+    trail.close();
+    trail.end_attempt(true);
+    trail.close();
+    // Outside every pick: 3 or 7, about `REUSE` of the time.
+    let mut seen = HashSet::new();
+    let answered = (0..1000).filter_map(|seed| ask(&trail, "k", key, seed).0.inspect(|c| _ = seen.insert(*c))).count();
+    assert_eq!(seen, HashSet::from([3, 7]));
+    assert!((answered as f64 - 1000.0 * REUSE).abs() < 100.0, "{answered} of 1000 at a chance of {REUSE}");
+    // Another site, another range: never, and no draw.
+    for seed in 0..50 {
+        assert_eq!(ask(&trail, "j", key, seed), (None, untouched(seed)));
+        assert_eq!(ask(&trail, "k", Request::Int { span: 16 }, seed), (None, untouched(seed)));
+    }
+    // None made before: never, and no draw.
+    let mut empty = Trail::new();
+    empty.open_part("arg");
+    for seed in 0..50 {
+        assert_eq!(ask(&empty, "k", key, seed), (None, untouched(seed)));
+    }
+}

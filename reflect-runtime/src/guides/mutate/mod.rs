@@ -97,7 +97,12 @@
 //!   (in half the draws, where the site's donors have several top choices,
 //!   such as a term's constructors, after its top choice is drawn uniformly:
 //!   [`Donors::draw`](refgen_core::splice::Donors::draw)),
-//!   and the other choices are drawn at random; outside the attempts of
+//!   and the other choices are drawn at random, but that an integer made
+//!   outside every pick (a property's key beside its tree) is, half the
+//!   time, one made before in the case at the same site and range, drawn
+//!   uniformly among them (one of the tree's keys: a lookup or a delete of
+//!   a key that is there, which a random key of a wide range almost never
+//!   is); outside the attempts of
 //!   retrying filters (a property's keys and flags, say), an answer that
 //!   would complete the kept choices of a valid case heard before, and so
 //!   remake its value, is drawn again among the answers that would not,
