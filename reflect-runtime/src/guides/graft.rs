@@ -97,9 +97,10 @@ impl Grafting {
     }
 }
 
-/// With probability [`REUSE`], an integer made outside every pick (a property's key beside its tree)
-/// answered with one made before in the case at the same site and range, drawn uniformly: `None` when
-/// there is none, and no draw then.
+/// The answer to an integer made outside every pick (a property's key beside its tree): with
+/// probability [`REUSE`], one made before in the case at the same site and range, drawn uniformly among
+/// them (a failed attempt's left out). `None` otherwise, and at once, with no draw, for a pick, inside
+/// a pick, or where none was made before.
 fn reused(ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Option<Choice> {
     let Request::Int { span } = ctx.request else { return None };
     if ctx.path().any(|n| n.choice.is_some()) {
