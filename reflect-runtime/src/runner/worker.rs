@@ -465,7 +465,8 @@ impl<V: 'static> Worker<V> {
                 let _ = f.record_case(batch.run_seed, index);
             }
             let (gen, kept) = (&self.gen, &mut self.kept);
-            let failed = failed_attempts();
+            // Until a case has retried: the thread's count of failed attempts before this one.
+            let failed = (!self.retries).then(failed_attempts);
             // Noted when the guide will adopt it: the same draws, its kept choices kept.
             let note = self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT)
                 && self.guide.will_adopt_plain_cases();
@@ -474,7 +475,9 @@ impl<V: 'static> Worker<V> {
                 false => catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed)))),
             };
             let noted = note.then(|| std::mem::take(kept));
-            self.retries |= failed_attempts() != failed;
+            if let Some(before) = failed {
+                self.retries = failed_attempts() != before;
+            }
             let generated = (index == batch.from).then(Instant::now);
             let hears_values = self.guide.hears_plain_values();
             let mut key = None;
