@@ -11,15 +11,22 @@ pub struct MutateConfig {
     pub fresh: f64,
     /// The operators mutants are made by, drawn uniformly; default all three.
     pub operators: Vec<Mutation>,
-    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has
-    /// given donors; default 0.5. The others are made by [`MutateConfig::operators`].
+    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has given
+    /// donors; default 0.5. The others are made by [`MutateConfig::operators`].
     ///
-    /// Half is kept for the red-black tree: under the default guide on `examples/bugfind`
-    /// (`--per-task`), with a quarter, the AVL tree's and the typed language's failures took fewer
-    /// tests (median 183 against 245, 5 trials per task, and 341 against 373, 10 trials; mean time
-    /// 12.00 against 11.86 ms and 25.75 against 30.66 ms), the red-black tree's more (median 293
-    /// against 270, mean time 208.42 against 157.11 ms, 3 trials per task; one task solved in 1 of 3
-    /// trials).
+    /// Half is kept for the red-black tree: under the default guide on `examples/bugfind` (`--per-task`),
+    /// with a quarter, the AVL tree's and the typed language's failures took fewer tests (median 183 against
+    /// 245, 5 trials per task, and 341 against 373, 10 trials; mean time 12.00 against 11.86 ms and 25.75
+    /// against 30.66 ms), the red-black tree's more (median 293 against 270, mean time 208.42 against 157.11
+    /// ms, 3 trials per task; one task solved in 1 of 3 trials). Measured again once graft cases reused a
+    /// property's keys (`--per-task`, at most 100,000 tests or 1 s a trial, one build, the share set by a
+    /// temporary switch), a quarter against a half: the AVL tree's mean tests to a failure 457.9 against
+    /// 521.0 (8 trials, mean time 12.21 against 14.46 ms), the typed language's 1226.7 against 1358.4 (6
+    /// trials, each run beside the red-black tree's of the same share: 23.15 against 29.62 ms), the heap's
+    /// 15.8 against 16.4 (5 trials, 0.63 against 0.74 ms), the search tree's 28.4 against 28.0, and the
+    /// red-black tree's 1598.9 against 1527.1, with 334 of its 348 trials solved against 337 (6 trials). A
+    /// tenth took more tests than a quarter on the four others (the typed language's geometric mean 551.4
+    /// against 373.2, 3 trials).
     pub splice: f64,
     /// The share of the cases that are not fresh made by grafting (`0..=1`; see [`super`]) once
     /// the corpus has given donors; default 0.25. The others are mutants.
