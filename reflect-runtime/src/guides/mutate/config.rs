@@ -23,10 +23,10 @@ pub struct MutateConfig {
     /// temporary switch), a quarter against a half: the AVL tree's mean tests to a failure 457.9 against
     /// 521.0 (8 trials, mean time 12.21 against 14.46 ms), the typed language's 1226.7 against 1358.4 (6
     /// trials, each run beside the red-black tree's of the same share: 23.15 against 29.62 ms), the heap's
-    /// 15.8 against 16.4 (5 trials, 0.63 against 0.74 ms), the search tree's 28.4 against 28.0, and the
-    /// red-black tree's 1598.9 against 1527.1, with 334 of its 348 trials solved against 337 (6 trials). A
-    /// tenth took more tests than a quarter on the four others (the typed language's geometric mean 551.4
-    /// against 373.2, 3 trials).
+    /// 15.8 against 16.4 (5 trials, 0.63 against 0.74 ms), the search tree's 28.4 against 28.0 (5 trials),
+    /// and the red-black tree's 1598.9 against 1527.1, with 334 of its 348 trials solved against 337 (6
+    /// trials). A tenth took more tests than a quarter on the four others (the typed language's geometric
+    /// mean 551.4 against 373.2, 3 trials).
     pub splice: f64,
     /// The share of the cases that are not fresh made by grafting (`0..=1`; see [`super`]) once
     /// the corpus has given donors; default 0.25. The others are mutants.
