@@ -286,7 +286,7 @@
 //! - **Retries are local and recorded.** A value that fails its condition
 //!   is made again where it failed, up to its `retries`; all the retries of
 //!   one generated value share a budget
-//!   (`refgen_core::combinators::RETRY_BUDGET`, 100 failed attempts), so
+//!   (`refgen_core::combinators::RETRY_BUDGET`, 200 failed attempts), so
 //!   a condition that never holds costs a bounded amount. With `every`, the
 //!   innermost part whose condition fails is made again first; a part that
 //!   used up its retries makes the part around it retry. The choice tree
