@@ -24,10 +24,11 @@
 //! red-black tree of `examples/bugfind`, it learned the black nodes on the
 //! outermost paths. In the default guide's cost run (20,000 tests), the
 //! graft cases that matched began 3.2 retries each against 8.6 (24,717
-//! over 7,610 cases, 63,467 over 7,390; a temporary count), and the
-//! valid values grew (10 or more nodes: 23% of them, against 20%). Yet
-//! making values took the same time (602 to 652 ms over four runs), and
-//! the failures came no sooner. Per task, 6 trials of at most 1 s:
+//! over 7,610 cases, 63,467 over 7,390; a temporary count), yet making
+//! values took the same time (602 to 652 ms over four runs). Per task, 6
+//! trials of at most 1 s, the valid values grew (10 or more nodes: 23% of
+//! them with half the cases matched, against 20%), and the failures came
+//! no sooner:
 //! - without it: 343 of 348 trials solved, geometric mean of the tests
 //!   118.1, mean 1920.9;
 //! - half the cases: 340, 118.2 and 1735.2;
