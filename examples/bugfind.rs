@@ -32,7 +32,17 @@
 //! the validity condition rejected; and how many of its tests tested a
 //! value tested before in the run, which a deterministic property learns
 //! nothing from: each value's `Debug` text is hashed, so with `--notes` the
-//! cost run, and its `loop_us`, are slower).
+//! cost run, and its `loop_us`, are slower), `--floor` (instead of the
+//! tables: per workload, what one value of its first property's arguments
+//! costs to make, in µs, three ways: by the hand-written generator; by the
+//! derived generator parsing the same values' reflected choices (a strict
+//! parse, every `#[assume]` checked, no failed attempt; `parsed` counts the
+//! values the derived type can make: a hand-written term deeper than the
+//! derived type's depth limit it cannot); and by the derived generator's
+//! plain random generation, per valid value, its failed attempts and
+//! discarded runs included. The first two say whether the derived generator
+//! itself runs at hand-written speed; the gap between the last two is what
+//! searching for a valid value costs).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
@@ -67,6 +77,8 @@
 mod avl;
 #[path = "bugfind/bst.rs"]
 mod bst;
+#[path = "bugfind/floor.rs"]
+mod floor;
 #[path = "bugfind/harness.rs"]
 mod harness;
 #[path = "bugfind/heap.rs"]
@@ -87,7 +99,7 @@ fn main() {
     let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes] [--floor]"
         );
         std::process::exit(2)
     };
@@ -105,6 +117,7 @@ fn main() {
             "--per-task" => harness::PER_TASK.store(true, std::sync::atomic::Ordering::Relaxed),
             "--rate" => harness::RATE.store(true, std::sync::atomic::Ordering::Relaxed),
             "--notes" => harness::NOTES.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--floor" => harness::FLOOR.store(true, std::sync::atomic::Ordering::Relaxed),
             "--curve" => {
                 let width: usize = value().parse().unwrap_or_else(|_| usage());
                 harness::CURVE.store(width.max(1), std::sync::atomic::Ordering::Relaxed)
@@ -122,11 +135,19 @@ fn main() {
         "bugfind: {} trials per task, at most {} tests or {} s per trial, seed {}",
         budget.trials, budget.tests, budget.secs, budget.seed
     );
+    if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("\nµs per value of each workload's first property's arguments (seeds 0 to 19,999):");
+        println!("{:<5} {:>9} {:>14} {:>15} {:>12} {:>15}", "", "hand", "derived parse", "parsed", "random", "valid");
+    }
     for make in [bst::workload, avl::workload, rbt::workload, heap::workload, lang::workload] {
         let w = make();
         if wanted(w.name) {
             harness::run(&w, &budget, &setup_ok, &task_ok);
         }
+    }
+    // The size workloads have no hand-written generator to set a floor against.
+    if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
     }
     if wanted("sorted") {
         sizes::sorted(&budget, &setup_ok);

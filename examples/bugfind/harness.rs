@@ -4,6 +4,7 @@ use refgen::guides::grow::{Growing, DEFAULT_GROW, GROW_GRAFT};
 use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
+use super::floor::Floor;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::fmt::Debug;
@@ -69,6 +70,9 @@ fn count(failed: bool) -> bool {
         None => false,
     })
 }
+
+/// Whether the run prints, per workload, what one value costs each way instead of its table (`--floor`).
+pub static FLOOR: AtomicBool = AtomicBool::new(false);
 
 /// Whether each setup's cost run prints what its guide did (`--notes`).
 pub static NOTES: AtomicBool = AtomicBool::new(false);
@@ -172,6 +176,8 @@ pub struct Prop {
     /// The property's name.
     pub name: &'static str,
     run: Runner,
+    /// `--floor`: the cost of one of its values, each way.
+    floor: Box<dyn Fn() -> Floor>,
 }
 
 /// A property over values of type `V`: the derived and hand-written
@@ -220,7 +226,7 @@ pub fn prop<V: Debug + 'static>(
             Err(e) => panic!("{name}: {e:?}"),
         }
     };
-    Prop { name, run: Box::new(run) }
+    Prop { name, run: Box::new(run), floor: Box::new(move || super::floor::measure(&derived(), &hand())) }
 }
 
 /// A workload: mutants of a data structure and properties over it.
@@ -330,6 +336,14 @@ struct Row {
 /// Run `w` under every setup whose name `setup_filter` accepts, over the (mutant, property) pairs
 /// whose `mutant/property` name `task_filter` accepts, and print its table.
 pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, task_filter: &dyn Fn(&str) -> bool) {
+    if FLOOR.load(Ordering::Relaxed) {
+        let f = (w.props[0].floor)();
+        println!(
+            "{:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{}",
+            w.name, f.hand, f.parse, f.parsed.0, f.parsed.1, f.random, f.valid.0, f.valid.1
+        );
+        return;
+    }
     // Which (mutant, property) pairs are tasks: those that fail in a discovery
     // run of the hand-written generator or of the derived type under the
     // default guide (one trial each, the full budget). The correct code must

@@ -1,0 +1,46 @@
+//! `--floor`: what making one value costs, by hand, by the derived generator parsing a valid value's choices, and by random generation.
+
+use refgen::interpret::{generate, parse_tree, reflect};
+use refgen::prelude::*;
+use std::time::Instant;
+
+/// The values each way makes.
+const VALUES: u64 = 20_000;
+
+/// The cost of a value each way, in µs.
+pub struct Floor {
+    /// The hand-written generator, per value.
+    pub hand: f64,
+    /// The derived generator parsing the reflected choices of the hand-written generator's values
+    /// (every `#[assume]` checked, no failed attempt), per value.
+    pub parse: f64,
+    /// How many of those values parsed, of how many.
+    pub parsed: (u64, u64),
+    /// The derived generator by plain random generation, per valid value (its failed attempts and
+    /// discarded runs included).
+    pub random: f64,
+    /// How many random runs made a valid value, of how many.
+    pub valid: (u64, u64),
+}
+
+/// Measures `derived` against `hand` over [`VALUES`] seeds.
+pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>) -> Floor {
+    let per = |t0: Instant, n: u64| 1e6 * t0.elapsed().as_secs_f64() / n.max(1) as f64;
+    let t0 = Instant::now();
+    let values: Vec<V> = (0..VALUES).filter_map(|seed| generate(hand, seed).ok()).collect();
+    let hand_us = per(t0, values.len() as u64);
+    let trees: Vec<_> = values.iter().filter_map(|v| reflect(derived, v).into_iter().next()).collect();
+    let t0 = Instant::now();
+    let parsed = trees.iter().filter(|t| parse_tree(derived, t).is_ok()).count() as u64;
+    let parse_us = per(t0, trees.len() as u64);
+    let t0 = Instant::now();
+    let valid = (0..VALUES).filter(|&seed| generate(derived, seed).is_ok()).count() as u64;
+    let random_us = per(t0, valid);
+    Floor {
+        hand: hand_us,
+        parse: parse_us,
+        parsed: (parsed, values.len() as u64),
+        random: random_us,
+        valid: (valid, VALUES),
+    }
+}
