@@ -1,10 +1,10 @@
 //! The benchmark's machinery: the mutant switch, properties as tasks, setups (guides), trials and tables.
 
+use super::floor::Floor;
 use refgen::guides::grow::{Growing, DEFAULT_GROW, GROW_GRAFT};
 use refgen::guides::{AutoGuide, CgsGuide, MutateConfig, MutateGuide, RandomGuide, RlConfig, RlGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::RunError;
-use super::floor::Floor;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::fmt::Debug;
