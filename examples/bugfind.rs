@@ -136,8 +136,7 @@ fn main() {
         budget.trials, budget.tests, budget.secs, budget.seed
     );
     if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed) {
-        println!("\nµs per value of each workload's first property's arguments (seeds 0 to 19,999):");
-        println!("{:<5} {:>9} {:>14} {:>15} {:>12} {:>15}", "", "hand", "derived parse", "parsed", "random", "valid");
+        floor::print_header();
     }
     for make in [bst::workload, avl::workload, rbt::workload, heap::workload, lang::workload] {
         let w = make();

@@ -23,6 +23,22 @@ pub struct Floor {
     pub valid: (u64, u64),
 }
 
+/// The table's title and column heads.
+pub fn print_header() {
+    println!("\nµs per value of each workload's first property's arguments (seeds 0 to 19,999):");
+    println!("{:<5} {:>9} {:>14} {:>15} {:>12} {:>15}", "", "hand", "derived parse", "parsed", "random", "valid");
+}
+
+impl Floor {
+    /// The table's row for workload `name`.
+    pub fn print(&self, name: &str) {
+        println!(
+            "{name:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{}",
+            self.hand, self.parse, self.parsed.0, self.parsed.1, self.random, self.valid.0, self.valid.1
+        );
+    }
+}
+
 /// Measures `derived` against `hand` over [`VALUES`] seeds.
 pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>) -> Floor {
     let per = |t0: Instant, n: u64| 1e6 * t0.elapsed().as_secs_f64() / n.max(1) as f64;

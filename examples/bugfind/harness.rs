@@ -337,11 +337,7 @@ struct Row {
 /// whose `mutant/property` name `task_filter` accepts, and print its table.
 pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, task_filter: &dyn Fn(&str) -> bool) {
     if FLOOR.load(Ordering::Relaxed) {
-        let f = (w.props[0].floor)();
-        println!(
-            "{:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{}",
-            w.name, f.hand, f.parse, f.parsed.0, f.parsed.1, f.random, f.valid.0, f.valid.1
-        );
+        (w.props[0].floor)().print(w.name);
         return;
     }
     // Which (mutant, property) pairs are tasks: those that fail in a discovery

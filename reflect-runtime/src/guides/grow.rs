@@ -70,10 +70,10 @@ pub const SWITCH_FAILED: f64 = 1.0;
 /// red-black tree's mean time 89.36 against 90.83 ms (3 trials; 55 tasks solved in every trial against
 /// 51), the typed language's 60.71 against 42.21 ms (3 trials: fewer tests, a geometric mean of 315.9
 /// against 410.5, but larger terms, a test costing 61.6 µs against 27.2); the AVL tree's, the heap's and
-/// the search tree's moved less than two runs of the same build did. A share adapted to what each kind
-/// of case yields (fresh and grown cases' valid values per choice made, by probability matching within
-/// a tenth and nine tenths, after 20 cases of each kind; it settled near a tenth on the trees and near
-/// half on the typed language) was measured with at most 5,000 tests a trial, so by the tests: the same
+/// the search tree's moved less than two runs of the same build did. A fresh cases' share adapted to
+/// what each kind of case yields (fresh and grown cases' valid values per choice made, by probability
+/// matching within a tenth and nine tenths, after 20 cases of each kind; the fresh share settled near a
+/// tenth on the trees and near half on the typed language) was measured with at most 5,000 tests a trial, so by the tests: the same
 /// on the search tree and the heap (their failures come before it adapts), about the same on the AVL
 /// tree (geometric mean 148.3 against 148.8, 5 trials), the red-black tree (61.1 against 63.4, 151 of
 /// 168 trials solved against 152) and the typed language (262.8 against 297.3, 18 tasks solved in every
