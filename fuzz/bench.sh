@@ -34,7 +34,7 @@ for setup in a b c d; do
     [ $seeded = yes ] && cp "$work/seeds"/* "$run/corpus/"
     start=$(date +%s.%N)
     # Each run remembers its find in a directory of its own, so no run starts from another's.
-    REFLECT_REGRESSIONS="$run/regressions" "$bin/$target" -seed="$seed" -max_total_time="$LIMIT" -print_final_stats=1 \
+    REFGEN_REGRESSIONS="$run/regressions" "$bin/$target" -seed="$seed" -max_total_time="$LIMIT" -print_final_stats=1 \
       -artifact_prefix="$run/artifacts/" "$run/corpus" >"$run/log" 2>&1 || true
     end=$(date +%s.%N)
     if ls "$run/artifacts"/crash-* >/dev/null 2>&1; then

@@ -27,7 +27,7 @@ remembered() { grep -o '"tree"' "$1/refgen_fuzz__bst_delete.json" 2>/dev/null | 
 
 echo "fork: -fork=2 -ignore_crashes=1, ${LIMIT}s"
 mkdir -p "$work/fork/corpus" "$work/fork/artifacts"
-REFLECT_REGRESSIONS="$work/fork/regressions" "$bin" -fork=2 -ignore_crashes=1 -seed=1 -max_total_time="$LIMIT" \
+REFGEN_REGRESSIONS="$work/fork/regressions" "$bin" -fork=2 -ignore_crashes=1 -seed=1 -max_total_time="$LIMIT" \
     -artifact_prefix="$work/fork/artifacts/" "$work/fork/corpus" >"$work/fork.log" 2>&1 || true
 jobs=$(grep -o 'job: [0-9]*' "$work/fork.log" | awk '{print $2}' | sort -n | tail -n 1)
 echo "  child jobs run: ${jobs:-0}; corpus files: $(count "$work/fork/corpus"); crash files: $(count "$work/fork/artifacts" 'crash-*'); remembered failures: $(remembered "$work/fork/regressions")"
@@ -39,7 +39,7 @@ check "the failure was remembered in the regressions directory" test "$(remember
 echo "jobs: -jobs=4 -workers=2"
 mkdir -p "$work/jobs/corpus" "$work/jobs/artifacts"
 # No -seed: each job draws its own, as when a user runs them.
-(cd "$work/jobs" && REFLECT_REGRESSIONS="$work/jobs/regressions" "$bin" -jobs=4 -workers=2 \
+(cd "$work/jobs" && REFGEN_REGRESSIONS="$work/jobs/regressions" "$bin" -jobs=4 -workers=2 \
     -max_total_time="$LIMIT" -artifact_prefix="$work/jobs/artifacts/" corpus >"$work/jobs.log" 2>&1 || true)
 found=$(cat "$work/jobs"/fuzz-*.log | grep -c 'Test unit written to .*crash-' || true)
 echo "  job logs: $(count "$work/jobs" 'fuzz-*.log'); jobs that found the bug: $found; corpus files: $(count "$work/jobs/corpus"); remembered failures: $(remembered "$work/jobs/regressions")"
@@ -59,7 +59,7 @@ if cargo afl --version >/dev/null 2>&1; then
     export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
     for who in "-M main" "-S second"; do
         # shellcheck disable=SC2086 # $who is two words on purpose
-        REFLECT_REGRESSIONS="$work/afl/regressions" cargo afl fuzz -V "$LIMIT" -i "$work/afl/seeds" -o "$work/afl/sync" \
+        REFGEN_REGRESSIONS="$work/afl/regressions" cargo afl fuzz -V "$LIMIT" -i "$work/afl/seeds" -o "$work/afl/sync" \
             $who "${CARGO_TARGET_DIR:-target}"/release/bst_delete_afl >"$work/afl-${who#-? }.log" 2>&1 &
     done
     wait

@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" "$work/artifacts"
 # The fuzzer and the test both read the regressions directory from here, not from fuzz/regressions.
-export REFLECT_REGRESSIONS="$work/regressions"
+export REFGEN_REGRESSIONS="$work/regressions"
 
 step() { printf 'fuzz smoke: %-58s %4ds\n' "$1" $(($(date +%s) - $2)); }
 fail() {
@@ -29,7 +29,7 @@ if "${CARGO_TARGET_DIR:-target}"/x86_64-unknown-linux-gnu/release/bst_delete -se
     fail "libFuzzer ended without a crash" "$work/fuzz.log"
 fi
 ls "$work/artifacts"/crash-* >/dev/null 2>&1 || fail "libFuzzer wrote no crash file" "$work/fuzz.log"
-[ -f "$REFLECT_REGRESSIONS/refgen_fuzz__bst_delete.json" ] ||
+[ -f "$REFGEN_REGRESSIONS/refgen_fuzz__bst_delete.json" ] ||
     fail "the crash was not remembered in the regressions directory" "$work/fuzz.log"
 execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/fuzz.log" | awk '{print $2}')
 step "libFuzzer found the planted bug (${execs:-?} executions)" "$t"

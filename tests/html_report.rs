@@ -103,7 +103,7 @@ fn a_failure_report_has_the_shrink_trace_down_to_the_minimal_case() {
     assert!(trace.iter().all(|c| c.status == CaseStatus::Failed));
     let page = std::fs::read_to_string(dir.join("html.shrink.auto.html")).unwrap();
     assert!(page.contains("<section id=\"shrink\">") && page.contains("shrink(value=[500])"));
-    assert!(page.contains("verdict failed") && page.contains("REFLECT_REPLAY="));
+    assert!(page.contains("verdict failed") && page.contains("REFGEN_REPLAY="));
 }
 
 #[test]

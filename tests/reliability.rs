@@ -75,8 +75,8 @@ fn child_with(mode: &str, dir: &std::path::Path, vars: &[(&str, &str)]) -> std::
     cmd.args(["--ignored", "--exact", "child_process", "--test-threads=1"])
         .env("RELIABILITY_CHILD", mode)
         .env("RELIABILITY_DIR", dir)
-        .env_remove("REFLECT_REGRESSIONS")
-        .env_remove("REFLECT_CASES");
+        .env_remove("REFGEN_REGRESSIONS")
+        .env_remove("REFGEN_CASES");
     for (k, v) in vars {
         cmd.env(k, v);
     }
@@ -158,6 +158,10 @@ fn child_process() {
         assert_eq!((report.cases, report.replay_note.as_deref()), (50, None));
     } else if mode == "env" {
         let _ = Config::new("env").from_env();
+    } else if mode == "env-cases" {
+        // Past the harness's capture, for the parent to read.
+        let cases = Config::new("env").from_env().cases;
+        std::io::Write::write_all(&mut std::io::stdout(), format!("cases={cases}\n").as_bytes()).unwrap();
     } else if mode == "warn" {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("warn.json"), "{ corrupt").unwrap();
@@ -336,15 +340,31 @@ fn a_panic_while_unwinding_prints_the_first_panic_and_is_reported_by_the_next_ru
 #[test]
 fn switch_words_and_zero_cases_in_the_environment_are_errors() {
     let dir = temp_dir("env");
-    for (var, value) in [("REFLECT_REGRESSIONS", "on"), ("REFLECT_REGRESSIONS", "1"), ("REFLECT_CASES", "0")] {
+    for (var, value) in [("REFGEN_REGRESSIONS", "on"), ("REFGEN_REGRESSIONS", "1"), ("REFGEN_CASES", "0")] {
         let out = child_with("env", &dir, &[(var, value)]);
         assert!(!out.status.success(), "{var}={value} was taken");
         let said = String::from_utf8_lossy(&out.stdout);
         assert!(said.contains(var), "{var}={value}: {said}");
     }
-    for (var, value) in [("REFLECT_REGRESSIONS", "off"), ("REFLECT_REGRESSIONS", "OFF"), ("REFLECT_CASES", "3")] {
+    for (var, value) in [("REFGEN_REGRESSIONS", "off"), ("REFGEN_REGRESSIONS", "OFF"), ("REFGEN_CASES", "3")] {
         assert!(child_with("env", &dir, &[(var, value)]).status.success(), "{var}={value}");
     }
+}
+
+#[test]
+fn a_former_reflect_variable_is_read_with_a_warning_and_the_new_name_wins() {
+    let dir = temp_dir("env-legacy");
+    let cases = |out: &std::process::Output| {
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        said.lines().find_map(|l| l.strip_prefix("cases=")).map(str::to_owned).unwrap_or(said)
+    };
+    let old = child_with("env-cases", &dir, &[("REFLECT_CASES", "7")]);
+    assert_eq!(cases(&old), "7");
+    let err = String::from_utf8_lossy(&old.stderr);
+    assert!(err.contains("REFLECT_CASES is read as REFGEN_CASES"), "stderr: {err}");
+    let both = child_with("env-cases", &dir, &[("REFLECT_CASES", "7"), ("REFGEN_CASES", "9")]);
+    assert_eq!(cases(&both), "9");
+    assert!(!String::from_utf8_lossy(&both.stderr).contains("REFLECT_CASES is read"));
 }
 
 #[test]
@@ -353,7 +373,7 @@ fn a_warning_reaches_standard_error_when_the_test_passes() {
     let out = child_with("warn", &dir, &[]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("reflect: warning") && err.contains("warn.json"), "stderr: {err}");
+    assert!(err.contains("refgen: warning") && err.contains("warn.json"), "stderr: {err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -387,7 +407,7 @@ fn a_token_says_which_property_it_belongs_to() {
     assert!(retyped.warnings[0].contains("another type"), "{:?}", retyped.warnings);
 }
 
-/// With `REFLECT_REPLAY` set for the run of several properties (`cargo test det_`), the token's
+/// With `REFGEN_REPLAY` set for the run of several properties (`cargo test det_`), the token's
 /// property replays its case and says, past the harness's capture, that it passed; every other
 /// property runs its cases and says once that the token is not its own.
 #[test]
@@ -395,7 +415,7 @@ fn a_token_replays_only_its_own_property_and_says_so_past_the_capture() {
     let dir = temp_dir("replay");
     let passing = Property::new(|| int(0u8..=255), |x: u8| x < 100);
     let f = failure(passing.check(&Config::new("tokens::mine")));
-    let out = child_with("replay", &dir, &[("REFLECT_REPLAY", &f.token)]);
+    let out = child_with("replay", &dir, &[("REFGEN_REPLAY", &f.token)]);
     let (said, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{said}\n{err}");
     assert_eq!(err.matches("not `tokens::other`'s own").count(), 1, "{err}");

@@ -161,14 +161,14 @@ fn a_failure_whose_replays_hang_is_still_reported() {
     assert!(f.warnings.iter().any(|w| w.contains("hung")), "{f}");
 }
 
-/// `REFLECT_MAX_TIME` (seconds) gives the run a budget and, without `REFLECT_CASES`, no bound of
+/// `REFGEN_MAX_TIME` (seconds) gives the run a budget and, without `REFGEN_CASES`, no bound of
 /// cases: the child process runs a property with the defaults for about that long.
 #[test]
 fn the_environment_gives_a_time_budget_in_seconds() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--ignored", "--exact", "budget_child", "--nocapture", "--test-threads=1"])
-        .env("REFLECT_MAX_TIME", "0.3")
-        .env_remove("REFLECT_CASES")
+        .env("REFGEN_MAX_TIME", "0.3")
+        .env_remove("REFGEN_CASES")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

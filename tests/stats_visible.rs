@@ -12,7 +12,7 @@ fn helper_with_stats(x: u8) {
 fn statistics_are_not_captured() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["helper_with_stats", "--exact", "--ignored", "--test-threads=1"])
-        .env_remove("REFLECT_STATS")
+        .env_remove("REFGEN_STATS")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -1,4 +1,4 @@
-//! Laws of reflect-core's interpretations, over hand-written generators and many seeds.
+//! Laws of refgen-core's interpretations, over hand-written generators and many seeds.
 
 use refgen::combinators::{any_char, bool, char_class, int, just, option, pick, recursive, string, vec};
 use refgen::interpret::{

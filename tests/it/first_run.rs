@@ -71,7 +71,7 @@ fn an_unwritable_observations_path_is_an_error() {
     let _ = std::fs::remove_file(&file);
     assert!(matches!(e, RunError::Observability(_)), "{e:?}");
     let msg = e.to_string();
-    assert!(msg.starts_with("REFLECT_OBSERVABILITY: cannot write observations to "), "{msg}");
+    assert!(msg.starts_with("REFGEN_OBSERVABILITY: cannot write observations to "), "{msg}");
 }
 
 /// Sorted lists stated once, without retries: random generation alone gives up; the default guide

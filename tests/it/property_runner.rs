@@ -29,7 +29,7 @@ fn a_failing_property_is_shrunk_to_a_minimal_counterexample() {
         assert_eq!(f.kind, FailureKind::Failed);
         assert!(f.shrink.steps > 0);
         let shown = f.to_string();
-        for part in ["value = [500]", "seed: ", "cases passed", "discarded", "shrink steps", "REFLECT_REPLAY="] {
+        for part in ["value = [500]", "seed: ", "cases passed", "discarded", "shrink steps", "REFGEN_REPLAY="] {
             assert!(shown.contains(part), "missing {part:?} in\n{shown}");
         }
     }
@@ -94,7 +94,7 @@ fn a_corrupt_token_is_a_readable_error() {
         match small_lists().check(&Config::new("lists").replay(bad)) {
             Err(e @ RunError::BadToken(_)) => {
                 let msg = e.to_string();
-                assert!(msg.contains("REFLECT_REPLAY") && msg.contains("is not a replay token"), "{msg}");
+                assert!(msg.contains("REFGEN_REPLAY") && msg.contains("is not a replay token"), "{msg}");
             }
             other => panic!("{bad:?}: {other:?}"),
         }

@@ -78,7 +78,7 @@ fn measure<V: std::fmt::Debug + 'static>(
     let t0 = Instant::now();
     match mode {
         "property" => {
-            // What `#[property(cases = N)]` expands to (see `reflect-derive/src/property/expand.rs`).
+            // What `#[property(cases = N)]` expands to (see `refgen-derive/src/property/expand.rs`).
             let config = Config::new(format!("loop_speed::{name}")).regressions(&regressions).cases(cases);
             let config = guided(config).from_env();
             Property::new(gen, prop).describe(|v: &V| vec![("value".to_owned(), format!("{v:?}"))]).assert(&config);

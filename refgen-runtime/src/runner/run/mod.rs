@@ -86,7 +86,7 @@ fn foreign_token(config: &Config) -> Option<String> {
     let name = &config.name;
     (stamp.property != token::Stamp::new(name, "").property).then(|| {
         format!(
-            "REFLECT_REPLAY: the token is not `{name}`'s own (another property printed it), so `{name}` runs its cases as usual"
+            "REFGEN_REPLAY: the token is not `{name}`'s own (another property printed it), so `{name}` runs its cases as usual"
         )
     })
 }
@@ -168,7 +168,7 @@ impl<V: 'static> Run<V> {
     /// written directly, past the test harness's capture, so that it shows
     /// even when the test passes.
     fn warn(&mut self, w: String) {
-        let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {w}", self.config.name);
+        let _ = writeln!(std::io::stderr(), "refgen: warning: `{}`: {w}", self.config.name);
         self.report.warnings.push(w);
     }
 
@@ -252,13 +252,13 @@ impl<V: 'static> Run<V> {
         match r.status {
             Status::Discarded(why) => {
                 let note = format!("the replayed case was discarded: {why}");
-                let _ = writeln!(std::io::stderr(), "reflect: `{}`: {note}", self.config.name);
+                let _ = writeln!(std::io::stderr(), "refgen: `{}`: {note}", self.config.name);
                 self.report.replay_note = Some(note);
                 Ok(std::mem::take(&mut self.report))
             }
             _ => {
                 // Said where the harness cannot hide it: a passing test shows it too.
-                let _ = writeln!(std::io::stderr(), "reflect: `{}`: the replayed case passed", self.config.name);
+                let _ = writeln!(std::io::stderr(), "refgen: `{}`: the replayed case passed", self.config.name);
                 self.report.replay_note = Some("the replayed case passed".to_owned());
                 self.report.cases = 1;
                 Ok(std::mem::take(&mut self.report))
@@ -302,7 +302,7 @@ impl<V: 'static> Run<V> {
                     // It may end this process too: say what runs, where the harness cannot hide it.
                     let _ = writeln!(
                         std::io::stderr(),
-                        "reflect: `{}` replays a case that ended the process in an earlier run ({}); if this process ends now, that case is why",
+                        "refgen: `{}` replays a case that ended the process in an earlier run ({}); if this process ends now, that case is why",
                         self.config.name,
                         s.path.display()
                     );
@@ -358,7 +358,7 @@ impl<V: 'static> Run<V> {
                 };
                 let _ = writeln!(
                     std::io::stderr(),
-                    "reflect: `{}` stopped generating after its time budget of {budget:?}: {} valid cases ran{of} ({} discarded)",
+                    "refgen: `{}` stopped generating after its time budget of {budget:?}: {} valid cases ran{of} ({} discarded)",
                     self.config.name,
                     self.report.cases,
                     self.report.discards
@@ -445,7 +445,7 @@ impl<V: 'static> Run<V> {
              `#[property(guide = sa)]` (or the default, `auto`, which switches to it), or `guide = mutate`",
             self.guide
         );
-        let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {w}", self.config.name);
+        let _ = writeln!(std::io::stderr(), "refgen: warning: `{}`: {w}", self.config.name);
         notes.push(w.clone());
         warnings.push(w);
     }
@@ -473,7 +473,7 @@ impl<V: 'static> Run<V> {
     fn making_again(&mut self, case: &InFlightCase, store: &Path) {
         let _ = writeln!(
             std::io::stderr(),
-            "reflect: `{}` makes again a case that ended the process in an earlier run ({}); if this process ends now, making it is why",
+            "refgen: `{}` makes again a case that ended the process in an earlier run ({}); if this process ends now, making it is why",
             self.config.name,
             store.display()
         );
@@ -522,7 +522,7 @@ impl<V: 'static> Run<V> {
         let (name, ty) = (&self.config.name, std::any::type_name::<V>());
         (theirs.value != ours.value).then(|| {
             format!(
-                "REFLECT_REPLAY: the token was printed when `{name}` made values of another type than `{ty}`: \
+                "REFGEN_REPLAY: the token was printed when `{name}` made values of another type than `{ty}`: \
                  its choices make whatever they parse as here"
             )
         })

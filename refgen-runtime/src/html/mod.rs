@@ -1,6 +1,6 @@
 //! HTML reports: one self-contained page per run, and a page comparing runs under different guides.
 //!
-//! Set `REFLECT_REPORT=<dir>` (or `#[property(report = "dir")]`, or
+//! Set `REFGEN_REPORT=<dir>` (or `#[property(report = "dir")]`, or
 //! [`Config::report`](crate::config::Config::report)) and each run writes
 //! `<dir>/<property>.<guide>.html`: one file, with its style and charts
 //! (inline SVG) inside it, no script and nothing fetched from the network.

@@ -1,6 +1,6 @@
 //! Observability: one JSON object per test case, as Hypothesis writes and the Tyche viewer reads.
 //!
-//! Set `REFLECT_OBSERVABILITY` to a file ending in `.jsonl` (every property
+//! Set `REFGEN_OBSERVABILITY` to a file ending in `.jsonl` (every property
 //! appends to it) or to a directory (each property appends to
 //! `<dir>/<property>_testcases.jsonl`). Each line is an object with the
 //! fields of Hypothesis' observability format:

@@ -84,7 +84,7 @@ fn cut_short(entries: &[Entry]) -> String {
     let mut out = String::new();
     for e in entries {
         out.push_str(&format!(
-            "reflect: `{}`: the process is exiting (`std::process::exit` or `exit`) while this property's run is \
+            "refgen: `{}`: the process is exiting (`std::process::exit` or `exit`) while this property's run is \
              making or testing a case: that is not a pass, so it exits with status {STATUS}\n",
             e.name
         ));
@@ -92,14 +92,14 @@ fn cut_short(entries: &[Entry]) -> String {
             Some(path) => {
                 let record = std::fs::read_to_string(path).unwrap_or_default();
                 out.push_str(&format!(
-                    "reflect: `{}`: the case is kept in flight in {} ({}): the next run reports it\n",
+                    "refgen: `{}`: the case is kept in flight in {} ({}): the next run reports it\n",
                     e.name,
                     path.display(),
                     record.trim()
                 ));
             }
             None => out.push_str(&format!(
-                "reflect: `{}`: with a regressions directory, the next run would report the case\n",
+                "refgen: `{}`: with a regressions directory, the next run would report the case\n",
                 e.name
             )),
         }
@@ -144,7 +144,7 @@ fn install() {
             if failed {
                 let _ = std::io::Write::write_all(
                     &mut std::io::stderr(),
-                    b"reflect: warning: cannot install the exit hook: a process that exits in a case may pass\n",
+                    b"refgen: warning: cannot install the exit hook: a process that exits in a case may pass\n",
                 );
             }
         });

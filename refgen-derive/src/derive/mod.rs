@@ -219,7 +219,7 @@ mod tests {
     use super::*;
 
     /// The expansion of one small type, pretty-printed by `rustfmt`,
-    /// compared with the committed snapshot. Set `REFLECT_SNAPSHOT=overwrite`
+    /// compared with the committed snapshot. Set `REFGEN_SNAPSHOT=overwrite`
     /// to accept a deliberate change.
     #[test]
     fn expansion_snapshot() {
@@ -235,14 +235,14 @@ mod tests {
         let code = expand(&input).expect("expands").to_string();
         let formatted = rustfmt(&code);
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/expand_shape.rs");
-        if std::env::var("REFLECT_SNAPSHOT").as_deref() == Ok("overwrite") {
+        if std::env::var("REFGEN_SNAPSHOT").as_deref() == Ok("overwrite") {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &formatted).unwrap();
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             expected == formatted,
-            "the expansion changed; read it, and if the change is meant, rerun with REFLECT_SNAPSHOT=overwrite.\n\
+            "the expansion changed; read it, and if the change is meant, rerun with REFGEN_SNAPSHOT=overwrite.\n\
              --- new expansion ---\n{formatted}"
         );
     }

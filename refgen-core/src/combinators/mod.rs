@@ -1,7 +1,7 @@
 //! The generators: constants, pick, scalars, regex strings, options, collections, bind, recursion.
 //!
 //! Constants, `pick`, `map`, parts, filters, `at`/`bind` (and the plain
-//! [`Gen::bind`], which does not reflect: [`Then`]), recursion and
+//! [`Gen::bind`], which does not refgen: [`Then`]), recursion and
 //! generators from functions are here; scalars (integers, `bool`, chars,
 //! floats) and containers (`Option`, sequences, tuples) have a module each,
 //! re-exported here, and so is the generator of the strings a regular

@@ -90,7 +90,7 @@ pub fn report_utility(utility: f64) {
     if !on && !UTILITY_OUTSIDE_SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
         let _ = writeln!(
             std::io::stderr(),
-            "reflect: warning: `maximize!` / `minimize!` / `target!` called outside a property: the utility ({utility}) \
+            "refgen: warning: `maximize!` / `minimize!` / `target!` called outside a property: the utility ({utility}) \
              is ignored; it steers a search only inside a `#[property]` (or `Property::check`), under a guide that \
              searches on it (`auto`, `sa`, `mutate`). Said once per process."
         );
@@ -227,7 +227,7 @@ macro_rules! target {
     };
 }
 
-/// Label the current case; with statistics on (`REFLECT_STATS=1` or
+/// Label the current case; with statistics on (`REFGEN_STATS=1` or
 /// `#[property(stats)]`) the runner prints how many cases had each label.
 ///
 /// ```

@@ -35,7 +35,7 @@ pub(super) fn install_hook() {
                 let earlier = CASE_PANICS.with(|p| p.borrow().join("\n  "));
                 let _ = writeln!(
                     std::io::stderr(),
-                    "reflect: the case panicked while unwinding, so the process aborts:\n  {earlier}"
+                    "refgen: the case panicked while unwinding, so the process aborts:\n  {earlier}"
                 );
                 return previous(info);
             }

@@ -4,7 +4,7 @@
 //! the thread that runs the cases) and a test. [`Property::check`] runs it
 //! under a [`Config`]:
 //!
-//! 1. with a replay token (`REFLECT_REPLAY`) this property printed, only
+//! 1. with a replay token (`REFGEN_REPLAY`) this property printed, only
 //!    that case runs, exactly as the token's choices make it, and it is not
 //!    shrunk again (the token shows the input its report showed); whether it
 //!    passed is said on standard error. A token names its property: another

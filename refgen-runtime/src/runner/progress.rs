@@ -54,7 +54,7 @@ pub(super) fn summary(name: &str, result: &Result<Report, RunError>, elapsed: Du
     let secs = elapsed.as_secs_f64();
     match result {
         Ok(r) => format!(
-            "reflect: `{name}` passed {} valid cases ({} discarded, {}{}) in {secs:.1}s",
+            "refgen: `{name}` passed {} valid cases ({} discarded, {}{}) in {secs:.1}s",
             r.cases,
             r.discards,
             match r.rejected {
@@ -64,9 +64,9 @@ pub(super) fn summary(name: &str, result: &Result<Report, RunError>, elapsed: Du
             message(r)
         ),
         Err(RunError::Failed(f)) => {
-            format!("reflect: `{name}` failed after {} valid cases ({} discarded) in {secs:.1}s", f.cases, f.discards)
+            format!("refgen: `{name}` failed after {} valid cases ({} discarded) in {secs:.1}s", f.cases, f.discards)
         }
-        Err(_) => format!("reflect: `{name}` did not pass, after {secs:.1}s"),
+        Err(_) => format!("refgen: `{name}` did not pass, after {secs:.1}s"),
     }
 }
 
@@ -99,7 +99,7 @@ impl Progress {
             let style = ProgressStyle::with_template("{prefix} [{elapsed}] {wide_bar} {pos}/{len} valid cases, {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
-            bar.set_prefix(format!("reflect: `{}`", self.name));
+            bar.set_prefix(format!("refgen: `{}`", self.name));
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
@@ -143,12 +143,12 @@ mod tests {
         let edited = Report { rejected: 7, ..r.clone() };
         assert_eq!(
             summary("m::p", &Ok(r), Duration::from_millis(2500)),
-            "reflect: `m::p` passed 75 valid cases (25 discarded, 75.0% valid, best utility 12.5) in 2.5s"
+            "refgen: `m::p` passed 75 valid cases (25 discarded, 75.0% valid, best utility 12.5) in 2.5s"
         );
         // A guide's rejected edits are not discards: they leave the valid rate alone.
         assert_eq!(
             summary("m::p", &Ok(edited), Duration::from_millis(2500)),
-            "reflect: `m::p` passed 75 valid cases (25 discarded, 7 edits rejected, 75.0% valid, best utility 12.5) in 2.5s"
+            "refgen: `m::p` passed 75 valid cases (25 discarded, 7 edits rejected, 75.0% valid, best utility 12.5) in 2.5s"
         );
     }
 }

@@ -27,7 +27,7 @@ pub struct Report {
     /// How many distinct values (by `Debug`, as [`crate::hashing::value_key`]
     /// keys them) the generated cases that passed had, when the run counted
     /// them ([`crate::config::Config::count_distinct`]; `#[property(stats)]`
-    /// and `REFLECT_STATS=1` turn it on); `None` otherwise. Counting keys every
+    /// and `REFGEN_STATS=1` turn it on); `None` otherwise. Counting keys every
     /// value, which costs a formatting of it per case.
     pub distinct: Option<u64>,
     /// Remembered failures replayed first.
@@ -302,7 +302,7 @@ impl fmt::Display for Failure {
         if self.token.is_empty() {
             writeln!(f, "replay: no token (the case's choices are not known)")?;
         } else {
-            writeln!(f, "replay: REFLECT_REPLAY={} cargo test {}", self.token, self.test_filter())?;
+            writeln!(f, "replay: REFGEN_REPLAY={} cargo test {}", self.token, self.test_filter())?;
         }
         if let Some(p) = &self.saved_to {
             writeln!(f, "remembered in {} (replayed first from now on)", p.display())?;
@@ -348,7 +348,7 @@ pub enum RunError {
         reason: String,
     },
     /// Observations were asked for ([`crate::config::Config::observability`],
-    /// `REFLECT_OBSERVABILITY`) and cannot be written: why.
+    /// `REFGEN_OBSERVABILITY`) and cannot be written: why.
     Observability(String),
     /// An example written by hand is not a value the generator can make.
     BadExample {
@@ -395,13 +395,13 @@ impl fmt::Display for RunError {
                      `#[property(max_discard_ratio = N)]`."
                 )
             }
-            RunError::BadToken(e) => write!(f, "REFLECT_REPLAY: {e}"),
+            RunError::BadToken(e) => write!(f, "REFGEN_REPLAY: {e}"),
             RunError::Setup { name, reason } => {
                 write!(f, "property `{name}` cannot run: {reason}")
             }
             RunError::Observability(why) => write!(
                 f,
-                "REFLECT_OBSERVABILITY: {why}; give a writable `.jsonl` file or directory, or unset the variable"
+                "REFGEN_OBSERVABILITY: {why}; give a writable `.jsonl` file or directory, or unset the variable"
             ),
             RunError::BadExample { name, index, value } => write!(
                 f,

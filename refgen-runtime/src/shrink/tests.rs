@@ -83,7 +83,7 @@ fn deleted_elements_renumber_the_indices_after_them() {
     let g = int(1usize..=10).bind(|n| vec(int(0usize..=n - 1), n..=n));
     let two_cycle = |xs: &Vec<usize>| xs.iter().enumerate().any(|(i, &j)| j != i && xs[j] == i);
     for start in [vec![0, 0, 3, 2], vec![1, 1, 1, 4, 3], vec![2, 2, 5, 5, 5, 3]] {
-        // The plain bind does not reflect: start from the choices instead.
+        // The plain bind does not refgen: start from the choices instead.
         let mut choices = vec![start.len() as u64 - 1, 0];
         choices.extend(start.iter().map(|&x| x as u64));
         let ((v, tree), _) = run_recorded(&g, crate::token::sequence_source(&choices));

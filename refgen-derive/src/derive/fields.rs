@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Type};
 
-/// The path of reflect-core as users see it (through the `refgen` crate).
+/// The path of refgen-core as users see it (through the `refgen` crate).
 pub(super) fn core_path() -> TokenStream {
     quote!(::refgen::refgen_core)
 }

@@ -521,7 +521,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// | `shrink_time_ms = N` | shrink for at most `N` ms (default 30 000) |
 /// | `timeout_ms = N` | a case taking longer than `N` ms fails as hanging (default 10 000; the run goes on its own thread, watched from the test's, with no cost per case); `timeout_ms = 0` turns the limit off |
 /// | `timeout = none` | no per-case time limit (as `timeout_ms = 0`): cases run on the test's thread, unwatched |
-/// | `max_time_ms = N` | a time budget: no case is generated once the run has taken `N` ms, and the report says how many ran; without `cases`, the run searches for that long ("10 seconds of search", as fuzzers allow; `REFLECT_MAX_TIME` overrides) |
+/// | `max_time_ms = N` | a time budget: no case is generated once the run has taken `N` ms, and the report says how many ran; without `cases`, the run searches for that long ("10 seconds of search", as fuzzers allow; `REFGEN_MAX_TIME` overrides) |
 /// | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4); a guide's edits of earlier cases that are rejected (mutants, grafts, rotations) are not discards, and have a budget of their own of the same size, after which the run's cases are random generation's |
 /// | `guide = NAME` / `NAME(key = value, ...)` / `EXPR` | the guide that answers the generator's choices: one of `refgen::guides` by its name, with its options (`guide = rl`, `guide = rl(explore = diverse)`, `guide = mutate(corpus = 64)`; the guides, their options and defaults are the table in the docs of `refgen::guides`), or any expression whose value implements `Guide` (`guide = MyGuide::default()`); default `auto` |
 /// | `distinct = N` | check the property on `N` valid inputs that are pairwise different (the distinct guide): `N` cases, the set first (random ones after it, should fewer than `N` different inputs exist); instead of `cases` and `guide` |
@@ -531,11 +531,11 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 /// | `regressions = false` / `"dir"` | where failures are remembered (default `regressions`) |
 /// | `report = "dir"` | write an HTML report of each run into `dir` (beside `Cargo.toml`) |
 ///
-/// Environment variables override the code for one run: `REFLECT_CASES`,
-/// `REFLECT_SEED`, `REFLECT_REPLAY=<token>` (run only the printed case),
-/// `REFLECT_STATS=1`, `REFLECT_OBSERVABILITY=<file.jsonl or dir>` (one JSON
-/// line per case, for the Tyche viewer), `REFLECT_REPORT=<dir>` (an HTML
-/// report of each run), `REFLECT_REGRESSIONS=off` or
+/// Environment variables override the code for one run: `REFGEN_CASES`,
+/// `REFGEN_SEED`, `REFGEN_REPLAY=<token>` (run only the printed case),
+/// `REFGEN_STATS=1`, `REFGEN_OBSERVABILITY=<file.jsonl or dir>` (one JSON
+/// line per case, for the Tyche viewer), `REFGEN_REPORT=<dir>` (an HTML
+/// report of each run), `REFGEN_REGRESSIONS=off` or
 /// `=<dir>` (see `refgen_runtime::config` for the rules).
 ///
 /// The same property is also a fuzz target, without writing it twice: beside

@@ -58,7 +58,7 @@ impl fmt::Display for TokenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "`{}` is not a replay token ({}); copy the whole `REFLECT_REPLAY=...` value from the failure report",
+            "`{}` is not a replay token ({}); copy the whole `REFGEN_REPLAY=...` value from the failure report",
             self.token, self.reason
         )
     }

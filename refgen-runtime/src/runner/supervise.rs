@@ -59,7 +59,7 @@ pub(super) fn watched<V: 'static>(
     let watch = Arc::new(Watch::default());
     let (tx, rx) = channel();
     let (p, c, w) = (prop.clone(), config.clone(), watch.clone());
-    let spawned = std::thread::Builder::new().name("reflect-run".into()).spawn(move || {
+    let spawned = std::thread::Builder::new().name("refgen-run".into()).spawn(move || {
         let run = Run::new(p, &c, Some(w));
         let _ = tx.send(match job {
             Job::Search => run.go(),
@@ -68,7 +68,7 @@ pub(super) fn watched<V: 'static>(
     });
     let handle = match spawned {
         Ok(h) => h,
-        Err(e) => panic!("reflect: cannot start a thread to run cases: {e}"),
+        Err(e) => panic!("refgen: cannot start a thread to run cases: {e}"),
     };
     // Wake often enough to see a hang soon after the limit, rarely enough to cost nothing.
     let tick = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(250));
@@ -98,7 +98,7 @@ pub(super) fn watched<V: 'static>(
                     if let (Some(dir), Some(log)) = (&config.report, log) {
                         let log = log.lock().unwrap_or_else(|e| e.into_inner());
                         if let Err(e) = write_html(dir, &log, &result, None) {
-                            let _ = writeln!(std::io::stderr(), "reflect: warning: `{}`: {e}", config.name);
+                            let _ = writeln!(std::io::stderr(), "refgen: warning: `{}`: {e}", config.name);
                         }
                     }
                     return result;

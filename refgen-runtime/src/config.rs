@@ -6,14 +6,14 @@
 //!
 //! | variable | effect |
 //! |---|---|
-//! | `REFLECT_CASES=n` | run `n` cases (at least 1) |
-//! | `REFLECT_SEED=n` | use seed `n` (decimal or `0x` hex) |
-//! | `REFLECT_MAX_TIME=secs` | a time budget for the run ([`Config::max_time`]), in seconds (`10`, `2.5`) or with a unit (`500ms`, `10s`, `2m`): no case is generated once the run has taken that long; unless `REFLECT_CASES` is set too, the run has no bound of cases, so it searches for that long |
-//! | `REFLECT_REPLAY=token` | the property that printed the token runs only that case, and reports it (unshrunk: the input the report showed); every other property runs as usual and says once that the token is not its own |
-//! | `REFLECT_STATS=1` | print the table of labels (see [`crate::label!`]) and the guide's notes after the run, to the standard error directly, so `cargo test` shows it without `--nocapture` |
-//! | `REFLECT_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]); a path that cannot be written fails the run |
-//! | `REFLECT_REPORT=dir` | write an HTML report of the run into `dir` (see [`crate::html`]) |
-//! | `REFLECT_REGRESSIONS=off` or `=dir` | neither read nor write remembered failures, or keep them in `dir` (a relative path is taken from the test's working directory, the package root under `cargo test`; a word such as `on`, `1` or `false` is an error, not a directory: write `./on` for a directory called `on`) |
+//! | `REFGEN_CASES=n` | run `n` cases (at least 1) |
+//! | `REFGEN_SEED=n` | use seed `n` (decimal or `0x` hex) |
+//! | `REFGEN_MAX_TIME=secs` | a time budget for the run ([`Config::max_time`]), in seconds (`10`, `2.5`) or with a unit (`500ms`, `10s`, `2m`): no case is generated once the run has taken that long; unless `REFGEN_CASES` is set too, the run has no bound of cases, so it searches for that long |
+//! | `REFGEN_REPLAY=token` | the property that printed the token runs only that case, and reports it (unshrunk: the input the report showed); every other property runs as usual and says once that the token is not its own |
+//! | `REFGEN_STATS=1` | print the table of labels (see [`crate::label!`]) and the guide's notes after the run, to the standard error directly, so `cargo test` shows it without `--nocapture` |
+//! | `REFGEN_OBSERVABILITY=path` | write one JSON line per case (see [`crate::observe`]); a path that cannot be written fails the run |
+//! | `REFGEN_REPORT=dir` | write an HTML report of the run into `dir` (see [`crate::html`]) |
+//! | `REFGEN_REGRESSIONS=off` or `=dir` | neither read nor write remembered failures, or keep them in `dir` (a relative path is taken from the test's working directory, the package root under `cargo test`; a word such as `on`, `1` or `false` is an error, not a directory: write `./on` for a directory called `on`) |
 //!
 //! Warnings (a corrupt regressions file set aside, a replay token printed by
 //! another property) are written to standard error directly, so they show
@@ -24,6 +24,7 @@ use crate::guide::Guide;
 use crate::guides::AutoGuide;
 use crate::hashing::fnv1a;
 use std::fmt;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -199,7 +200,7 @@ impl Config {
     }
 
     /// Neither remember failures nor replay remembered ones (what
-    /// `REFLECT_REGRESSIONS=off` does), even where the run would otherwise
+    /// `REFGEN_REGRESSIONS=off` does), even where the run would otherwise
     /// have a regressions directory, such as `#[property]`'s default.
     pub fn no_regressions(mut self) -> Self {
         self.regressions = None;
@@ -263,50 +264,50 @@ impl Config {
     /// does not parse panics with a message naming it: a typo should not
     /// silently run the defaults.
     pub fn from_env(mut self) -> Self {
-        if let Some(v) = env("REFLECT_CASES") {
+        if let Some(v) = env("REFGEN_CASES") {
             self.cases = parse_u64(&v).filter(|&n| n > 0).unwrap_or_else(|| {
-                bad_env("REFLECT_CASES", &v, "a number of cases of at least 1 (0 would pass having tested nothing)")
+                bad_env("REFGEN_CASES", &v, "a number of cases of at least 1 (0 would pass having tested nothing)")
             });
         }
-        if let Some(v) = env("REFLECT_SEED") {
+        if let Some(v) = env("REFGEN_SEED") {
             self.seed =
-                Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFLECT_SEED", &v, "a seed (decimal or 0x hex)")));
+                Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFGEN_SEED", &v, "a seed (decimal or 0x hex)")));
         }
-        if let Some(v) = env("REFLECT_MAX_TIME") {
+        if let Some(v) = env("REFGEN_MAX_TIME") {
             self.max_time = Some(parse_duration(&v).unwrap_or_else(|| {
                 bad_env(
-                    "REFLECT_MAX_TIME",
+                    "REFGEN_MAX_TIME",
                     &v,
                     "a time budget in seconds (such as `10` or `2.5`), or with a unit (`500ms`, `10s`, `2m`)",
                 )
             }));
-            if env("REFLECT_CASES").is_none() {
+            if env("REFGEN_CASES").is_none() {
                 self.cases = u64::MAX;
             }
         }
-        if let Some(v) = env("REFLECT_REPLAY") {
+        if let Some(v) = env("REFGEN_REPLAY") {
             self.replay = Some(v);
         }
-        if let Some(v) = env("REFLECT_STATS") {
+        if let Some(v) = env("REFGEN_STATS") {
             self.statistics = !matches!(v.as_str(), "0" | "false" | "off" | "no");
             self.count_distinct |= self.statistics;
         }
-        if let Some(v) = env("REFLECT_OBSERVABILITY") {
+        if let Some(v) = env("REFGEN_OBSERVABILITY") {
             self.observability = Some(PathBuf::from(v));
         }
-        if let Some(v) = env("REFLECT_REPORT") {
+        if let Some(v) = env("REFGEN_REPORT") {
             self.report = Some(PathBuf::from(v));
         }
-        if let Some(v) = env("REFLECT_REGRESSIONS") {
+        if let Some(v) = env("REFGEN_REGRESSIONS") {
             self.regressions = regressions_from_env(&v).unwrap_or_else(|| {
-                bad_env("REFLECT_REGRESSIONS", &v, "`off` or a directory (write `./on` for a directory called `on`)")
+                bad_env("REFGEN_REGRESSIONS", &v, "`off` or a directory (write `./on` for a directory called `on`)")
             });
         }
         self
     }
 }
 
-/// `REFLECT_REGRESSIONS`: `off` (in any case) turns remembering off; a
+/// `REFGEN_REGRESSIONS`: `off` (in any case) turns remembering off; a
 /// word that reads as a switch (`on`, `1`, `true`, `no`, ...) is refused
 /// (`None`) rather than taken for a directory; anything else is a directory.
 fn regressions_from_env(v: &str) -> Option<Option<PathBuf>> {
@@ -322,8 +323,24 @@ fn regressions_from_env(v: &str) -> Option<Option<PathBuf>> {
     }
 }
 
+/// The variable `name` (a `REFGEN_*` name), or else its former `REFLECT_*`
+/// name, still read for this release with a one-time warning to rename it.
 fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+    let read = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
+    read(name).or_else(|| {
+        let old = name.replacen("REFGEN_", "REFLECT_", 1);
+        let v = read(&old)?;
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            // Past the test harness's capture, as the runner's other warnings.
+            let _ = writeln!(
+                std::io::stderr(),
+                "refgen: warning: the `REFLECT_*` environment variables are renamed `REFGEN_*`; \
+                 {old} is read as {name} for this release only"
+            );
+        });
+        Some(v)
+    })
 }
 
 fn bad_env(name: &str, value: &str, what: &str) -> ! {
