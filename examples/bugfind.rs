@@ -42,7 +42,11 @@
 //! plain random generation, per valid value, its failed attempts and
 //! discarded runs included. The first two say whether the derived generator
 //! itself runs at hand-written speed; the gap between the last two is what
-//! searching for a valid value costs).
+//! searching for a valid value costs), `--golden` (instead of the tables: per
+//! workload and setup, the first property on the correct code for `--tests`
+//! cases with no time limit: its counts, a fingerprint of the values it
+//! tested in order, and the guide's notes; a change meant to keep behaviour
+//! keeps this output, `examples/bugfind/golden.txt`).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
@@ -99,7 +103,7 @@ fn main() {
     let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes] [--floor]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes] [--floor] [--golden]"
         );
         std::process::exit(2)
     };
@@ -118,6 +122,7 @@ fn main() {
             "--rate" => harness::RATE.store(true, std::sync::atomic::Ordering::Relaxed),
             "--notes" => harness::NOTES.store(true, std::sync::atomic::Ordering::Relaxed),
             "--floor" => harness::FLOOR.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--golden" => harness::GOLDEN.store(true, std::sync::atomic::Ordering::Relaxed),
             "--curve" => {
                 let width: usize = value().parse().unwrap_or_else(|_| usage());
                 harness::CURVE.store(width.max(1), std::sync::atomic::Ordering::Relaxed)
@@ -145,7 +150,9 @@ fn main() {
         }
     }
     // The size workloads have no hand-written generator to set a floor against.
-    if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed) {
+    if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed)
+        || harness::GOLDEN.load(std::sync::atomic::Ordering::Relaxed)
+    {
         return;
     }
     if wanted("sorted") {

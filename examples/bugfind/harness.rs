@@ -89,6 +89,51 @@ thread_local! {
     static REPEATS: RefCell<Option<(HashSet<u64>, u64)>> = const { RefCell::new(None) };
 }
 
+/// Whether the run prints, per workload and setup, a fingerprint of the values its first property
+/// tests and of what the guide says (`--golden`), for checking a change that should keep behaviour.
+pub static GOLDEN: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// While a `--golden` run runs: the hash of the `Debug` texts of the values tested so far, in order.
+    static GOLDEN_HASH: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Folds `v` into the fingerprint of a `--golden` run, when one runs.
+fn golden(v: &impl Debug) {
+    GOLDEN_HASH.with(|g| {
+        if let Some(h0) = g.get() {
+            let mut h = DefaultHasher::new();
+            h0.hash(&mut h);
+            format!("{v:?}").hash(&mut h);
+            g.set(Some(h.finish()));
+        }
+    })
+}
+
+/// `--golden`: the first property of `w` on the correct code under every setup, `budget.tests` cases
+/// from `budget.seed` (no time limit): one line per setup with the run's counts, the fingerprint of
+/// its values in order, and the guide's notes.
+fn print_golden(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
+    for setup in setups().into_iter().filter(|s| setup_filter(s.name)) {
+        let c = config(format!("{}/golden/{}", w.name, w.props[0].name), budget, budget.seed)
+            .max_time(Duration::from_secs(3600));
+        let c = (setup.guide)(c);
+        GOLDEN_HASH.with(|g| g.set(Some(0)));
+        NOTES.store(true, Ordering::Relaxed);
+        LAST_NOTES.with(|n| n.borrow_mut().clear());
+        let t = (w.props[0].run)(setup.source, c);
+        NOTES.store(false, Ordering::Relaxed);
+        let hash = GOLDEN_HASH.with(|g| g.take()).unwrap_or(0);
+        take_sizes();
+        println!("{} {}: tests {} found {} values {hash:016x}", w.name, setup.name, t.tests, t.found);
+        // The counts' times vary from run to run: only what follows them is behaviour.
+        for note in LAST_NOTES.with(|n| n.take()) {
+            let note = note.split_once("; making values").map_or(note.as_str(), |(counts, _)| counts);
+            println!("  {note}");
+        }
+    }
+}
+
 /// Counts a test of `v` while a cost run with `--notes` runs.
 fn repeat(v: &impl Debug) {
     REPEATS.with(|r| {
@@ -198,6 +243,7 @@ pub fn prop<V: Debug + 'static>(
             record(size(&v));
             if NOTES.load(Ordering::Relaxed) {
                 repeat(&v);
+                golden(&v);
             }
             let ok = test(&v);
             // A `--rate` trial counts each test, and goes on past a failure.
@@ -338,6 +384,10 @@ struct Row {
 pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, task_filter: &dyn Fn(&str) -> bool) {
     if FLOOR.load(Ordering::Relaxed) {
         (w.props[0].floor)().print(w.name);
+        return;
+    }
+    if GOLDEN.load(Ordering::Relaxed) {
+        print_golden(w, budget, setup_filter);
         return;
     }
     // Which (mutant, property) pairs are tasks: those that fail in a discovery
