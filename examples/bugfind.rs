@@ -46,7 +46,8 @@
 //! workload and setup, the first property on the correct code for `--tests`
 //! cases with no time limit: its counts, a fingerprint of the values it
 //! tested in order, and the guide's notes; a change meant to keep behaviour
-//! keeps this output, `examples/bugfind/golden.txt`).
+//! keeps this output: `cargo run --release --example bugfind -- --golden
+//! --tests 3000 | diff examples/bugfind/golden.txt -`).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
