@@ -44,6 +44,53 @@
 //!     assert!(i.lo <= i.hi + by);
 //! }
 //! ```
+//!
+//! # Choosing a guide
+//!
+//! No guide needs choosing: the default, `auto`, generates at random and
+//! switches by itself (see [`guides::auto`]). Choose one with
+//! `#[property(guide = ...)]` when you know more; [`guides`] has every
+//! guide's options and defaults in one table.
+//!
+//! | `guide = ...` | choose it when |
+//! |---|---|
+//! | `auto` (the default) | you have no reason to choose |
+//! | `random` | you want the plain baseline |
+//! | `rl`, `rl(explore = diverse)` | valid inputs are rare under random generation; `diverse` finds the most distinct valid values |
+//! | `cgs`, `cgs(samples = N)` | you want more distinct valid values than random at no training cost; it rarely beats `rl` (measured in [`guides::cgs`]) |
+//! | `sa` | a bug needs an input that scores high on a measure you can write |
+//! | `tuned(like = EXPR)` | you have inputs like the ones that matter |
+//! | `mutate`, `mutate(corpus = N)` | you have seeds (`example = ...`) and want larger valid values around them |
+//! | `distinct = N` (an option) | you want coverage of cases, not volume |
+//!
+//! `rl`, `cgs` and `sa` share half their work with `mutate` once a retrying
+//! `#[assume]` makes more than one failed attempt per case; `grow = 0` is the
+//! guide alone (see [`guides::grow`]).
+//!
+//! # Targeted properties
+//!
+//! A property says how close an input came with `maximize!` or `minimize!`;
+//! `guide = sa` anneals on it, and `auto` switches to it at the first case
+//! that reports one:
+//!
+//! ```
+//! use refgen::prelude::*;
+//!
+//! #[property(cases = 2_000, guide = sa)]
+//! fn sums_stay_small(#[with(vec(int(0u32..=100), 0..=20))] xs: Vec<u32>) {
+//!     let total: u32 = xs.iter().sum();
+//!     maximize!(total); // or minimize!(...)
+//!     assert!(total < 1_900);
+//! }
+//! ```
+//!
+//! # Regressions
+//!
+//! Commit the `regressions/` directory: its files are small and make every
+//! machine and CI replay the failures found so far. Delete an entry once its
+//! bug has a test of its own. Warnings (a corrupt regressions file set aside,
+//! a replay token of another property) go to standard error past the test
+//! harness's capture, so they show even when the test passes.
 
 /// The README's code, compiled as a doctest so that its snippet stays complete.
 #[cfg(doctest)]

@@ -31,20 +31,14 @@
 //! element is inserted, deleted and modified at rates `0.1·g`, `0.1·(1-g)`
 //! and `0.1` (PropEr: `0.3·g`, `0.3·(1-g)`, `0.15`), because at PropEr's
 //! rates a step at high temperature rewrites about a third of a list and the
-//! search wanders: on the paper's graph benchmark
-//! (`benches/src/bin/targeted_graph.rs`, 8 runs, `graph`) PropEr's rates took 9,354
-//! tests on average to the counterexample, these 1,684. The tuple
-//! rate is PropEr's `0.5·t` (the paper's Table I leaves it to
-//! `Tuple.getOperation`). A lower rate helps the two graph generators whose
-//! vertex or edge count is a choice of its own and hurts others: over 100
-//! runs of that benchmark (seed 1, the schedule then over the whole budget of
-//! 100,000 steps), `0.5` took 1,748 / 6,251 / 4,889 tests
-//! on average on `graph` / `graph_no_caching` / `graph_no_matching`, `0.3`
-//! 1,305 / 4,772 / 3,773; but on the binary search trees of
-//! `tests/it/targeted.rs` (3,000 steps, 12 seeds) annealing grew trees of 6.5
-//! nodes on average at `0.5` and 5.75 at `0.3`. PropEr also, by default,
-//! ignores the temperature inside its constructed neighbourhood (its
-//! temperature scaling is off); the paper's tables scale by it, as we do.
+//! search wanders. The tuple rate is PropEr's `0.5·t` (the paper's Table I
+//! leaves it to `Tuple.getOperation`): a lower one helps the graph
+//! generators whose vertex or edge count is a choice of its own, but
+//! annealing grows smaller search trees with it
+//! ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#neighbourhood-rates)).
+//! PropEr also, by default, ignores the temperature inside its constructed
+//! neighbourhood (its temperature scaling is off); the paper's tables scale
+//! by it, as we do.
 
 use crate::choice::{Choice, ChoiceTree};
 use crate::edit::{Edit, Path};

@@ -57,10 +57,8 @@ const TARGET_SCALE: u64 = 1 << 20;
 /// The share of graft draws ([`Donors::draw`]) that first draw the donor's top choice uniformly among
 /// those of the site's donors, where they have more than one (a term's constructors). Without it, a
 /// constructor that is rarely valid (a comparison, whose operands must both be integers) is as rare
-/// among the donors as among the valid values, and so among the grafted parts. On the typed-language
-/// workload of `examples/bugfind` (22 tasks, 10 trials each, the default guide), the geometric mean of
-/// the median tests to a failure fell from 473 to 346 (half), 362 (a quarter), 451 (three quarters)
-/// and 440 (all); `lt_gives_int/Progress` from 4,572 tests to 357 at a half.
+/// among the donors as among the valid values, and so among the grafted parts. Half took the fewest
+/// tests to the typed language's failures ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#graft-donors-by-constructor)).
 const STRATIFY: f64 = 0.5;
 
 /// How many donors a splice draws to choose the one nearest in size from.

@@ -300,27 +300,12 @@
 //!   discarded. A condition on every part lets large values through that
 //!   whole-value rejection almost never keeps: each part is repaired where
 //!   it fails.
-//! - **Measured** (`cargo run --release -p refgen-benches --bin assume_sizes`, 20,000
-//!   runs of the random generator per row, the two types of these docs;
-//!   cost is the choices made by all runs, failed attempts and discarded
-//!   runs included, per valid value):
-//!
-//!   | type (size) | retries | valid runs | valid of size 3+ | size 5+ | mean size | cost |
-//!   |---|---|---|---|---|---|---|
-//!   | sorted `Vec<u8>` (length) | 0 | 30% | 9.1% | 0.6% | 1.03 | 30 |
-//!   | sorted `Vec<u8>` (length) | 10 (default) | 98% | 8.8% | 0.5% | 1.03 | 29 |
-//!   | search tree, `every` (nodes) | 0 | 31% | 0.4% | 0.0% | 0.22 | 39 |
-//!   | search tree, `every` (nodes) | 10 (default) | 87% | 8.8% | 0.5% | 0.90 | 818 |
-//!   | search tree, `top` (nodes) | 10 | 98% | 0.4% | 0.0% | 0.22 | 157 |
-//!
-//!   The sorted list gets three times as many valid cases for the same
-//!   work per valid value and the same lengths. The search tree gets valid
-//!   trees of three or more nodes 22 times as often, and of five or more
-//!   (under 0.05% before) 0.5% of the time, but each valid
-//!   tree costs 21 times as many choices (the failed attempts: random
-//!   subtrees far larger than eleven keys allow), so per choice made,
-//!   trees of 3+ nodes come as often as before and only trees of 5+ nodes
-//!   are new.
+//! - **What retries buy.** A sorted `Vec<u8>` checked by `#[assume]` alone
+//!   gets three times as many valid cases, of the same lengths; a search
+//!   tree with `every` gets valid trees of five or more nodes, which it
+//!   almost never made without retries, each at many times the choices
+//!   (the failed attempts)
+//!   ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#retries-and-every)).
 //! - **When that is not enough**: state the condition with `every` where
 //!   it holds for the parts (it is then checked, and repaired, part by
 //!   part); keep `top` for what is true of the whole only. For conditions
@@ -330,21 +315,9 @@
 //!   retries make more than one failed attempt per case, it switches to
 //!   mutation with splicing and grafting (`mutate`, see
 //!   `refgen::guides::auto`), which grows valid values from the valid parts
-//!   seen before. Measured with
-//!   `cargo run --release --example bugfind -- --trials 40 --tests 5000
-//!   --secs 1 --workload avl-sizes --workload sorted`, the share of valid
-//!   values of 7+ nodes for an AVL tree (order and balance as its
-//!   `#[assume]`), and of 3+ elements for the sorted list below:
-//!
-//!   | guide | AVL tree, 7+ nodes | sorted `Vec<u8>`, 3+ |
-//!   |---|---|---|
-//!   | `random` | 0.0% | 8.9% |
-//!   | `auto` (the default) | 58.3% | 47.9% |
-//!   | `mutate` | 83.7% | 77.1% |
-//!   | `rl` | 23.5% | 40.0% |
-//!   | `cgs` | 62.7% | 53.5% |
-//!   | `sa` | 0.8% | 96.4% |
-//!   | `rl(grow = 0)` | 0.0% | 13.4% |
+//!   seen before: on an AVL tree (order and balance as its `#[assume]`),
+//!   over half its valid values then have 7 nodes or more, where random
+//!   generation almost never makes one ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#sizes-under-each-guide)).
 //!
 //!   (`guide = rl`, `cgs` and `sa` switch to sharing their work with
 //!   mutation the same way; `grow = 0` is the guide alone: see
@@ -352,12 +325,9 @@
 //!
 //!   Where validity is harder still, or the values must be large, build
 //!   them valid (below). A red-black tree is such a case: its black height
-//!   couples a node's two subtrees. On Etna's red-black tree workload
-//!   (`--workload rbt`, 58 bugs, trials of at most 100,000 tests or 5 s),
-//!   the derived type finds all 58 under the default guide (10 trials; 50
-//!   of them in every trial, at 370 ms to a failure on average) and 37 under
-//!   random generation (3 trials); a hand-written fold of inserts finds all
-//!   58 in every trial, at 2.2 ms.
+//!   couples a node's two subtrees, and a hand-written fold of inserts finds
+//!   its bugs far sooner than the derived type under the default guide
+//!   ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#the-red-black-tree)).
 //!
 //! **Valid by construction rather than by filtering.** `#[assume]` discards
 //! the values it rejects; when it rejects most of them (a sorted list, a
@@ -550,8 +520,9 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
 ///
 /// What a run cannot catch: a case that aborts the process (a panic while
 /// unwinding, a failed allocation, a stack overflow) or calls
-/// `std::process::exit` ends the test binary, and `exit(0)` even makes
-/// `cargo test` report success. Before each case the runner writes its
+/// `std::process::exit` ends the test binary (on Unix, an exit while a
+/// property runs ends it with status 101, even `exit(0)`, so `cargo test`
+/// does not pass). Before each case the runner writes its
 /// choices to an in-flight file in the regressions directory, so the next
 /// run reports that case as having ended the process (without running it),
 /// and remembers it (see `refgen_runtime::persist`).

@@ -270,8 +270,7 @@ impl Config {
             });
         }
         if let Some(v) = env("REFGEN_SEED") {
-            self.seed =
-                Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFGEN_SEED", &v, "a seed (decimal or 0x hex)")));
+            self.seed = Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFGEN_SEED", &v, "a seed (decimal or 0x hex)")));
         }
         if let Some(v) = env("REFGEN_MAX_TIME") {
             self.max_time = Some(parse_duration(&v).unwrap_or_else(|| {

@@ -20,15 +20,9 @@
 //! reads the kept one where it holds none (a reflected tree), so deleting a
 //! `RETRY` group, as shrinking does, drops that attempt.
 //!
-//! What is made again is the whole failing part. Making only its last
-//! field again first (a node's right subtree, the rest kept), up to 3 times
-//! before the whole part, was measured on `examples/bugfind` (the default
-//! guide, `--per-task`, at most 1 s a trial, the count set by a temporary
-//! switch) and left out: the tests to a failure rose on the search tree
-//! (geometric mean 13.0 against 10.0, 5 trials) and fourfold on the
-//! red-black tree (418.6 against 97.8, 3 trials), 49% of whose valid trees
-//! were empty against 15%: the last field's retries spend the run's
-//! budget ([`RETRY_BUDGET`]) deep in the tree, and the run gives up.
+//! What is made again is the whole failing part: making its last field
+//! again first spent the run's budget ([`RETRY_BUDGET`]) deep in the tree,
+//! and the run gave up ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#filter-retry-order)).
 
 use super::forward::{one_forward_body, Answerer};
 use super::{Gen, Way};
@@ -47,25 +41,10 @@ pub const DEFAULT_RETRIES: u32 = 10;
 /// retries plus one attempts): a recursive type's `#[assume]`, checked on
 /// every part. A run that spends it is discarded, and the next case starts
 /// afresh, so the budget is how long random generation searches one value
-/// before it starts again. A budget of 100 was measured on
-/// `examples/bugfind` (`--per-task`, at most 1 s a trial, the budget set by
-/// a temporary switch, two runs at a time), and left out. Under the default
-/// guide it made failures come sooner (mean time to a failure, 100 against 200):
-/// - AVL tree, 8 trials: 8.67 against 10.06 ms (seed 7: 7.51 against 14.06);
-/// - red-black tree, 3 trials: 53.46 against 59.58 ms, 171 of 174 trials
-///   solved against 170 (seed 7, 6 trials: 65.47 against 69.81 ms, 337 of
-///   348 both);
-/// - search tree, 5 trials: 0.85 against 0.92 ms;
-/// - heap: the same, 0.45 ms;
-/// - typed language, whose one filter is not nested: the same values.
-///
-/// But more of the red-black tree's valid values were empty (19% against
-/// 15%), and its median tests to a failure rose (149 against 81), for a
-/// nonempty valid tree takes a long search. Under `mutate` alone (at most
-/// 5,000 tests a trial, 3 trials), it solved 94 of 168 red-black trials
-/// against 109. A budget of 50 helped the search tree more (0.62 ms) and
-/// hurt the red-black tree more (168 of 174 trials, geometric mean of the
-/// tests 196.4 against 111.1).
+/// before it starts again. A smaller budget made failures come sooner on the
+/// AVL, red-black and search trees, but left more of the red-black tree's
+/// valid trees empty, for a nonempty one takes a long search
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#retry_budget)).
 pub const RETRY_BUDGET: u32 = 200;
 
 thread_local! {

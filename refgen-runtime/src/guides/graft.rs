@@ -13,33 +13,9 @@
 //!
 //! A donor is drawn without regard to the sibling it goes beside; the
 //! filter's retries find one that fits. Drawing donors to fit their
-//! sibling was measured and left out. The trial read each part's profile
-//! (its height, the lengths of its leftmost and rightmost paths, and the
-//! sums of its nodes' first three own choices along those paths). It
-//! learned, per site, which profile differences between sibling parts
-//! every valid value kept: at most three distinct values after 30 pairs,
-//! where random pairs of donors fell outside them at least a fifth of the
-//! time. Half the graft cases then drew, for a part with a sibling, up to
-//! eight donors, and took the first that fitted, not relabelled. On the
-//! red-black tree of `examples/bugfind`, it learned the black nodes on the
-//! outermost paths. In the default guide's cost run (20,000 tests), the
-//! graft cases that matched began 3.2 retries each against 8.6 (24,717
-//! over 7,610 cases, 63,467 over 7,390; a temporary count), yet making
-//! values took the same time (602 to 652 ms over four runs). Per task, 6
-//! trials of at most 1 s, the valid values grew (10 or more nodes: 23% of
-//! them with half the cases matched, against 20%), and the failures came
-//! no sooner:
-//! - without it: 343 of 348 trials solved, geometric mean of the tests
-//!   118.1, mean 1920.9;
-//! - half the cases: 340, 118.2 and 1735.2;
-//! - every case: 333, 110.8 and 1773.4;
-//! - half, relabelled as before: 332, 115.1 and 1848.3.
-//!
-//! On the heap, the right path's length was coupled at times; its 5 trials
-//! were the same (mean tests 16.4 against 16.2). On the AVL tree, siblings'
-//! heights differ by at most one, but so did most random pairs of donors, so
-//! it was never coupled for long. On the search tree and the typed language,
-//! nothing was coupled, and they made the same values.
+//! sibling's profile was tried and left out: it saved retries and grew the
+//! valid values, but the failures came no sooner
+//! ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#graft-donors-fitted-to-their-sibling)).
 
 use super::order::{Order, Orders};
 use super::tested::Tested;
@@ -150,43 +126,20 @@ fn reused(ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Option<Choice> {
 /// which a lookup's or a delete's bug needs and a random key of a wide range almost never is; the
 /// other half keep random keys, which an insert's bug needs (a key not there). Only an integer outside
 /// every pick is reused: inside a recursive type, a key equal to one made before most often breaks its
-/// validity (a search tree's keys are distinct).
-///
-/// Measured under the default guide on `examples/bugfind` (`--per-task --secs 1`, one build, the chance
-/// set by a temporary switch, the runs one after another), against no reuse:
-/// - the search tree, 5 trials per task: mean tests to a failure 51.1 to 28.0 (a quarter: 35.1), geometric
-///   mean 12.6 to 10.0, mean time 4.05 to 2.78 ms;
-/// - the AVL tree, 8 trials: geometric mean of the tests 185.4 to 152.9 (a quarter: 159.7), mean 567.6
-///   to 521.0 (a quarter: 477.9), mean time 28.11 to 28.32 ms (a quarter: 24.88); the delete bugs came
-///   sooner, the insert bugs later;
-/// - the red-black tree, 3 trials of at most 1 s: 165 of 174 trials solved against 160 (a quarter: 165),
-///   51 tasks in every trial against 49, geometric mean of the tests 94.9 against 108.8 (a quarter: 113.4);
-/// - the heap, 5 trials: the same (mean tests 16.4 against 16.5); the typed language has no integer
-///   outside a pick, and makes the same values.
+/// validity (a search tree's keys are distinct). Half was measured against none and a quarter
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#reuse)).
 const REUSE: f64 = 0.5;
 
 /// The most retries a graft case begins (over all its filters) before it is rejected: a case that does not
-/// fit after that many tries costs no more.
-///
-/// In the default guide's cost run of 5,000 tests on the search tree of `examples/bugfind`, the 8% of graft
-/// cases rejected at this cap made 56% of the graft cases' choices, and a retry was kept about 3% of the
-/// time; yet fewer retries cost the tree workloads tests. Measured under the default guide (`--per-task`, at
-/// most 100,000 tests or 1 s a trial, one build, the cap set by a temporary switch), mean tests to a failure
-/// with 30, 10 and no retries: the search tree 28.0, 30.3 and 36.1 (5 trials), the red-black tree 1436.3,
-/// 1942.6 and 3953.2 (3 trials; 168, 168 and 164 of 174 trials solved), the AVL tree 521.0 and, with none,
-/// 785.3 (8 trials), the heap 16.4, 16.5 and 18.3 (5 trials), the typed language 1551.0 and, with none, 981.2
-/// (3 trials). Choices a graft case saves go to fresh cases, whose share of the work counts choices: the
-/// typed language's failures come sooner with more fresh cases, the trees' later.
+/// fit after that many tries costs no more. On the search tree the cases rejected at the cap make over
+/// half the graft cases' choices, yet fewer retries cost the tree workloads tests ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#graft_retries)).
 const GRAFT_RETRIES: u32 = 30;
 
 /// The chance that a graft case draws its integers in the orders learned ([`Orders`]), when one is
 /// known: the other cases draw them as before, so values whose integers the orders would never make
 /// (where the order learned is not the validity condition's, or a bug needs keys out of order
-/// somewhere the condition allows) stay within reach. On the red-black tree workload of
-/// `examples/bugfind`, four tasks a graft in order helps or hurts, 10 trials each (at most 100,000
-/// tests or 5 s), solved in 33 of the 40 trials with half the cases in order, 29 with all, 23 with
-/// none, whose discovery run did not find `miscolor_join_1/DeleteValid` (that task 10, 8 and -;
-/// `no_balance_insert_1/InsertDelete` 8, 2 and 9 of 10; `swap_bc/DeletePost` 6, 9 and 6).
+/// somewhere the condition allows) stay within reach. Half solved more of the red-black tree's tasks a
+/// graft in order helps or hurts than all or none ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#ordered)).
 pub(super) const ORDERED: f64 = 0.5;
 
 /// The chance that a donor a graft case replays is relabelled ([`Script::load`]).
@@ -401,19 +354,9 @@ fn draw_cut(parts: usize, rng: &mut DetRng) -> usize {
 /// uniformly: a retry cuts before the last part half the time, for what was made last most often failed to
 /// fit, but a case's start has not failed, and remaking only the last argument (often a flag or a key of a
 /// few values) most often makes a value tested before. (With two, the two draws agree: it is drawn as a
-/// retry's.) Measured on `examples/bugfind` against the cut drawn as a retry's (the default guide,
-/// `--per-task`, at most 100,000 tests or 5 s a trial, two runs at a time): the red-black tree, whose
-/// properties take a tree and up to four keys and flags (59 tasks, 3 trials), median tests to a failure 270
-/// to 162, mean time 199.68 to 125.19 ms, tasks solved in every trial 59 to 58
-/// (`no_balance_insert_1/InsertDelete` in 2 of 3; alone, in 10 trials, 7 against 8), and its cost run
-/// (`--tests 20000 --notes`) tested a value tested before in 57.6% of its tests, against 72.0%; the search
-/// tree (53 tasks, 5 trials), median 12 both, mean time 1.96 to 1.86 ms; the AVL tree (27 tasks, 5 trials),
-/// median 245 both, mean time 13.01 to 12.10 ms; the heap's and the typed language's draws are unchanged (at
-/// most two arguments). Cutting inside the tree instead, at its top node's parts, was measured on the AVL
-/// workload of `examples/bugfind`, whose properties take a tree and one or two keys (27 tasks, 5 trials of at
-/// most 100,000 tests or 5 s): the tests to a failure fell (geometric mean 197 to 108), but most such cases
-/// were rejected after all their retries, a valid test cost 4 times as much, and the mean time to a failure
-/// went from 25 to 107 ms.
+/// retry's.) Drawn so, the red-black tree's failures took fewer tests and its tests repeated fewer values;
+/// cutting inside the tree instead, at its top node's parts, was tried and left out: most such cases were
+/// rejected after all their retries ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#graft-start-cut)).
 #[derive(Debug, Clone)]
 pub(super) struct Start {
     steps: DonorChoices,

@@ -61,14 +61,11 @@ use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
 use refgen_core::trail::Kind;
 
 /// The most steps the default schedule falls over, however many cases the
-/// run has. PropEr ties `k_max` to the number of tests; over a large budget
-/// that keeps the search hot while it matters: with 100,000 tests the
-/// temperature is still above 0.95 after 5,000 steps, and the graph
-/// benchmark of `benches/src/bin/targeted_graph.rs` (40 runs, seed 1) took 1,703 /
-/// 6,367 / 5,026 tests on average on its three generators. With `k_max` at
-/// 10,000 (the schedule starts again when spent) it took 1,285 / 2,943 /
-/// 2,718, and at 30,000 1,398 / 3,480 / 3,629; at 1,000 and 3,000 the
-/// search cooled too soon and some runs never found the failure.
+/// run has (the schedule starts again when spent). PropEr ties `k_max` to
+/// the number of tests, which over a large budget keeps the search hot
+/// through the steps that matter; of the bounds tried on the graph benchmark of
+/// `benches/src/bin/targeted_graph.rs`, 10,000 took the fewest tests
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#max_default_steps)).
 pub const MAX_DEFAULT_STEPS: u64 = 10_000;
 
 /// The parameters of a [`SaGuide`]; the defaults are the paper's implementation's, but for [`MAX_DEFAULT_STEPS`].
@@ -82,8 +79,8 @@ pub struct SaConfig {
     pub initial_temp: f64,
     /// Restart from a fresh input after this many rejected steps in a row;
     /// default `None`: never, as PropEr's default temperature function (its
-    /// restarting one uses 100, which on the graph benchmark of
-    /// `benches/src/bin/targeted_graph.rs` took 2-4 times as many tests).
+    /// restarting one uses 100, which took more tests on the graph benchmark
+    /// of `benches/src/bin/targeted_graph.rs`: [measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#max_default_steps)).
     pub restart_after: Option<u64>,
     /// After this many invalid neighbours in a row, try a fresh input
     /// instead; default 50 (PropEr's constraint tries).

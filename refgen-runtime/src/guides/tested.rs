@@ -15,14 +15,8 @@
 //! Only the choices outside the attempts of retrying filters are steered: a
 //! graft's answer inside a node whose `#[assume]` couples it with the rest
 //! (a search tree's key, a colour) is one the condition may reject, and
-//! steering there was measured to cost more than it gave. On the red-black
-//! tree's cost run of `examples/bugfind` (20,000 tests of the correct code,
-//! the default guide), steering every answer cut the tests of a value tested
-//! before from 55.7% to 45.7%, but nearly quadrupled the graft cases
-//! rejected (693 to 2,664) and nearly doubled the time to make the values
-//! (1,547 to 2,855 ms); outside attempts only, 50.6%, in 1,551 ms. Of those repeats,
-//! all but a handful had kept choices identical to an earlier case's, which
-//! is what a set of sequences can see.
+//! steering there cut a few more repeats but nearly doubled the time to make
+//! the values ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#tested-values)).
 
 use super::weighted_draw;
 use crate::guide::ChoiceContext;

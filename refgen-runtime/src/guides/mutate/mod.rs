@@ -59,16 +59,10 @@
 //!   random generation's, so the recorded ones are a fair sample), the
 //!   mean at each case applied to all of them: a fresh case's work is
 //!   heavy-tailed (a few make hundreds of failed attempts), so the mean of
-//!   the first few recorded is most often below the true one, and counting
-//!   each case at the mean of its time gave the typed language of
-//!   `examples/bugfind` 9% more fresh cases in its first 400 tests (150
-//!   against 138 with every fresh case recorded, the mean over seeds 1 to
-//!   4); counting them all at the latest mean gives 136.
-//!   On `examples/bugfind`'s cost runs (the default guide, the correct
-//!   code, the mean of 3 runs), a valid test cost 13% less on the AVL tree
-//!   (44.6 to 39.0 µs), 5% less on the red-black tree (51.7 to 49.0) and 4%
-//!   less on the typed language (24.0 to 23.1): the grown cases, which need
-//!   their trails, take most of the time.
+//!   the first few recorded is most often below the true one. The fast path
+//!   saves only a little of a valid test's cost: the grown cases, which need
+//!   their trails, take most of the time
+//!   ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#fresh-cases-on-the-fast-path)).
 //! - **Replay**: a mutant is the entry's choice tree with the edit applied,
 //!   replayed leniently, so it is always a value the generator can make:
 //!   a choice that no longer fits, or under a reroll mark, is drawn at
@@ -158,18 +152,13 @@
 //!   a red-black tree's rotation keeps its black heights only recoloured,
 //!   as the tree's own insert recolours. Replayed and checked as a mutant
 //!   is (no local retry). An entry with no node whose part has parts of
-//!   its own (a list, a tree of one node) is mutated instead. On the
-//!   red-black tree workload of `examples/bugfind` (58 tasks, 10 trials of
-//!   at most 100,000 tests or 5 s), the default guide, whose grower rotates
-//!   half the cases grafting leaves, solved 559 of the 580 trials, against
-//!   542 without rotations in the same run (setup `auto(rotate=0)`); the
-//!   tasks found in every trial went from 49 to 50, in 9 or more of 10 from
-//!   49 to 52, and it found a 59th (`miscolor_join_1/DeleteValid`, 3 of 10
-//!   trials). Most of the gain is on delete's rebalancing (`swap_bc`,
-//!   `miscolor_balLeft`/`balRight`), whose bugs need a black sibling with a
-//!   red child on a given side. About 95% of a red-black tree's rotations
-//!   are rejected: the runner counts them as rejected edits, not discards
-//!   ([`ROTATE`] says what that costs a run).
+//!   its own (a list, a tree of one node) is mutated instead. Rotations
+//!   find more of a red-black tree's bugs, most of them in delete's
+//!   rebalancing, whose bugs need a black sibling with a red child on a
+//!   given side ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#rotate)).
+//!   About 95% of a red-black tree's rotations are rejected: the runner
+//!   counts them as rejected edits, not discards ([`ROTATE`] says what that
+//!   costs a run).
 //! - **Size**: at most [`MutateConfig::corpus_size`] entries (default 256);
 //!   when full, a new entry replaces the smallest (fewest choices, then
 //!   oldest) entry that joined for being new and is no feature's elite
@@ -191,8 +180,9 @@
 //!   itself. A corpus grows by descent, and after some thousands of
 //!   cases most of it descends from a few entries: one run's valid values
 //!   settle on some shapes and seldom make others; restarts trade a run's
-//!   settled corpus for independent ones ([`RESTART`] gives the
-//!   measurements). A run shorter than the first period never restarts.
+//!   settled corpus for independent ones
+//!   ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#restart)).
+//!   A run shorter than the first period never restarts.
 //!
 //! Departures from the thesis: splicing, grafting, rotation, the donors, the rare
 //! features' elites, restarts and the schedule by work are this library's (splicing
