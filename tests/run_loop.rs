@@ -272,13 +272,16 @@ fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() 
     use refgen::refgen_core::choice::ChoiceTree;
     use refgen::refgen_core::source::{sample, DetRng, Stop};
     use refgen::refgen_core::{parse_tree, Gen};
-    use refgen::refgen_runtime::guide::{ChoiceContext, Feedback, Guide, Outcome, PLAIN_CASES_KEPT};
+    use refgen::refgen_runtime::guide::{
+        CaseInfo, ChoiceContext, Choices, Feedback, Guide, Origin, Outcome, Plan, PLAIN_CASES_KEPT,
+    };
     use refgen::refgen_runtime::hashing::value_key;
     use std::sync::{Arc, Mutex};
 
     type Adopted = Arc<Mutex<Vec<(Option<u64>, bool, ChoiceTree)>>>;
     struct Switching {
         cases: u64,
+        asked: bool,
         adopted: Adopted,
     }
     impl Guide for Switching {
@@ -292,16 +295,20 @@ fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() 
         ) -> Result<refgen::refgen_core::choice::Choice, Stop> {
             Ok(sample(rng, ctx.request))
         }
-        fn feedback(&mut self, _: &Feedback<'_>) {
-            self.cases += 1;
+        fn begin_case(&mut self, _: &CaseInfo<'_>) -> Plan {
+            if self.cases < 60 {
+                Plan::plain()
+            } else if !std::mem::replace(&mut self.asked, true) {
+                Plan::new(Choices::Adopt)
+            } else {
+                Plan::fresh()
+            }
         }
-        fn plain_case(&self) -> bool {
-            self.cases < 60
-        }
-        fn adopts_plain_cases(&self) -> bool {
-            true
-        }
-        fn adopt(&mut self, f: &Feedback<'_>) {
+        fn feedback(&mut self, f: &Feedback<'_>) {
+            if f.origin != Origin::Adopted {
+                self.cases += 1;
+                return;
+            }
             assert!(f.outcome == Outcome::Passed && f.valid && f.utility.is_none());
             self.adopted.lock().unwrap().push((f.key, f.new, f.tree()));
         }
@@ -316,8 +323,11 @@ fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() 
     });
     let adopted: Adopted = Arc::default();
     let shared = adopted.clone();
-    let config =
-        Config::new("adopted").cases(100).seed(7).guide(move || Switching { cases: 0, adopted: shared.clone() });
+    let config = Config::new("adopted").cases(100).seed(7).guide(move || Switching {
+        cases: 0,
+        asked: false,
+        adopted: shared.clone(),
+    });
     p.check(&config).unwrap();
     let tested = tested.lock().unwrap();
     let adopted = adopted.lock().unwrap();
@@ -334,21 +344,22 @@ fn a_guide_adopts_the_fast_path_cases_that_passed_made_again_from_their_seeds() 
     }
 }
 
-/// A guide that hears the values of its fast-path cases ([`Guide::hears_plain_values`]) is told, for
-/// each, its value's key and whether it is new; a case that passed with a new value, or failed, comes
-/// with its kept choices, made again from its seed (they make the value again, with no failed attempt
-/// kept, and the work counts the failed ones); any other comes with none. Such feedback goes to
-/// [`Guide::plain_feedback`], never to [`Guide::feedback`].
+/// A guide that hears the values of its fast-path cases (`Choices::Plain { hear: true, .. }`) is told,
+/// for each, its value's key and whether it is new; a case that passed with a new value, or failed,
+/// comes with its kept choices, made again from its seed (they make the value again, with no failed
+/// attempt kept, and the work counts the failed ones); any other comes with none. Such feedback says
+/// it came from the fast path ([`Origin::Plain`]), with the case's failed attempts.
 #[test]
 fn a_guide_that_hears_fast_path_values_gets_their_keys_and_the_choices_of_new_ones() {
     use refgen::refgen_core::choice::ChoiceTree;
     use refgen::refgen_core::source::{sample, DetRng, Stop};
     use refgen::refgen_core::{parse_tree, Gen};
-    use refgen::refgen_runtime::guide::{ChoiceContext, Feedback, Guide, Outcome};
+    use refgen::refgen_runtime::guide::{CaseInfo, ChoiceContext, Choices, Feedback, Guide, Origin, Outcome, Plan};
     use refgen::refgen_runtime::hashing::value_key;
     use std::sync::{Arc, Mutex};
 
     type Heard = Arc<Mutex<Vec<(Outcome, Option<u64>, bool, ChoiceTree, usize)>>>;
+    static FAILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     struct Hearing(Heard);
     impl Guide for Hearing {
         fn name(&self) -> &str {
@@ -361,16 +372,13 @@ fn a_guide_that_hears_fast_path_values_gets_their_keys_and_the_choices_of_new_on
         ) -> Result<refgen::refgen_core::choice::Choice, Stop> {
             Ok(sample(rng, ctx.request))
         }
-        fn feedback(&mut self, _: &Feedback<'_>) {
-            panic!("a fast-path case is heard by plain_feedback");
+        fn begin_case(&mut self, _: &CaseInfo<'_>) -> Plan {
+            Plan::new(Choices::Plain { hear: true, note: false })
         }
-        fn plain_case(&self) -> bool {
-            true
-        }
-        fn hears_plain_values(&self) -> bool {
-            true
-        }
-        fn plain_feedback(&mut self, f: &Feedback<'_>) {
+        fn feedback(&mut self, f: &Feedback<'_>) {
+            assert_eq!(f.origin, Origin::Plain, "every case takes the fast path");
+            let failed = f.failed_attempts.expect("a fast-path case's filters can retry");
+            FAILED.fetch_add(failed, std::sync::atomic::Ordering::Relaxed);
             self.0.lock().unwrap().push((f.outcome, f.key, f.new, f.tree(), f.trail.choices_made()));
         }
     }
@@ -413,6 +421,8 @@ fn a_guide_that_hears_fast_path_values_gets_their_keys_and_the_choices_of_new_on
         }
     }
     assert!(recorded >= 2 && recorded < heard.len(), "{recorded} of {} made again", heard.len());
+    // Two values in three fail the filter: the cases' failed attempts are told.
+    assert!(FAILED.load(std::sync::atomic::Ordering::Relaxed) >= heard.len() as u64 / 2);
 }
 
 /// Each tree a guide plans to replay comes back to it once its case is made ([`Guide::recycle`]),
@@ -443,11 +453,11 @@ fn a_guide_gets_back_each_tree_it_replayed() {
             match self.last.take().filter(|_| !case.index.is_multiple_of(3)) {
                 Some(tree) => {
                     trees.planned.push(tree.clone());
-                    Plan::Replay(tree)
+                    Plan::replay(tree)
                 }
                 None => {
                     trees.fresh += 1;
-                    Plan::Fresh
+                    Plan::fresh()
                 }
             }
         }

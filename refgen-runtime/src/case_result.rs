@@ -72,7 +72,7 @@ pub(crate) struct CaseResult {
     pub(crate) plain: Option<u64>,
     /// A case made again from a seed gave another value than the fast path did.
     pub(crate) remade_differs: bool,
-    /// A generated case the guide made by replaying a tree ([`crate::guide::Plan::Replay`]):
+    /// A generated case the guide made by replaying a tree ([`crate::guide::Choices::Replay`]):
     /// an edit of an earlier case. Discarded, it is a rejected edit, not a discard.
     pub(crate) edited: bool,
 }

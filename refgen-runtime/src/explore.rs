@@ -1,6 +1,6 @@
 //! A generator run under a guide outside a property: the distinct valid values the guide finds.
 
-use crate::guide::{CaseInfo, Erased, Feedback, GenHandle, Guide, Outcome};
+use crate::guide::{run_guided, CaseInfo, Erased, Feedback, GenHandle, Guide, GuidedRun, Outcome};
 use crate::hashing::{value_key, Seen};
 use refgen_core::gen::Gen;
 use refgen_core::source::{rng_from_seed, Source, Stop};
@@ -94,7 +94,7 @@ where
         out.trials += 1;
         handle.left.set(trials - out.trials);
         let case = CaseInfo { index, budget: trials as u64, gen: &handle };
-        let made = crate::guide::run_guided(gen, guide, &mut trail, case, &mut rng);
+        let GuidedRun { value: made, origin, failed_attempts } = run_guided(gen, guide, &mut trail, case, &mut rng);
         out.trials = trials - handle.left.get();
         index += 1;
         let (outcome, new, key) = match made {
@@ -113,7 +113,7 @@ where
             }
         };
         let valid = outcome != Outcome::Discarded;
-        guide.feedback(&Feedback { outcome, valid, new, utility: None, key, trail: &trail });
+        guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility: None, key, trail: &trail });
     }
     out
 }

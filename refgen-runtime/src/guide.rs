@@ -1,9 +1,15 @@
 //! The guide interface: how every strategy steers a generator's choices.
 //!
-//! A case under a guide goes like this:
+//! A guide has five methods to write (and a sixth, [`Guide::recycle`], to
+//! save allocations). A case under a guide goes like this:
 //!
-//! 1. [`Guide::begin_case`] returns a [`Plan`]: generate fresh, or replay a
-//!    (possibly edited) choice tree leniently, the guide answering the gaps;
+//! 1. [`Guide::begin_case`] returns a [`Plan`], which is data: where the
+//!    choices come from ([`Choices`]: the fast path of plain random
+//!    generation, generate fresh with the guide answering, replay a
+//!    (possibly edited) choice tree leniently with the guide answering the
+//!    gaps, or first adopt the cases made before the guide took over),
+//!    whether the case's retrying filters may retry, and whether its trail
+//!    keeps their failed attempts;
 //! 2. the generator runs; at every choice point the plan has no usable
 //!    answer for, [`Guide::choose`] is asked, seeing a [`ChoiceContext`]: the
 //!    choice point, its request, what the plan held there ([`Cue`]), the
@@ -12,8 +18,10 @@
 //!    handle on the generator ([`GenHandle`]) for guides that run it on
 //!    their own sources; `choose` may stop the case;
 //! 3. the property runs, and [`Guide::feedback`] hears how the case went
-//!    ([`Feedback`]: passed, failed or discarded, new or not, the utility,
-//!    and the trail, which becomes the case's choice tree).
+//!    ([`Feedback`]: where the case came from, its failed attempts, passed,
+//!    failed or discarded, new or not, the utility, and the trail, which
+//!    becomes the case's choice tree);
+//! 4. when the run ends, [`Guide::report`] says what the guide did.
 //!
 //! [`GuidedSource`] turns a guide and a plan into the [`Source`] a generator
 //! runs against; it keeps the one trail of the case.
@@ -37,9 +45,9 @@
 //! impl Guide for Mutate {
 //!     fn name(&self) -> &str { "mutate" }
 //!     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
-//!         let Some(last) = &self.last else { return Plan::Fresh };
+//!         let Some(last) = &self.last else { return Plan::fresh() };
 //!         let edit = random_edit(last, &mut rng_from_seed(case.index));
-//!         edit.and_then(|e| e.apply(last)).map_or(Plan::Fresh, Plan::Replay)
+//!         edit.and_then(|e| e.apply(last)).map_or(Plan::fresh(), Plan::replay)
 //!     }
 //!     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
 //!         Ok(sample(rng, ctx.request))
@@ -56,6 +64,7 @@
 
 use crate::hashing::value_key;
 use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
+use refgen_core::combinators::failed_attempts;
 use refgen_core::gen::Gen;
 use refgen_core::interpret::replay::{Cue, Cursor};
 use refgen_core::interpret::reroll_choice;
@@ -63,16 +72,109 @@ use refgen_core::source::{sample, DetRng, Source, Stop};
 use refgen_core::trail::{Node, Trail};
 use std::fmt::Debug;
 
-/// How a guide wants the next case made.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Plan {
-    /// Generate afresh: the guide answers every choice.
-    #[default]
+/// How a guide wants the next case made, returned by [`Guide::begin_case`]:
+/// where its choices come from, and how its retrying filters behave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Where the case's choices come from.
+    pub choices: Choices,
+    /// Whether the case's retrying filters (`#[assume]`, [`Gen::filter`])
+    /// may make a failing part again ([`Source::filters_retry`]); `true`
+    /// unless the plan says [`Plan::without_retries`]. A guide that replays
+    /// an edited tree may say no, so that an edit that breaks validity
+    /// rejects the case instead of being made again away.
+    pub retry: bool,
+    /// Whether the case's trail keeps the failed attempts of its retrying
+    /// filters (as [`RETRY`](refgen_core::choice::RETRY) groups), for
+    /// [`Guide::choose`] and [`Guide::feedback`] to read; `true` unless the
+    /// plan says [`Plan::kept_choices_only`]. A guide that reads only the
+    /// kept choices skips the cost of recording what it drops (see
+    /// [`Trail::forget_failed_attempts`]); the value is the same either way.
+    pub failed_attempts: bool,
+}
+
+/// Where a case's choices come from ([`Plan::choices`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choices {
+    /// Generate afresh: the guide answers every choice ([`Guide::choose`]).
     Fresh,
     /// Replay this choice tree leniently (Goldstein's `MutGen`): a choice
     /// the generator can make is kept; the guide answers where the tree
     /// runs out, no longer matches, holds an unfit choice or a reroll mark.
     Replay(ChoiceTree),
+    /// The fast path: every choice as [`sample`] makes it from the case's
+    /// RNG, the guide never asked. The runner makes such a case with
+    /// [`Gen::run_rng`] (no trail), runs such cases back to back, and
+    /// records a case's choice tree only if it fails, by making it again
+    /// from its seed. Its [`Feedback`] has [`Origin::Plain`].
+    Plain {
+        /// Whether the guide hears the case's value: then its feedback has
+        /// the value's key and whether it is new, and, when it passed with a
+        /// new value or failed, its kept choices (made again from its seed
+        /// under a recorder, the failed attempts of its retrying filters
+        /// left out). A guide that keeps the new values it makes (a corpus)
+        /// so pays for a recording only for them. Otherwise the feedback has
+        /// an empty trail, no key, and `new` false.
+        hear: bool,
+        /// Whether the guide will adopt the case ([`Choices::Adopt`]) if it
+        /// passes: the runner then makes it noting its kept choices (the
+        /// same draws, a little dearer), so that adopting it need not make it
+        /// again through its failed attempts.
+        note: bool,
+    },
+    /// No case yet: first hand the guide the run's first fast-path cases that
+    /// passed (at most [`PLAIN_CASES_KEPT`]), each made again from its seed
+    /// under a recorder (its kept choices), as feedback of
+    /// [`Origin::Adopted`], in the order they were made; then ask for the
+    /// plan again. A guide that switches away from the fast path (the
+    /// default guide) so starts from the values made before its switch, and
+    /// a run that never switches pays nothing. The runner keeps those cases
+    /// only until the first case off the fast path: a plan of `Adopt` later
+    /// hands nothing, and a second `Adopt` in a row is taken as `Fresh`.
+    Adopt,
+}
+
+impl Plan {
+    /// Generate afresh, the guide answering every choice.
+    pub const fn fresh() -> Plan {
+        Plan::new(Choices::Fresh)
+    }
+
+    /// Replay `tree` leniently, the guide answering the gaps.
+    pub const fn replay(tree: ChoiceTree) -> Plan {
+        Plan::new(Choices::Replay(tree))
+    }
+
+    /// The fast path, the guide hearing no value ([`Choices::Plain`]).
+    pub const fn plain() -> Plan {
+        Plan::new(Choices::Plain { hear: false, note: false })
+    }
+
+    /// The case is made as `choices` says; its filters retry and its trail keeps the failed attempts.
+    pub const fn new(choices: Choices) -> Plan {
+        Plan { choices, retry: true, failed_attempts: true }
+    }
+
+    /// The same plan with no retry: a failing filter rejects the case ([`Plan::retry`]).
+    pub fn without_retries(self) -> Plan {
+        Plan { retry: false, ..self }
+    }
+
+    /// The same plan, its trail keeping the kept choices only ([`Plan::failed_attempts`]).
+    pub fn kept_choices_only(self) -> Plan {
+        Plan { failed_attempts: false, ..self }
+    }
+
+    /// Whether the case takes the fast path ([`Choices::Plain`]).
+    pub fn is_plain(&self) -> bool {
+        matches!(self.choices, Choices::Plain { .. })
+    }
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan::fresh()
+    }
 }
 
 /// A generator with its value type erased, so a guide can run it on its own sources.
@@ -188,9 +290,34 @@ pub enum Outcome {
     Discarded,
 }
 
+/// Where a case the guide hears of came from ([`Feedback::origin`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The guide's own plan made it ([`Choices::Fresh`] or [`Choices::Replay`]).
+    Planned,
+    /// The fast path made it ([`Choices::Plain`]): what the feedback holds
+    /// is what [`Choices::Plain::hear`] asked for.
+    Plain,
+    /// The runner made it and replayed it through the guide: an explicit
+    /// example, a remembered failure, or random generation once the guide's
+    /// edits have been rejected too often.
+    Unplanned,
+    /// Made before the guide asked for it ([`Choices::Adopt`]): the guide may
+    /// learn from it as from a case of its own, without counting it as one.
+    Adopted,
+}
+
 /// How a case went, told to the guide when it ends.
 #[derive(Debug, Clone, Copy)]
 pub struct Feedback<'a> {
+    /// Where the case came from.
+    pub origin: Origin,
+    /// How many attempts the case's retrying filters rejected and made
+    /// again, from its plan to its end (the runs a guide made through the
+    /// generator's handle in that time included); `None` when no filter of
+    /// the case could retry. A fast-path case's filters always can: it has
+    /// `Some`, `Some(0)` when it met no filter.
+    pub failed_attempts: Option<u64>,
     /// How the case ended.
     pub outcome: Outcome,
     /// The input passed its validity condition (`#[assume]`, `assume!`,
@@ -216,11 +343,16 @@ impl Feedback<'_> {
 }
 
 /// How many of a run's first fast-path cases that passed are kept, by their
-/// seeds, for a guide that adopts them ([`Guide::adopts_plain_cases`]): as
-/// many as the cases the default guide watches before it may switch.
+/// seeds, for a guide that adopts them ([`Choices::Adopt`]): as many as the
+/// cases the default guide watches before it may switch.
 pub const PLAIN_CASES_KEPT: usize = 20;
 
 /// A strategy that answers a generator's choices.
+///
+/// What a guide wants of a case is data: its [`Plan`] (where the choices
+/// come from, whether filters retry, what the trail keeps), and what it
+/// hears is data too, in its [`Feedback`] (where the case came from, its
+/// failed attempts).
 pub trait Guide {
     /// The guide's name, for reports.
     fn name(&self) -> &str;
@@ -228,7 +360,7 @@ pub trait Guide {
     /// A new case begins: how to make it (the default generates fresh).
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
         let _ = case;
-        Plan::Fresh
+        Plan::fresh()
     }
 
     /// Answer one choice the plan has no usable answer for. `rng` is the
@@ -237,46 +369,12 @@ pub trait Guide {
     /// `Err(Stop::Halt)` stops the case (it gets no value and is discarded).
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop>;
 
-    /// The case that just ended went as `feedback` says.
+    /// A case ended, and went as `feedback` says.
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         let _ = feedback;
     }
 
-    /// Whether the next case may take the fast path: the guide would answer
-    /// every choice as [`sample`] does from the case's RNG, with no plan, and
-    /// needs neither the case's trail nor its value's key. The runner then
-    /// generates with [`Gen::run_rng`] (no [`GuidedSource`], no trail), runs
-    /// such cases back to back in batches (asking again before each case),
-    /// and records a case's choice tree only if it fails, by running the same
-    /// seed again under a recorder. The feedback of such a case has an empty
-    /// trail, no key, and `new` false. `false` by default.
-    fn plain_case(&self) -> bool {
-        false
-    }
-
-    /// Whether the guide hears the values of its fast-path cases
-    /// ([`Guide::plain_case`]): then the feedback of such a case has its
-    /// value's key and whether the value is new, and, when it passed with
-    /// a new value or failed, its kept choices (the failed attempts of its
-    /// retrying filters not recorded), made again from its seed under a
-    /// recorder (the same value, by the law of [`Gen::run_rng`]). Once the
-    /// run's fast-path cases have made failed attempts, such a case is made
-    /// again in two runs: the first keeps only its kept choices, the second
-    /// records them, so the trail's [`Trail::choices_made`] counts the kept
-    /// choices only. A guide that keeps the new values it makes (a corpus)
-    /// so pays for a recording only for them. `false` by default.
-    fn hears_plain_values(&self) -> bool {
-        false
-    }
-
-    /// The case that just ended took the fast path ([`Guide::plain_case`])
-    /// and went as `feedback` says (see [`Guide::hears_plain_values`] for
-    /// what it holds). [`Guide::feedback`] by default.
-    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
-        self.feedback(feedback)
-    }
-
-    /// The tree of the case that just ran ([`Plan::Replay`]), handed back
+    /// The tree of the case that just ran ([`Choices::Replay`]), handed back
     /// once the case is made: a guide that copies trees to make its plans
     /// may keep it and copy the next one into it
     /// ([`ChoiceTree::clone_from`](Clone::clone_from) reuses the lists of
@@ -286,86 +384,28 @@ pub trait Guide {
         drop(tree);
     }
 
-    /// Whether the guide searches on the utility a property reports
-    /// (`maximize!`, `minimize!`, `target!`): moves toward inputs of higher
-    /// utility. When it does not and the property reports one, the runner
-    /// says once that the utility has nowhere to go. `false` by default.
-    fn uses_utility(&self) -> bool {
-        false
-    }
-
-    /// Whether the filters of the case under way (`#[assume]`, [`Gen::filter`])
-    /// may retry a failing part ([`Source::filters_retry`]); asked during the
-    /// case. A guide that replays an edited tree may say no, so that an edit
-    /// that breaks validity rejects the case instead of being regenerated
-    /// away. `true` by default.
-    fn filters_retry(&self) -> bool {
-        true
-    }
-
-    /// Whether the trail of the case under way keeps the failed attempts of
-    /// its retrying filters (as [`RETRY`](refgen_core::choice::RETRY)
-    /// groups), for [`Guide::choose`] and [`Guide::feedback`] to read; asked
-    /// once, after [`Guide::begin_case`]. A guide that reads only the kept
-    /// choices says no, and the case skips the cost of recording what it
-    /// drops (for a hard validity condition, most of its choices; see
-    /// [`Trail::forget_failed_attempts`]). The value is the same either
-    /// way, and so is a failure's report, which shows the kept choices.
-    /// `true` by default.
-    fn records_failed_attempts(&self) -> bool {
-        true
-    }
-
-    /// What the guide has to say about the run so far, one line each, for
-    /// the report (its statistics and its failures); none by default.
-    fn notes(&self) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// A section of the guide's own for the HTML report of the run
-    /// ([`crate::html`]): a learning guide's reward curve, say; none by default.
-    fn report_section(&self) -> Option<ReportSection> {
-        None
-    }
-
-    /// A case another guide made before this one took over (the default
-    /// guide's random phase, before it switches to mutation), given in the
-    /// order the cases were made: the guide may learn from it, as from a case
-    /// of its own, without counting it as one. Ignored by default.
-    fn adopt(&mut self, feedback: &Feedback<'_>) {
-        let _ = feedback;
-    }
-
-    /// Whether the guide adopts ([`Guide::adopt`]) the cases that passed on
-    /// the fast path ([`Guide::plain_case`]) before it took a case off it;
-    /// asked once, before the first generated case off the fast path. The
-    /// fast path records no choices: the runner keeps only the seeds of the
-    /// first [`PLAIN_CASES_KEPT`] fast-path cases that passed and, when the
-    /// guide says yes, makes each again from its seed under a recorder (its
-    /// kept choices only, as [`Guide::records_failed_attempts`] saying no)
-    /// and gives it to `adopt`, in the order they were made, with its key and
-    /// whether its value is new. A guide that switches away from random
-    /// generation (the default guide) so pays for the values it adopts when
-    /// it switches, and a run that ends before then pays nothing. `false` by
-    /// default.
-    fn adopts_plain_cases(&self) -> bool {
-        false
-    }
-
-    /// Whether the guide knows already that it will adopt
-    /// ([`Guide::adopts_plain_cases`]) the fast-path cases that pass from
-    /// now on (the first [`PLAIN_CASES_KEPT`]); asked before each such
-    /// case. The runner then makes them noting their kept choices (a
-    /// little dearer than the fast path: the same draws through a source),
-    /// so that adopting them records those choices only, without running
-    /// through their failed attempts again. The same values and the same
-    /// adopted trails either way. `false` by default.
-    fn will_adopt_plain_cases(&self) -> bool {
-        false
+    /// What the guide has to say about the run so far (nothing by default).
+    fn report(&self) -> GuideReport {
+        GuideReport::default()
     }
 }
 
-/// What a guide adds to the HTML report of a run ([`Guide::report_section`]).
+/// What a guide says about its run ([`Guide::report`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GuideReport {
+    /// Its statistics and its failures, one line each, for the run's report.
+    pub notes: Vec<String>,
+    /// A section of its own for the HTML report of the run ([`crate::html`]):
+    /// a learning guide's reward curve, say.
+    pub section: Option<ReportSection>,
+    /// Whether it searches on the utility a property reports (`maximize!`,
+    /// `minimize!`, `target!`): moves toward inputs of higher utility. When
+    /// it does not and the property reports one, the runner says once that
+    /// the utility has nowhere to go.
+    pub uses_utility: bool,
+}
+
+/// What a guide adds to the HTML report of a run ([`GuideReport::section`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReportSection {
     /// The section's heading.
@@ -390,41 +430,11 @@ impl<G: Guide + ?Sized> Guide for Box<G> {
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         (**self).feedback(feedback)
     }
-    fn plain_case(&self) -> bool {
-        (**self).plain_case()
-    }
-    fn hears_plain_values(&self) -> bool {
-        (**self).hears_plain_values()
-    }
-    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
-        (**self).plain_feedback(feedback)
-    }
     fn recycle(&mut self, tree: ChoiceTree) {
         (**self).recycle(tree)
     }
-    fn uses_utility(&self) -> bool {
-        (**self).uses_utility()
-    }
-    fn filters_retry(&self) -> bool {
-        (**self).filters_retry()
-    }
-    fn records_failed_attempts(&self) -> bool {
-        (**self).records_failed_attempts()
-    }
-    fn notes(&self) -> Vec<String> {
-        (**self).notes()
-    }
-    fn report_section(&self) -> Option<ReportSection> {
-        (**self).report_section()
-    }
-    fn adopt(&mut self, feedback: &Feedback<'_>) {
-        (**self).adopt(feedback)
-    }
-    fn adopts_plain_cases(&self) -> bool {
-        (**self).adopts_plain_cases()
-    }
-    fn will_adopt_plain_cases(&self) -> bool {
-        (**self).will_adopt_plain_cases()
+    fn report(&self) -> GuideReport {
+        (**self).report()
     }
 }
 
@@ -436,12 +446,19 @@ pub struct GuidedSource<'g, 't, G: ?Sized> {
     cursor: Cursor<'t>,
     case: CaseInfo<'g>,
     rng: &'g mut DetRng,
+    /// The plan's [`Plan::retry`].
+    retry: bool,
+    /// Whether the guide is asked at the gaps (not on the fast path's plan).
+    asks: bool,
+    /// Whether a filter of the case asked whether it may retry, and was told yes.
+    retried: std::cell::Cell<bool>,
 }
 
 impl<'g, 't, G: Guide + ?Sized> GuidedSource<'g, 't, G> {
-    /// A source for one case: replays `plan` (when it is [`Plan::Replay`])
-    /// and asks `guide` at the gaps, recording into `trail` (cleared first);
-    /// the guide's randomness comes from `rng`.
+    /// A source for one case: replays `plan` (when it is [`Choices::Replay`])
+    /// and asks `guide` at the gaps (a [`Choices::Plain`] plan samples them,
+    /// as the fast path does), recording into `trail` (cleared first); the
+    /// guide's randomness comes from `rng`.
     pub fn new(
         guide: &'g mut G,
         trail: &'g mut Trail,
@@ -450,17 +467,23 @@ impl<'g, 't, G: Guide + ?Sized> GuidedSource<'g, 't, G> {
         rng: &'g mut DetRng,
     ) -> Self {
         trail.clear();
-        trail.forget_failed_attempts(!guide.records_failed_attempts());
-        let cursor = match plan {
-            Plan::Fresh => Cursor::empty(),
-            Plan::Replay(tree) => Cursor::new(tree),
+        trail.forget_failed_attempts(!plan.failed_attempts);
+        let cursor = match &plan.choices {
+            Choices::Replay(tree) => Cursor::new(tree),
+            _ => Cursor::empty(),
         };
-        GuidedSource { guide, trail, cursor, case, rng }
+        let asks = !plan.is_plain();
+        GuidedSource { guide, trail, cursor, case, rng, retry: plan.retry, asks, retried: Default::default() }
     }
 
     /// The trail of the case so far.
     pub fn trail(&self) -> &Trail {
         self.trail
+    }
+
+    /// Whether a filter of the case asked whether it may retry, and was told yes.
+    pub fn retried(&self) -> bool {
+        self.retried.get()
     }
 }
 
@@ -470,6 +493,7 @@ impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
         let c = match cue {
             Cue::Keep(c) => c,
             Cue::Raise => request.largest(),
+            _ if !self.asks => sample(self.rng, request),
             _ => {
                 let ctx = ChoiceContext { site, request, cue, trail: self.trail, case: self.case };
                 let mut c = self.guide.choose(&ctx, self.rng)?;
@@ -504,26 +528,59 @@ impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
         self.trail.end_attempt(kept);
     }
     fn filters_retry(&self) -> bool {
-        self.guide.filters_retry()
+        if self.retry {
+            self.retried.set(true);
+        }
+        self.retry
     }
+}
+
+/// The plan `guide` gives for the case `case`; a plan of [`Choices::Adopt`]
+/// first calls `adopt` to hand it the cases it asks for, then asks again (a
+/// second `Adopt` is taken as [`Choices::Fresh`]).
+pub fn plan_case<G: Guide + ?Sized>(guide: &mut G, case: &CaseInfo<'_>, adopt: impl FnOnce(&mut G)) -> Plan {
+    let plan = guide.begin_case(case);
+    if plan.choices != Choices::Adopt {
+        return plan;
+    }
+    adopt(guide);
+    match guide.begin_case(case) {
+        Plan { choices: Choices::Adopt, .. } => Plan::fresh(),
+        plan => plan,
+    }
+}
+
+/// One case made by [`run_guided`]: its value, and what its [`Feedback`] needs of how it was made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuidedRun<V> {
+    /// The value made, or why there is none.
+    pub value: Result<V, Stop>,
+    /// [`Origin::Plain`] when the guide planned the fast path (its choices sampled), else [`Origin::Planned`].
+    pub origin: Origin,
+    /// The case's failed attempts ([`Feedback::failed_attempts`]).
+    pub failed_attempts: Option<u64>,
 }
 
 /// Run `gen` once under `guide`: the guide plans the case and answers the
 /// gaps, drawing randomness from `rng`; the case's trail is left in
 /// `trail`. The guide is not told how the case went; call
-/// [`Guide::feedback`] for that.
+/// [`Guide::feedback`] for that, with the run's origin and failed attempts.
 pub fn run_guided<G, U>(
     gen: &G,
     guide: &mut U,
     trail: &mut Trail,
     case: CaseInfo<'_>,
     rng: &mut DetRng,
-) -> Result<G::Value, Stop>
+) -> GuidedRun<G::Value>
 where
     G: Gen + ?Sized,
     U: Guide + ?Sized,
 {
-    let plan = guide.begin_case(&case);
+    let before = failed_attempts();
+    let plan = plan_case(guide, &case, |_| ());
+    let origin = if plan.is_plain() { Origin::Plain } else { Origin::Planned };
     let mut src = GuidedSource::new(guide, trail, &plan, case, rng);
-    gen.run(&mut src)
+    let value = gen.run(&mut src);
+    let failed_attempts = src.retried().then(|| failed_attempts() - before);
+    GuidedRun { value, origin, failed_attempts }
 }

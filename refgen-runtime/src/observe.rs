@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The `how_generated` of a generated case the guide made by editing an
-/// earlier one ([`crate::guide::Plan::Replay`]).
+/// earlier one ([`crate::guide::Choices::Replay`]).
 pub(crate) const EDITED: &str = "edited by the guide";
 /// The `how_generated` of a shrink candidate.
 pub(crate) const SHRINKING: &str = "shrinking";

@@ -157,7 +157,7 @@ impl Guide for Greedy {
         for _ in 0..3 {
             let _ = case.gen.run_key(&mut RngSource(&mut rng));
         }
-        Plan::Fresh
+        Plan::fresh()
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
         Ok(sample(rng, ctx.request))

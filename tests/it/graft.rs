@@ -78,7 +78,8 @@ fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
     for index in 0..3000 {
         let case = CaseInfo { index, budget: 3000, gen: &handle };
         let grafted = guide.stats().grafted;
-        let made = run_guided(&g, &mut guide, &mut trail, case, &mut rng_from_seed(index));
+        let run = run_guided(&g, &mut guide, &mut trail, case, &mut rng_from_seed(index));
+        let (made, origin, failed_attempts) = (run.value, run.origin, run.failed_attempts);
         let tree = trail.to_tree();
         if let Ok(t) = &made {
             valid_cases += 1;
@@ -90,7 +91,16 @@ fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
         let key = made.as_ref().ok().map(value_key);
         let outcome = if made.is_ok() { Outcome::Passed } else { Outcome::Discarded };
         let new = key.is_some_and(|k| seen.insert(k));
-        guide.feedback(&Feedback { outcome, valid: made.is_ok(), new, utility: None, key, trail: &trail });
+        guide.feedback(&Feedback {
+            origin,
+            failed_attempts,
+            outcome,
+            valid: made.is_ok(),
+            new,
+            utility: None,
+            key,
+            trail: &trail,
+        });
     }
     let stats = guide.stats();
     assert!(stats.grafted > 500, "{stats:?}");

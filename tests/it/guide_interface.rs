@@ -40,7 +40,7 @@ fn a_replay_plan_is_followed_and_the_guide_fills_only_the_gaps() {
     let (v, tree) = generate_recorded(&g, 5);
     let v = v.unwrap();
     // The whole tree fits: the value comes back and the guide is never asked.
-    let mut guide = Planned { plan: Plan::Replay(tree.clone()), asked: Vec::new() };
+    let mut guide = Planned { plan: Plan::replay(tree.clone()), asked: Vec::new() };
     let out = generate_distinct(&g, &mut guide, 1, 0);
     assert_eq!(out.unique_valid, vec![v.clone()]);
     assert!(guide.asked.is_empty());
@@ -48,13 +48,13 @@ fn a_replay_plan_is_followed_and_the_guide_fills_only_the_gaps() {
     let mut broken = tree.clone();
     broken.children.pop();
     broken.children[1].children[0].choice = Some(5000);
-    let mut guide = Planned { plan: Plan::Replay(broken), asked: Vec::new() };
+    let mut guide = Planned { plan: Plan::replay(broken), asked: Vec::new() };
     let out = generate_distinct(&g, &mut guide, 1, 0);
     assert_eq!(guide.asked, vec![Cue::Unfit(5000), Cue::Missing]);
     let w = &out.unique_valid[0];
     assert_eq!((w.len(), &w[1..w.len() - 1]), (v.len(), &v[1..v.len() - 1]));
     // Fresh plans: every choice is asked, as a gap.
-    let mut guide = Planned { plan: Plan::Fresh, asked: Vec::new() };
+    let mut guide = Planned { plan: Plan::fresh(), asked: Vec::new() };
     generate_distinct(&g, &mut guide, 1, 0);
     assert!(!guide.asked.is_empty() && guide.asked.iter().all(|c| *c == Cue::Missing));
 }
@@ -156,7 +156,7 @@ impl Guide for Rejected {
     }
     fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
         self.counts.lock().unwrap().0 += 1;
-        Plan::Replay(self.tree.clone())
+        Plan::replay(self.tree.clone())
     }
     fn choose(&mut self, _ctx: &ChoiceContext<'_>, _rng: &mut DetRng) -> Result<u64, Stop> {
         Ok(1)
@@ -219,7 +219,7 @@ impl Guide for Sampler {
                 }
             }
         }
-        Plan::Fresh
+        Plan::fresh()
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {
         Ok(sample(rng, ctx.request))
@@ -275,11 +275,11 @@ impl Guide for Climber {
         "climber"
     }
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
-        let Some((_, best)) = &self.best else { return Plan::Fresh };
+        let Some((_, best)) = &self.best else { return Plan::fresh() };
         let mut rng = rng_from_seed(case.index);
         match random_edit(best, &mut rng).and_then(|e| e.apply(best)) {
-            Some(mutant) => Plan::Replay(mutant),
-            None => Plan::Fresh,
+            Some(mutant) => Plan::replay(mutant),
+            None => Plan::fresh(),
         }
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<u64, Stop> {

@@ -5,7 +5,7 @@ use refgen::prelude::*;
 use refgen::refgen_core::rng_from_seed;
 use refgen::refgen_core::trail::Trail;
 use refgen::refgen_runtime::explore::generate_distinct;
-use refgen::refgen_runtime::guide::{Feedback, Guide, Outcome};
+use refgen::refgen_runtime::guide::{Feedback, Guide, Origin, Outcome};
 use refgen::refgen_runtime::guides::rl::{Abstraction, Explore, Learner, Prior, RlConfig, RlGuide};
 use refgen::refgen_runtime::guides::RandomGuide;
 
@@ -97,6 +97,8 @@ fn the_defaults_are_the_papers() {
     assert!(!c.sibling_picks);
     let trail = Trail::new();
     let fb = |valid, new| Feedback {
+        origin: Origin::Planned,
+        failed_attempts: None,
         outcome: if valid { Outcome::Passed } else { Outcome::Discarded },
         valid,
         new,

@@ -92,13 +92,10 @@ impl Guide for Replay {
         "replay"
     }
     fn begin_case(&mut self, _: &CaseInfo<'_>) -> Plan {
-        Plan::Replay(self.0.take().expect("one case"))
+        Plan::replay(self.0.take().expect("one case")).without_retries()
     }
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(sample(rng, ctx.request))
-    }
-    fn filters_retry(&self) -> bool {
-        false
     }
 }
 
@@ -108,7 +105,7 @@ where
 {
     let handle = Erased(g);
     let case = CaseInfo { index: 0, budget: 1, gen: &handle };
-    run_guided(g, &mut Replay(Some(tree)), &mut Trail::new(), case, &mut rng_from_seed(seed))
+    run_guided(g, &mut Replay(Some(tree)), &mut Trail::new(), case, &mut rng_from_seed(seed)).value
 }
 
 /// Trees of 2 to 12 keys drawn from `0..=15`, by `insert`.

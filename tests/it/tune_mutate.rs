@@ -339,7 +339,7 @@ fn the_mutate_guide_starts_again_every_n_cases() {
             let latest = fresh.min(20) as usize;
             assert!(after <= latest + 1 && after < before, "{before} {after} (fresh cases: {fresh})");
             assert!(guide.corpus().iter().all(|e| e.joined == Joined::New));
-            let notes = refgen::guide::Guide::notes(&guide);
+            let notes = guide.notes();
             assert!(notes[0].ends_with("; started again once (after 300 cases)"), "{notes:?}");
         } else {
             assert!(after >= before, "{before} {after}");
@@ -359,7 +359,7 @@ fn the_mutate_guide_starts_again_after_periods_of_lubys_sequence() {
         let mut guide = MutateGuide::new(MutateConfig::default().restart_every(50).restart_luby(luby));
         // With Luby's periods, restarts after 50, 100, 200, 250, 300 and 400 cases; without, after every 50.
         generate_distinct(&g, &mut guide, 420, 5);
-        let notes = refgen::guide::Guide::notes(&guide);
+        let notes = guide.notes();
         assert!(notes[0].ends_with(note), "{notes:?}");
     }
 }
@@ -369,7 +369,7 @@ fn the_mutate_guide_starts_again_after_periods_of_lubys_sequence() {
 /// counted, and with the corpus no longer empty, the guide's first case is not fresh.
 #[test]
 fn an_adopted_case_joins_the_corpus_but_is_none_of_the_guides_cases() {
-    use refgen::guide::{run_guided, CaseInfo, Erased, Feedback, Guide, Outcome};
+    use refgen::guide::{run_guided, CaseInfo, Erased, Feedback, Guide, Origin, Outcome};
     use refgen::guides::RandomGuide;
     use refgen::refgen_core::trail::Trail;
     let g = Tree::generator();
@@ -378,17 +378,26 @@ fn an_adopted_case_joins_the_corpus_but_is_none_of_the_guides_cases() {
     let handle = Erased(&g);
     let made = (0..1000u64).any(|seed| {
         let case = CaseInfo { index: seed, budget: 0, gen: &handle };
-        let made = run_guided(&g, &mut RandomGuide, &mut trail, case, &mut rng_from_seed(seed));
+        let made = run_guided(&g, &mut RandomGuide, &mut trail, case, &mut rng_from_seed(seed)).value;
         made.is_ok_and(|t| t.size() >= 3)
     });
     assert!(made, "random generation makes a tree of three nodes");
     let mut guide = MutateGuide::default();
-    let adopted =
-        Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: Some(7), trail: &trail };
+    let (origin, failed_attempts, outcome) = (Origin::Adopted, None, Outcome::Passed);
+    let adopted = Feedback {
+        origin,
+        failed_attempts,
+        outcome,
+        valid: true,
+        new: true,
+        utility: None,
+        key: Some(7),
+        trail: &trail,
+    };
     // A value made again adds nothing: it is not heard.
-    guide.adopt(&Feedback { new: false, ..adopted });
+    guide.feedback(&Feedback { new: false, ..adopted });
     assert!(guide.corpus().is_empty() && !guide.notes()[0].contains("adopted"), "{:?}", guide.notes());
-    guide.adopt(&adopted);
+    guide.feedback(&adopted);
     assert_eq!(guide.corpus().len(), 1);
     assert_eq!(guide.corpus()[0].joined, Joined::New);
     assert_eq!(guide.corpus()[0].tree, trail.to_tree().into_without_retries());
@@ -412,7 +421,7 @@ fn the_mutate_guide_rotates_a_share_of_its_cases() {
         let s = guide.stats();
         if rotates {
             assert!(s.rotated > 50 && s.rotate_rejected == 0, "{s:?}");
-            let notes = refgen::guide::Guide::notes(&guide);
+            let notes = guide.notes();
             let said = format!("{} rotated (0 rejected)", s.rotated);
             assert!(notes[2].contains(&said), "{notes:?}");
         } else {

@@ -128,7 +128,7 @@
 //! The default guide, `auto`, switches to `rl` by itself when most cases
 //! are discarded.
 
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, GuideReport, Plan};
 use crate::hashing::BuildKey;
 use rand::Rng;
 use refgen_core::choice::{Choice, Request, Site};
@@ -359,7 +359,7 @@ impl Guide for CgsGuide {
     fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
         self.in_case = true;
         self.this_choice = None;
-        Plan::Fresh
+        Plan::fresh()
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -435,12 +435,13 @@ impl Guide for CgsGuide {
         }
     }
 
-    fn notes(&self) -> Vec<String> {
+    fn report(&self) -> GuideReport {
         let s = &self.stats;
-        vec![format!(
+        let notes = vec![format!(
             "choice gradient sampling (N = {}): {} samples, {} valid; {} choice points decided ({} with every fitness 0), {} walks finished",
             self.config.samples, s.samples, s.valid_samples, s.steps, s.blind_steps, s.walks
-        )]
+        )];
+        GuideReport { notes, ..GuideReport::default() }
     }
 }
 

@@ -37,7 +37,7 @@ use crate::distinct::search::Search;
 use crate::distinct::{
     cover_by, default_budget, distinct_with, not_equal, Difference, DistinctSet, Reduce, Stopped, DEFAULT_SEED,
 };
-use crate::guide::{CaseInfo, ChoiceContext, Guide, Plan};
+use crate::guide::{CaseInfo, ChoiceContext, Guide, GuideReport, Plan};
 use refgen_core::choice::Choice;
 use refgen_core::gen::Gen;
 use refgen_core::source::{sample, DetRng, Stop};
@@ -142,7 +142,7 @@ impl Guide for DistinctGuide {
         });
         let index = usize::try_from(case.index).unwrap_or(usize::MAX);
         self.current = (index < members.len()).then_some((index, 0));
-        Plan::Fresh
+        Plan::fresh()
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -156,8 +156,8 @@ impl Guide for DistinctGuide {
         Ok(sample(rng, ctx.request))
     }
 
-    fn notes(&self) -> Vec<String> {
-        match &self.set {
+    fn report(&self) -> GuideReport {
+        let notes = match &self.set {
             Some((members, stopped)) => vec![format!(
                 "distinct: {} members tested first (the search stopped: {}), then random cases",
                 members.len(),
@@ -168,6 +168,7 @@ impl Guide for DistinctGuide {
                 }
             )],
             None => Vec::new(),
-        }
+        };
+        GuideReport { notes, ..GuideReport::default() }
     }
 }

@@ -4,22 +4,18 @@
 //! edit one input. Where validity couples a part with its surroundings (a
 //! balanced tree's heights, a search tree's keys, a term's types), a
 //! retrying `#[assume]` makes their values valid by regenerating the failing
-//! part, and the valid values stay as small as random generation's: on the
-//! AVL workload of `examples/bugfind`, 98% or more of the valid trees under `rl`,
-//! `cgs` and `sa` had at most 4 nodes, and each guide missed tasks random
-//! generation found. [`Growing`] runs such a guide as it is until the
-//! validity condition is seen to retry (more than [`SWITCH_FAILED`] failed
-//! attempts per case whose filters retried, over at least
-//! [`SWITCH_CASES`] cases, as the default guide's switch, [`super::auto`],
-//! but counted over the cases whose filters retried: `sa`'s neighbours
-//! replay without retries),
-//! and from then on shares the work with mutation with splicing and
-//! grafting ([`MutateGuide`]): the guide makes the share of the work that
-//! mutation leaves fresh (half, by default), and mutation grows valid values
-//! from the valid parts of every case, the guide's own included (mutation
-//! starts from the valid values of the guide's first 20 cases, which it
-//! adopts at the switch: [`Guide::adopt`]). The guide learns from its own
-//! cases only.
+//! part, and the valid values stay as small as random generation's
+//! ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#growing-the-learning-guides)).
+//! [`Growing`] (a [`Switching`] guide, see [`super::switch`]) runs such a
+//! guide as it is until the validity condition is seen to retry (more than
+//! [`SWITCH_FAILED`] failed attempts per case whose filters retried, over
+//! at least [`SWITCH_CASES`] cases: `sa`'s neighbours replay without
+//! retries, and are not counted), and from then on shares the work with
+//! mutation with splicing and grafting ([`MutateGuide`]): the guide makes
+//! the share of the work that mutation leaves fresh (half, by default), and
+//! mutation grows valid values from the valid parts of every case, the
+//! guide's own included (mutation starts from the valid values of the
+//! guide's first 20 cases). The guide learns from its own cases only.
 //!
 //! `#[property(guide = rl)]`, `cgs` and `sa` make their guide this way;
 //! `grow = 0` is the guide alone (`guide = rl(grow = 0)`, RLCheck as the
@@ -43,12 +39,9 @@
 //! ```
 
 use super::mutate::Kept;
+use super::switch::{option_name, Counted, Grower, Switching, When};
 use super::{MutateConfig, MutateGuide};
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
-use refgen_core::choice::{Choice, ChoiceTree};
-use refgen_core::combinators::failed_attempts;
-use refgen_core::source::{DetRng, Stop};
-use std::cell::Cell;
+use crate::guide::{Feedback, Guide};
 
 /// No switch before this many cases have run (the default guide's [`super::AutoConfig::min_cases`]).
 pub const SWITCH_CASES: u64 = 20;
@@ -59,43 +52,16 @@ pub const SWITCH_FAILED: f64 = 1.0;
 
 /// The share of the work [`Growing`] gives mutation once it switches, unless told otherwise.
 ///
-/// Half is a compromise between workloads that pull each way. Measured under the default guide on
-/// `examples/bugfind` (trials of at most 100,000 tests or 5 s, mean time to a failure): with a quarter,
-/// the typed language's failures came sooner (26.5 ms against 32.6, 10 trials per task: its fresh cases
-/// make small terms cheaply, a test cost 10.9 µs against 18.4, so more tests run in the time though
-/// more are needed), the AVL tree's later (14.5 ms against 11.9, 5 trials); with three quarters, the typed
-/// language's came later (45.4 ms against 34.6, 5 trials).
-///
-/// Measured again with nine tenths (`--per-task`, at most 1 s a trial, two runs side by side): the
-/// red-black tree's mean time 89.36 against 90.83 ms (3 trials; 55 tasks solved in every trial against
-/// 51), the typed language's 60.71 against 42.21 ms (3 trials: fewer tests, a geometric mean of 315.9
-/// against 410.5, but larger terms, a test costing 61.6 µs against 27.2); the AVL tree's, the heap's and
-/// the search tree's moved less than two runs of the same build did. A fresh cases' share adapted to
-/// what each kind of case yields (fresh and grown cases' valid values per choice made, by probability
-/// matching within a tenth and nine tenths, after 20 cases of each kind; the fresh share settled near a
-/// tenth on the trees and near half on the typed language) was measured with at most 5,000 tests a trial, so by the tests: the same
-/// on the search tree and the heap (their failures come before it adapts), about the same on the AVL
-/// tree (geometric mean 148.3 against 148.8, 5 trials), the red-black tree (61.1 against 63.4, 151 of
-/// 168 trials solved against 152) and the typed language (262.8 against 297.3, 18 tasks solved in every
-/// trial against 19). Neither was kept.
+/// Half is a compromise between workloads that pull each way: a quarter made the typed language's
+/// failures come sooner and the AVL tree's later, three quarters the typed language's later
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#default_grow)).
 pub const DEFAULT_GROW: f64 = 0.5;
 
 /// The share of the grower's cases that are not fresh made by grafting ([`MutateConfig::graft`]), here
 /// and in the default guide's switch to mutation: half, where `guide = mutate` grafts a quarter. A graft
 /// case searches for parts that fit where a splice or a mutant tries one edit, so most graft cases are
-/// valid. On the red-black tree workload of `examples/bugfind` (3 trials per task of at most 100,000
-/// tests or 5 s), the default guide solved 54 of the 58 tasks in every trial with half its grown cases
-/// grafted, against 49 with a quarter (46 against 40 without [restarts](super::mutate)); on the AVL
-/// workload, all 27 in every trial either way, with a mean time to a failure of 41 ms against 54 ms.
-/// (Measured while a graft case's retries stopped at their first choice, so a graft case whose retry
-/// began at a node was rejected. With retries that work, the default guide solved all 59 red-black
-/// tasks its discovery run found, 56 of them in 9 or more of 10 trials.)
-///
-/// Three quarters were measured again (`--per-task`, at most 5,000 tests a trial, the share set by a
-/// temporary switch): the AVL tree's tests to a failure fell (geometric mean 128.3 against 148.8, 5
-/// trials), and the typed language's (249.2 against 327.1, 3 trials), but fewer trials found their
-/// bug: 150 of 171 on the red-black tree against 153 (44 tasks in every trial against 47), 59 of 66 on
-/// the typed language against 62. Half was kept.
+/// valid. Half found more of the red-black tree's bugs in every trial than a quarter or three quarters
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#grow_graft)).
 pub const GROW_GRAFT: f64 = 0.5;
 
 /// The mutation that makes the share `share` of the work once a guide grows: half its grown cases grafted.
@@ -104,7 +70,7 @@ pub(super) fn grower(share: f64) -> MutateGuide {
 }
 
 /// The valid new values of a guide's first [`SWITCH_CASES`] cases, kept until it switches to its grower
-/// and then handed to it ([`Guide::adopt`]): the grower's corpus and donors start from the values made
+/// and then handed to it ([`Origin::Adopted`](crate::guide::Origin::Adopted)): the grower's corpus and donors start from the values made
 /// before the switch, where it would otherwise start from its own first fresh case.
 #[derive(Debug, Default)]
 pub(super) struct Heard {
@@ -126,7 +92,7 @@ impl Heard {
     /// Hand the kept cases to `grower`, in the order they were made, and forget them.
     pub(super) fn hand_to(&mut self, grower: &mut dyn Guide) {
         for kept in std::mem::take(&mut self.cases) {
-            grower.adopt(&kept.feedback());
+            grower.feedback(&kept.feedback());
         }
     }
 }
@@ -138,187 +104,39 @@ pub const fn grow_option(p: f64) -> f64 {
     p
 }
 
-/// A guide that shares its work with mutation once its validity condition retries; see the module docs.
-pub struct Growing {
-    name: String,
-    inner: Box<dyn Guide>,
-    grower: MutateGuide,
-    share: f64,
-    /// Cases heard, cases whose filters retried, and their failed attempts.
-    heard: (u64, u64, u64),
-    /// [`failed_attempts`] when the case under way began.
-    failed_before: u64,
-    /// Whether the case under way asked whether its filters retry, and was told yes.
-    retried: Cell<bool>,
-    /// The case after which the guide switched, and the count that made it.
-    switched: Option<(u64, u64, u64)>,
-    /// Whether the case under way is the guide's own.
-    inner_case: bool,
-    /// The valid values of the first cases, for mutation when the guide switches.
-    first: Heard,
-}
+/// The kind of [`Switching`] guide a growing learner is (see [`Growing`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Grow;
 
-impl std::fmt::Debug for Growing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Growing")
-            .field("name", &self.name)
-            .field("share", &self.share)
-            .field("switched", &self.switched)
-            .finish_non_exhaustive()
-    }
-}
+/// A guide that shares its work with mutation once its validity condition retries; see the module docs.
+pub type Growing = Switching<Grow>;
 
 impl Growing {
     /// `inner`, giving mutation the share `grow` (clamped to `0..=1`) of the work once its validity
     /// condition retries; with `grow` 0, `inner` alone.
     pub fn new(inner: impl Guide + 'static, grow: f64) -> Self {
         let share = if grow.is_nan() { 0.0 } else { grow.clamp(0.0, 1.0) };
-        let name = option_name(inner.name(), share);
-        Growing {
-            name,
-            inner: Box::new(inner),
-            grower: grower(share),
-            share,
-            heard: (0, 0, 0),
-            failed_before: 0,
-            retried: Cell::new(false),
-            switched: None,
-            inner_case: true,
-            first: Heard::default(),
-        }
+        let when = When {
+            min_cases: SWITCH_CASES,
+            discards: None,
+            utility: false,
+            failed_attempts: SWITCH_FAILED,
+            counted: Counted::Retried,
+        };
+        let grows = if share > 0.0 { Grower::Share(Box::new(grower(share))) } else { Grower::None };
+        let mut guide = Switching::with(option_name(inner.name(), share), Box::new(inner), when, grows);
+        guide.share = share;
+        guide
     }
 
     /// The guide that makes the fresh share of the work.
     pub fn inner(&self) -> &dyn Guide {
-        &*self.inner
-    }
-
-    /// Whether the guide has switched: mutation now makes its share of the work.
-    pub fn switched(&self) -> bool {
-        self.switched.is_some()
+        &*self.first
     }
 
     /// The share of the work mutation makes once the guide switches.
     pub fn share(&self) -> f64 {
         self.share
-    }
-}
-
-/// `name` with `grow = P` among its options when `share` is not the default.
-fn option_name(name: &str, share: f64) -> String {
-    if share == DEFAULT_GROW {
-        return name.to_owned();
-    }
-    match name.strip_suffix(')') {
-        Some(open) => format!("{open}, grow = {share})"),
-        None => format!("{name}(grow = {share})"),
-    }
-}
-
-impl Growing {
-    /// The guide that makes the case under way: the inner guide's, or mutation's.
-    fn case_guide(&self) -> &dyn Guide {
-        if self.inner_case {
-            &*self.inner
-        } else {
-            &self.grower
-        }
-    }
-
-    fn case_guide_mut(&mut self) -> &mut dyn Guide {
-        if self.inner_case {
-            &mut *self.inner
-        } else {
-            &mut self.grower
-        }
-    }
-}
-
-impl Guide for Growing {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
-        self.failed_before = failed_attempts();
-        self.retried.set(false);
-        if self.switched.is_none() {
-            self.inner_case = true;
-            return self.inner.begin_case(case);
-        }
-        let plan = self.grower.begin_case(case);
-        self.inner_case = self.grower.fresh_planned();
-        if self.inner_case {
-            self.inner.begin_case(case)
-        } else {
-            plan
-        }
-    }
-
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        self.case_guide_mut().choose(ctx, rng)
-    }
-
-    fn filters_retry(&self) -> bool {
-        let retry = self.case_guide().filters_retry();
-        if retry {
-            self.retried.set(true);
-        }
-        retry
-    }
-
-    fn records_failed_attempts(&self) -> bool {
-        self.case_guide().records_failed_attempts()
-    }
-
-    fn feedback(&mut self, feedback: &Feedback<'_>) {
-        if self.inner_case {
-            self.inner.feedback(feedback);
-        }
-        if self.switched.is_some() {
-            self.grower.feedback(feedback);
-            return;
-        }
-        let failed = failed_attempts().saturating_sub(self.failed_before);
-        let retried = self.retried.get();
-        let (cases, retrying, attempts) = &mut self.heard;
-        *cases += 1;
-        *retrying += u64::from(retried);
-        *attempts += if retried { failed } else { 0 };
-        self.first.hear(feedback);
-        if self.share > 0.0 && *cases >= SWITCH_CASES && *attempts as f64 > SWITCH_FAILED * *retrying as f64 {
-            self.switched = Some(self.heard);
-            self.first.hand_to(&mut self.grower);
-        }
-    }
-
-    fn recycle(&mut self, tree: ChoiceTree) {
-        self.case_guide_mut().recycle(tree);
-    }
-
-    fn uses_utility(&self) -> bool {
-        self.inner.uses_utility()
-    }
-
-    fn notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
-        if let Some((cases, retrying, attempts)) = self.switched {
-            notes.push(format!(
-                "{}: grows valid values by mutation with splicing and grafting in {:.0}% of the work, from case #{cases} on, \
-                 when the validity condition had rejected {attempts} attempts in {retrying} cases that retried",
-                self.inner.name(),
-                100.0 * self.share,
-            ));
-        }
-        notes.extend(self.inner.notes());
-        if self.switched.is_some() {
-            notes.extend(self.grower.notes());
-        }
-        notes
-    }
-
-    fn report_section(&self) -> Option<ReportSection> {
-        self.inner.report_section()
     }
 }
 

@@ -65,6 +65,7 @@ pub mod random;
 pub mod rl;
 pub mod sa;
 pub mod shape;
+pub mod switch;
 mod tested;
 pub mod tuned;
 

@@ -1,6 +1,6 @@
 //! Plain random generation: every choice drawn from the case's RNG, honouring the weights.
 
-use crate::guide::{ChoiceContext, Guide};
+use crate::guide::{CaseInfo, ChoiceContext, Guide, Plan};
 use refgen_core::choice::Choice;
 use refgen_core::source::{sample, DetRng, Stop};
 
@@ -16,8 +16,9 @@ impl Guide for RandomGuide {
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
         Ok(sample(rng, ctx.request))
     }
-    fn plain_case(&self) -> bool {
-        true
+    /// Every case takes the fast path.
+    fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
+        Plan::plain()
     }
 }
 

@@ -49,7 +49,7 @@
 //! guide alone): one search follows one input, and its
 //! neighbours rarely keep a balanced tree's heights.
 
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Outcome, Plan, ReportSection};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, GuideReport, Outcome, Plan, ReportSection};
 use crate::hashing::mix;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
@@ -294,9 +294,9 @@ impl Guide for SaGuide {
             self.k_max = Some(self.config.steps.unwrap_or(case.budget.min(MAX_DEFAULT_STEPS)).max(1));
         }
         self.case = case.index;
-        let Some(current) = &self.current else { return Plan::Fresh };
+        let Some(current) = &self.current else { return Plan::fresh() };
         if self.fresh {
-            return Plan::Fresh;
+            return Plan::fresh();
         }
         let t = self.temperature();
         let mut rng = rng_from_seed(mix(mix(self.salt, case.index), 0x5a17_e5a1));
@@ -305,28 +305,19 @@ impl Guide for SaGuide {
             None => Some(neighbour(&current.tree, &current.kinds, t, &mut rng)),
         };
         match next {
-            Some(tree) => Plan::Replay(tree),
+            Some(tree) => Plan::replay(tree).without_retries(),
+            // A neighbour it cannot make: a fresh input, with no retry either (as the neighbour's).
             None => {
                 self.stats.unreflectable += 1;
-                Plan::Fresh
+                Plan::fresh().without_retries()
             }
         }
     }
 
-    fn uses_utility(&self) -> bool {
-        true
-    }
-
-    /// A neighbour that breaks validity is rejected (and another tried), not regenerated away by a
-    /// retrying `#[assume]`, whose new attempt, with nothing left to replay, would take every pick's first
-    /// option; a fresh input retries.
-    fn filters_retry(&self) -> bool {
-        self.fresh || self.current.is_none()
-    }
-
-    fn notes(&self) -> Vec<String> {
+    /// The notes, the utility and temperature curves, and the search on the utility.
+    fn report(&self) -> GuideReport {
         let s = &self.stats;
-        vec![format!(
+        let notes = vec![format!(
             "simulated annealing: {} steps, {} accepted, {} restarts, {} invalid neighbours retried{}",
             s.steps,
             s.accepted,
@@ -337,7 +328,17 @@ impl Guide for SaGuide {
             } else {
                 String::new()
             }
-        )]
+        )];
+        let section = Some(ReportSection {
+            title: "Simulated annealing".to_owned(),
+            // The counts are the guide's notes, shown above the section.
+            lines: Vec::new(),
+            curves: vec![
+                ("utility of the current input, per step".to_owned(), self.trace.iter().map(|p| p.0).collect()),
+                ("temperature, per step".to_owned(), self.trace.iter().map(|p| p.1).collect()),
+            ],
+        });
+        GuideReport { notes, section, uses_utility: true }
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -402,18 +403,6 @@ impl Guide for SaGuide {
             // The schedule is spent: start another from a fresh input.
             self.restart();
         }
-    }
-
-    fn report_section(&self) -> Option<ReportSection> {
-        Some(ReportSection {
-            title: "Simulated annealing".to_owned(),
-            // The counts are the guide's notes, shown above the section.
-            lines: Vec::new(),
-            curves: vec![
-                ("utility of the current input, per step".to_owned(), self.trace.iter().map(|p| p.0).collect()),
-                ("temperature, per step".to_owned(), self.trace.iter().map(|p| p.1).collect()),
-            ],
-        })
     }
 }
 

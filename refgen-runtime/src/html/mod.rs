@@ -14,8 +14,8 @@
 //! - value sizes (choices per case) as a histogram;
 //! - the labels of passing cases (`label!`, `classify!`) and the utilities
 //!   (`target!`, `maximize!`, `minimize!`) over the cases, with the best so far;
-//! - the guide, what it said ([`Guide::notes`](crate::guide::Guide::notes)),
-//!   and its own section ([`Guide::report_section`](crate::guide::Guide::report_section)),
+//! - the guide, what it said ([`Guide::report`](crate::guide::Guide::report)),
+//!   and its own section ([`GuideReport::section`](crate::guide::GuideReport::section)),
 //!   such as RLCheck's reward curve or simulated annealing's utility and temperature;
 //! - the shrink trace of a failure: the case found, then each smaller failing case kept, as its `Debug`.
 //!
@@ -72,9 +72,9 @@ pub struct RunEnd {
     pub verdict: Verdict,
     /// The run's text report: the statistics, or the failure's report.
     pub text: String,
-    /// What the guide said ([`crate::guide::Guide::notes`]).
+    /// What the guide said ([`crate::guide::Guide::report`]).
     pub notes: Vec<String>,
-    /// The guide's own section ([`crate::guide::Guide::report_section`]).
+    /// The guide's own section ([`crate::guide::GuideReport::section`]).
     pub section: Option<ReportSection>,
 }
 

@@ -18,7 +18,7 @@
 //!    `assume!` or the generator's validity condition rejects is discarded;
 //!    a run with too many discards stops with [`RunError::Vacuous`] rather
 //!    than passing vacuously. A rejected case that the guide made by
-//!    editing an earlier one ([`Plan::Replay`](crate::guide::Plan::Replay):
+//!    editing an earlier one ([`Choices::Replay`](crate::guide::Choices::Replay):
 //!    a mutant, a graft, a rotation) is the guide's search, not a sign that
 //!    valid inputs are rare: it is counted apart ([`Report::rejected`]),
 //!    against a budget of its own of the same size, and once that is spent
@@ -50,8 +50,8 @@
 //! the case's seed, with no guided source and no choice tree; a case that
 //! fails is made again from the same seed under a recorder for its tree
 //! (and tested again: the report never shows an input that did not fail;
-//! see [`crate::guide::Guide::plain_case`]). A guide that keeps new values
-//! ([`crate::guide::Guide::hears_plain_values`]) is told each value's key,
+//! see [`crate::guide::Choices::Plain`]). A guide that keeps new values
+//! ([`crate::guide::Choices::Plain::hear`]) is told each value's key,
 //! and a new value's choices, made again from its seed under a recorder.
 //!
 //! With a per-case time limit

@@ -1,6 +1,6 @@
 //! Making a case again under a recorder: from any source, or from a fast-path case's seed without its failed attempts.
 //!
-//! A fast-path case ([`crate::guide::Guide::plain_case`]) records nothing;
+//! A fast-path case ([`crate::guide::Choices::Plain`]) records nothing;
 //! when its choices are wanted (a guide adopts or hears its value, a
 //! failure is shown), it is made again from its seed. For a type whose
 //! validity condition retries (a derived `#[assume]`, a retrying filter),
@@ -16,7 +16,7 @@
 //! kept choices only.
 //!
 //! A guide that knows it will adopt the fast-path cases to come
-//! ([`crate::guide::Guide::will_adopt_plain_cases`]) has them made by the
+//! ([`crate::guide::Choices::Plain::note`]) has them made by the
 //! first run ([`noting_kept_choices`]) in place of the fast path's own, so
 //! that adopting them is the second run only.
 

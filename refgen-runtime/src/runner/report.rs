@@ -20,7 +20,7 @@ pub struct Report {
     /// Cases discarded (`assume!`, or the generator's validity condition).
     pub discards: u64,
     /// Cases a guide made by editing an earlier case (a mutant, a graft, a
-    /// rotation: [`crate::guide::Plan::Replay`]) that were discarded: the
+    /// rotation: [`crate::guide::Choices::Replay`]) that were discarded: the
     /// guide's search, not a sign that the property's inputs are rarely
     /// valid, so they are not in [`Report::discards`].
     pub rejected: u64,
@@ -47,7 +47,7 @@ pub struct Report {
     /// The best utility the property reported (`maximize!`, `minimize!`
     /// as its negation, `target!`) over the generated cases, and at which.
     pub best_utility: Option<BestUtility>,
-    /// What the guide said about the run ([`crate::guide::Guide::notes`]).
+    /// What the guide said about the run ([`crate::guide::Guide::report`]).
     pub guide_notes: Vec<String>,
     /// How long the run took.
     pub elapsed: Duration,
@@ -233,7 +233,7 @@ pub struct Failure {
     pub warnings: Vec<String>,
     /// The best utility reached before the failure, if the property reported any.
     pub best_utility: Option<BestUtility>,
-    /// What the guide said about the run ([`crate::guide::Guide::notes`]).
+    /// What the guide said about the run ([`crate::guide::Guide::report`]).
     pub guide_notes: Vec<String>,
     /// Time from the start of the run to the end of the first failing case
     /// (shrinking not included: see [`ShrinkStats::elapsed`]).
@@ -333,7 +333,7 @@ pub enum RunError {
         reasons: Vec<(String, u64)>,
         /// The guide's name.
         guide: String,
-        /// What the guide said about the run ([`crate::guide::Guide::notes`]).
+        /// What the guide said about the run ([`crate::guide::Guide::report`]).
         guide_notes: Vec<String>,
     },
     /// The replay token could not be read.

@@ -9,7 +9,8 @@ use crate::case::{self, CaseState, Discard};
 use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{
-    CaseInfo, Feedback, GenHandle, Guide, GuidedSource, Outcome, Plan, ReportSection, PLAIN_CASES_KEPT,
+    plan_case, CaseInfo, Choices, Feedback, GenHandle, Guide, GuideReport, GuidedSource, Origin, Outcome, Plan,
+    PLAIN_CASES_KEPT,
 };
 use crate::hashing::{case_seed, Seen};
 use crate::persist::InFlight;
@@ -109,17 +110,28 @@ pub(super) struct Worker<V> {
     distinct: Option<Seen>,
     /// The seeds of the first fast-path cases that passed (at most
     /// [`PLAIN_CASES_KEPT`]), with their kept choices when they were noted
-    /// ([`Guide::will_adopt_plain_cases`]), until the first generated case
-    /// off the fast path, which offers them to the guide
-    /// ([`Guide::adopts_plain_cases`]).
+    /// ([`Choices::Plain::note`]), until the first plan off the fast path,
+    /// which may ask for them ([`Choices::Adopt`]).
     plain_passed: Option<Vec<(u64, Option<Vec<Choice>>)>>,
+    /// The plan the guide gave for the next generated case, not yet made
+    /// (asked for to see whether the case takes the fast path), or the
+    /// reason the guide panicked giving it.
+    pending: Option<Result<Plan, String>>,
+    /// The thread's count of failed attempts when the case under way was planned (or began, for a case
+    /// the guide did not plan): the case's feedback says how many it made.
+    failed_before: u64,
+    /// Whether a filter of the last case made through a [`GuidedSource`] could retry; `None` for a case
+    /// made through another source (whose filters always can).
+    retried: Option<bool>,
+    /// Where the last case made came from, for its feedback.
+    origin: Origin,
     /// Whether a fast-path case of the run made failed attempts (a retrying filter's): then a case made
     /// again from its seed without them is made in two runs ([`remade`]).
     retries: bool,
     /// The kept choices of the last case made noting them ([`noting_kept_choices`]), reused from case to case.
     kept: Vec<Choice>,
     /// Whether the guide made the last generated case by replaying a tree
-    /// ([`Plan::Replay`]: an edit of an earlier case) rather than afresh.
+    /// ([`Choices::Replay`]: an edit of an earlier case) rather than afresh.
     edited: bool,
 }
 
@@ -163,40 +175,71 @@ impl<V: 'static> Worker<V> {
             observed: false,
             distinct: config.count_distinct.then(Seen::new),
             plain_passed: Some(Vec::new()),
+            pending: None,
+            failed_before: 0,
+            retried: None,
+            origin: Origin::Unplanned,
             retries: false,
             kept: Vec::new(),
             edited: false,
         }
     }
 
-    /// Before the first generated case off the fast path: the fast-path
-    /// cases that passed, made again from their seeds under a recorder
-    /// (their kept choices), for the guide to adopt if it wants them
-    /// ([`Guide::adopts_plain_cases`]). Their keys join the run's, as those
-    /// of cases the guide heard.
-    fn offer_plain_passes(&mut self) {
-        let Some(seeds) = self.plain_passed.take() else { return };
-        if seeds.is_empty() || !self.guide.adopts_plain_cases() {
-            return;
-        }
-        for (seed, noted) in seeds {
-            let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
-            // The same value as on the fast path (the law of `run_rng`); one that is not made is not adopted.
-            let made = match noted {
-                Some(choices) => recorded(gen, token::sequence_source(&choices), trail, spare, true),
-                None => remade(gen, seed, trail, spare, kept, self.retries),
-            };
-            if let MadeValue::Value(value, _) = made {
-                let key = (self.prop.key)(&value);
-                let new = self.seen.insert_key(key);
-                let (outcome, trail) = (Outcome::Passed, &self.trail);
-                self.guide.adopt(&Feedback { outcome, valid: true, new, utility: None, key: Some(key), trail });
+    /// The plan of the generated case `index` (of a run that wants `budget`
+    /// valid cases): the one the guide gave already, or a new one. Its failed
+    /// attempts count from here. A plan that asks to adopt
+    /// ([`Choices::Adopt`]) is handed the fast-path cases that passed first;
+    /// any plan off the fast path ends their keeping.
+    fn plan(&mut self, index: u64, budget: u64) -> &Result<Plan, String> {
+        if self.pending.is_none() {
+            let handle = Handle { gen: &self.gen, key: &*self.prop.key };
+            let case = CaseInfo { index, budget, gen: &handle };
+            let (guide, failed_before) = (&mut self.guide, &mut self.failed_before);
+            let (plain_passed, gen, key) = (&mut self.plain_passed, &self.gen, &*self.prop.key);
+            let (trail, spare, kept, seen, retries) =
+                (&mut self.trail, &mut self.spare, &mut self.kept, &mut self.seen, self.retries);
+            *failed_before = failed_attempts();
+            let planned = catch_unwind(AssertUnwindSafe(|| {
+                plan_case(&mut **guide, &case, |guide| {
+                    for (seed, noted) in plain_passed.take().unwrap_or_default() {
+                        // The same value as on the fast path (the law of `run_rng`); one not made is not adopted.
+                        let made = match noted {
+                            Some(choices) => recorded(gen, token::sequence_source(&choices), trail, spare, true),
+                            None => remade(gen, seed, trail, spare, kept, retries),
+                        };
+                        if let MadeValue::Value(value, _) = made {
+                            let key = key(&value);
+                            let new = seen.insert_key(key);
+                            let (origin, outcome, failed_attempts) = (Origin::Adopted, Outcome::Passed, None);
+                            let (valid, utility, key, trail) = (true, None, Some(key), &*trail);
+                            guide.feedback(&Feedback {
+                                origin,
+                                failed_attempts,
+                                outcome,
+                                valid,
+                                new,
+                                utility,
+                                key,
+                                trail,
+                            });
+                        }
+                    }
+                    *failed_before = failed_attempts();
+                })
+            }));
+            let planned = planned.map_err(|payload| generator_panic(&*payload));
+            if !matches!(planned, Ok(Plan { choices: Choices::Plain { .. }, .. })) {
+                self.plain_passed = None;
             }
+            self.pending = Some(planned);
         }
+        self.pending.as_ref().expect("planned above")
     }
 
     /// Makes the value of one case (generated cases on the fast path are made by [`Worker::run_batch`]).
     fn make(&mut self, make: &Make<'_>) -> MadeValue<V> {
+        self.retried = None;
+        self.origin = Origin::Unplanned;
         let gen = &self.gen;
         let made = match make {
             Make::Seeded { seed } => {
@@ -212,15 +255,24 @@ impl<V: 'static> Worker<V> {
                 return recorded(gen, src, &mut self.trail, &mut self.spare, false);
             }
             Make::Generate { seed, index, budget, .. } => {
+                self.plan(*index, *budget);
+                let plan = match self.pending.take().expect("planned") {
+                    Ok(plan) => plan,
+                    Err(reason) => return MadeValue::Panicked(reason, Some(ChoiceTree::root(Vec::new()))),
+                };
+                let gen = &self.gen;
                 let (guide, trail, edited) = (&mut self.guide, &mut self.trail, &mut self.edited);
+                let (retried, origin) = (&mut self.retried, &mut self.origin);
                 let handle = Handle { gen, key: &*self.prop.key };
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     let case = CaseInfo { index: *index, budget: *budget, gen: &handle };
-                    let plan = guide.begin_case(&case);
-                    *edited = matches!(plan, Plan::Replay(_));
+                    *edited = matches!(plan.choices, Choices::Replay(_));
+                    *origin = if plan.is_plain() { Origin::Plain } else { Origin::Planned };
                     let mut rng = rng_from_seed(*seed);
-                    let made = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
-                    if let Plan::Replay(tree) = plan {
+                    let mut src = GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng);
+                    let made = gen.run(&mut src);
+                    *retried = Some(src.retried());
+                    if let Choices::Replay(tree) = plan.choices {
                         guide.recycle(tree);
                     }
                     made
@@ -244,7 +296,7 @@ impl<V: 'static> Worker<V> {
             Make::Example { index } => {
                 let make = self.prop.examples[*index].clone();
                 let describe = self.prop.describe.clone();
-                let (guide, trail) = (&mut self.guide, &mut self.trail);
+                let (guide, trail, retried) = (&mut self.guide, &mut self.trail, &mut self.retried);
                 trail.clear();
                 let handle = Handle { gen, key: &*self.prop.key };
                 catch_unwind(AssertUnwindSafe(|| {
@@ -253,10 +305,12 @@ impl<V: 'static> Worker<V> {
                         Some(tree) => {
                             // Replay the example's choices under the guide, so that it hears of the
                             // case as of a generated one (a search may start from it).
-                            let plan = Plan::Replay(tree.clone());
+                            let plan = Plan::replay(tree.clone());
                             let case = CaseInfo { index: 0, budget: 0, gen: &handle };
                             let mut rng = rng_from_seed(0);
-                            let _ = gen.run(&mut GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng));
+                            let mut src = GuidedSource::new(&mut **guide, trail, &plan, case, &mut rng);
+                            let _ = gen.run(&mut src);
+                            *retried = Some(src.retried());
                             MadeValue::Value(v, Some(tree))
                         }
                         None => MadeValue::NotInRange(
@@ -304,8 +358,8 @@ impl<V: 'static> Worker<V> {
             // case reported, not the one before. Best effort, as every record.
             let _ = f.record_guided(*index, *seed);
         }
-        if generated {
-            self.offer_plain_passes();
+        if guided && !matches!(make, Make::Generate { edits: true, .. }) {
+            self.failed_before = failed_attempts();
         }
         self.edited = false;
         let made = self.make(&make);
@@ -380,7 +434,10 @@ impl<V: 'static> Worker<V> {
             let outcome = result.status.outcome();
             let valid = outcome != Outcome::Discarded;
             let (utility, key, trail) = (result.utility, value_key, &self.trail);
-            self.guide.feedback(&Feedback { outcome, valid, new, utility, key, trail });
+            let origin = self.origin;
+            let failed = failed_attempts() - self.failed_before;
+            let failed_attempts = (self.retried != Some(false)).then_some(failed);
+            self.guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
         }
         panics::quiet(false);
         result
@@ -411,14 +468,14 @@ fn no_value(stop: Stop) -> Status {
 }
 
 /// Generated cases run back to back on the fast path ([`CaseRunner::run_batch`]),
-/// while the guide allows it ([`Guide::plain_case`]): each made by
+/// while the guide plans it ([`Choices::Plain`]): each made by
 /// [`refgen_core::gen::Gen::run_rng`] from its seed, with no trail and no
 /// [`CaseResult`], until one does not pass.
 ///
 /// A case in a batch costs what the case itself needs: its seed, the watch
 /// told (atomics, no lock), the in-flight record (its index's digits in
 /// mapped memory), the property's case state, the guide's feedback (and,
-/// for a guide that hears the values, [`Guide::hears_plain_values`], the
+/// for a guide that hears the values, [`Choices::Plain::hear`], the
 /// value's key, and a recording of a new value from its seed). The
 /// clock is read when the batch begins and ends, and once between the
 /// first case's generation and its test: the batch's time is split between
@@ -426,6 +483,8 @@ fn no_value(stop: Stop) -> Status {
 pub(super) struct Batch {
     /// The run's seed: case `i` is made from [`case_seed`]`(run_seed, i)`.
     pub(super) run_seed: u64,
+    /// The valid cases the run wants ([`CaseInfo::budget`]).
+    pub(super) budget: u64,
     /// The index of the first case.
     pub(super) from: u64,
     /// At most this many cases.
@@ -445,6 +504,7 @@ pub(super) struct Ran {
 impl<V: 'static> Worker<V> {
     /// Runs `batch` (see [`Batch`]), counting its passed cases in `report`.
     fn run_batch(&mut self, batch: &Batch, watch: Option<&Watch>, report: &mut Report) -> Ran {
+        let is_plain = |p: &Result<Plan, String>| matches!(p, Ok(plan) if plan.is_plain());
         panics::quiet(true);
         let t0 = self.last_end.take().unwrap_or_else(Instant::now);
         // When the first case's generation and test ended.
@@ -453,7 +513,10 @@ impl<V: 'static> Worker<V> {
         let mut index = batch.from;
         // The trail, cleared, holds the tree the fast path has: no choices.
         self.trail.clear();
-        while index < batch.from + batch.len && self.guide.plain_case() {
+        while index < batch.from + batch.len && is_plain(self.plan(index, batch.budget)) {
+            let Some(Ok(Plan { choices: Choices::Plain { hear, note }, .. })) = self.pending.take() else {
+                unreachable!("a plain plan")
+            };
             let seed = case_seed(batch.run_seed, index);
             if let Some(w) = watch {
                 w.begin_plain(seed, index, report.cases, report.discards);
@@ -465,21 +528,17 @@ impl<V: 'static> Worker<V> {
                 let _ = f.record_case(batch.run_seed, index);
             }
             let (gen, kept) = (&self.gen, &mut self.kept);
-            // Until a case has retried: the thread's count of failed attempts before this one.
-            let failed = (!self.retries).then(failed_attempts);
             // Noted when the guide will adopt it: the same draws, its kept choices kept.
-            let note = self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT)
-                && self.guide.will_adopt_plain_cases();
+            let note = note && self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT);
             let made = match note {
                 true => catch_unwind(AssertUnwindSafe(|| noting_kept_choices(gen, seed, kept))),
                 false => catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed)))),
             };
             let noted = note.then(|| std::mem::take(kept));
-            if let Some(before) = failed {
-                self.retries = failed_attempts() != before;
-            }
+            let failed = failed_attempts() - self.failed_before;
+            self.retries |= failed > 0;
             let generated = (index == batch.from).then(Instant::now);
-            let hears_values = self.guide.hears_plain_values();
+            let hears_values = hear;
             let mut key = None;
             let (status, state) = match made {
                 Ok(Ok(value)) => {
@@ -516,7 +575,8 @@ impl<V: 'static> Worker<V> {
                 let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
                 let _ = remade(gen, seed, trail, spare, kept, self.retries);
             }
-            self.guide.plain_feedback(&Feedback { outcome, valid, new, utility, key, trail: &self.trail });
+            let (origin, failed_attempts, trail) = (Origin::Plain, Some(failed), &self.trail);
+            self.guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
             if remake {
                 self.trail.clear();
             }
@@ -644,11 +704,12 @@ impl<V: 'static> CaseRunner<V> {
         }
     }
 
-    /// Whether the next generated cases may run as a batch on the fast path
-    /// ([`CaseRunner::run_batch`]): the guide allows it ([`Guide::plain_case`]) and
-    /// cases are not observed.
-    pub(super) fn batchable(&self) -> bool {
-        !self.worker.observed && self.worker.guide.plain_case()
+    /// Whether the generated case `index` (of a run that wants `budget` valid
+    /// cases), and maybe the next ones, may run as a batch on the fast path
+    /// ([`CaseRunner::run_batch`]): cases are not observed and the guide plans
+    /// it ([`Choices::Plain`]). The plan is kept for the case.
+    pub(super) fn batchable(&mut self, index: u64, budget: u64) -> bool {
+        !self.worker.observed && matches!(self.worker.plan(index, budget), Ok(plan) if plan.is_plain())
     }
 
     /// Runs the generated cases of `batch` on the fast path (see [`Batch`]).
@@ -656,14 +717,9 @@ impl<V: 'static> CaseRunner<V> {
         self.worker.run_batch(batch, self.watch.as_deref(), report)
     }
 
-    /// Whether the guide searches on a utility ([`Guide::uses_utility`]).
-    pub(super) fn uses_utility(&self) -> bool {
-        self.worker.guide.uses_utility()
-    }
-
-    /// What the guide says about the run so far ([`Guide::notes`]), and its section of the HTML report.
-    pub(super) fn notes(&mut self) -> (Vec<String>, Option<ReportSection>) {
-        (self.worker.guide.notes(), self.worker.guide.report_section())
+    /// What the guide says about the run so far ([`Guide::report`]).
+    pub(super) fn guide_report(&self) -> GuideReport {
+        self.worker.guide.report()
     }
 
     pub(super) fn run(&mut self, request: CaseRequest<'_>) -> CaseResult {

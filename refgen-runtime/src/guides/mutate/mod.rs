@@ -14,7 +14,7 @@
 //!   small values that differ in an integer, where new shapes press toward
 //!   new structures and sizes. An entry is kept without the failed attempts
 //!   of its retrying filters. A case made by another guide before this one
-//!   took over ([`Guide::adopt`]: the default guide hands over the valid
+//!   took over ([`Origin::Adopted`]: the default guide hands over the valid
 //!   values of its random phase when it switches) joins, and gives donors,
 //!   as a fresh case of the guide's own would, but is none of its cases (no
 //!   work, no fresh case counted).
@@ -48,11 +48,11 @@
 //!   [`Mutation::ALL`]); an operator with nothing to act on in that entry
 //!   falls back to a reroll.
 //! - **Fresh cases on the fast path**: once the corpus has an entry, a
-//!   fresh case takes the runner's fast path ([`Guide::plain_case`]): its
+//!   fresh case takes the runner's fast path ([`Choices::Plain`]): its
 //!   value made straight from its seed, with no trail, so it costs what
 //!   random generation costs. The runner tells the guide each value's key
 //!   and, for a new value, its kept choices, made again from the seed
-//!   ([`Guide::hears_plain_values`]): the corpus and the donors take it as
+//!   ([`Choices::Plain::hear`]): the corpus and the donors take it as
 //!   they take a recorded fresh case's. Such a case's work is not counted:
 //!   the first fresh case and one in [`CALIBRATE`] (16) are recorded, and
 //!   the fresh cases on the fast path count as their mean (fresh cases are
@@ -69,7 +69,7 @@
 //!   random; where the tree runs out, a pick takes its first (base) option,
 //!   as Goldstein's `MutGen` does, and an integer is drawn at random. The
 //!   generator's validity condition (`#[assume]`) and `assume!` still
-//!   apply, with no local retry ([`Guide::filters_retry`]): a rejected
+//!   apply, with no local retry ([`Plan::retry`]): a rejected
 //!   mutant is discarded and the next case tried (a retry would make the
 //!   failing part again from nothing, losing the edit); the report's notes
 //!   give the rejection rate per operator. A fresh case is random
@@ -211,7 +211,9 @@ use super::graft::Grafting;
 use super::order::Orders;
 use super::shape::{features, Shapes};
 use super::tested::Tested;
-use crate::guide::{CaseInfo, ChoiceContext, Erased, Feedback, Guide, GuidedSource, Outcome, Plan};
+use crate::guide::{
+    CaseInfo, ChoiceContext, Choices, Erased, Feedback, Guide, GuideReport, GuidedSource, Origin, Outcome, Plan,
+};
 use crate::hashing::mix;
 use corpus::Corpus;
 use edits::{rotated, spliced};
@@ -227,6 +229,11 @@ use schedule::Work;
 use std::collections::VecDeque;
 use std::fmt::Debug;
 
+/// The plan of an edit of an earlier case: replayed without retries, its trail keeping the kept choices.
+fn edited(tree: ChoiceTree) -> Plan {
+    Plan::replay(tree).without_retries().kept_choices_only()
+}
+
 /// A restart starts from the valid new values of the latest fresh cases, at most this many.
 const RESTART_ADOPTS: usize = 20;
 
@@ -235,7 +242,7 @@ const RESTART_ADOPTS: usize = 20;
 pub const CALIBRATE: u64 = 16;
 
 /// A case that passed with a new value, kept to be heard again: adopted by a grower
-/// ([`Guide::adopt`]), or by a restart.
+/// ([`Origin::Adopted`]), or by a restart.
 #[derive(Debug, Clone)]
 pub(in crate::guides) struct Kept {
     trail: Trail,
@@ -251,7 +258,17 @@ impl Kept {
 
     /// The case's feedback, as it was heard.
     pub(in crate::guides) fn feedback(&self) -> Feedback<'_> {
-        Feedback { outcome: Outcome::Passed, valid: true, new: true, utility: None, key: self.key, trail: &self.trail }
+        let (origin, failed_attempts, outcome) = (Origin::Adopted, None, Outcome::Passed);
+        Feedback {
+            origin,
+            failed_attempts,
+            outcome,
+            valid: true,
+            new: true,
+            utility: None,
+            key: self.key,
+            trail: &self.trail,
+        }
     }
 }
 
@@ -288,7 +305,7 @@ pub struct MutateGuide {
     planned_cases: u64,
     restarts: u64,
     restart_at: u64,
-    /// Cases adopted from the guide before it ([`Guide::adopt`]).
+    /// Cases adopted from the guide before it ([`Origin::Adopted`]).
     adopted: u64,
     /// The valid new values of the latest fresh cases (at most [`RESTART_ADOPTS`]), with their keys: a
     /// restart starts from them.
@@ -468,64 +485,17 @@ impl Guide for MutateGuide {
         "mutate"
     }
 
+    /// A fresh case, once the corpus has an entry and a fresh case has been recorded, takes the fast path,
+    /// hearing its value, but for one in [`CALIBRATE`] (recorded to count the work) and a restart's first
+    /// case. A fresh case retries its filters; a mutant that breaks validity is rejected, not made again
+    /// away by a retrying `#[assume]` (whose new attempt, with nothing left to replay, would take every
+    /// pick's first option). Only a graft case reads its failed attempts (a retry keeps the start of the
+    /// one before); the corpus and the donors keep the valid parts, without them.
     fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
-        if self.restart_due() {
-            self.restart();
+        if self.plain_due() {
+            return Plan::new(Choices::Plain { hear: true, note: false });
         }
-        let mut rng = rng_from_seed(mix(self.salt, case.index));
-        // Fields set by hand out of range: a probability compared, never a panic; no operators, all three.
-        let fresh = self.corpus.is_empty() || self.fresh_due();
-        let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
-        // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
-        let graft =
-            !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
-        let graft_from = graft.then(|| self.corpus.parent(&mut rng)).and_then(|i| self.corpus.graft_start(i));
-        if let Some(start) = graft_from {
-            self.grafting.begin(start, &self.orders, &mut rng);
-            self.planned = Some(Planned::Graft);
-            self.stats.grafted += 1;
-            return Plan::Fresh;
-        }
-        // No draw for a share of 0, as for grafting.
-        // A mutant is made into the tree of the last case replayed, handed back ([`Guide::recycle`]).
-        let mut tree = self.spare.take().unwrap_or_else(|| ChoiceTree::root(Vec::new()));
-        if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
-            let (parent, rotations) = self.corpus.rotations(self.corpus.parent(&mut rng));
-            if rotated(parent, rotations, &mut tree, &mut rng) {
-                self.planned = Some(Planned::Rotate);
-                self.stats.rotated += 1;
-                return Plan::Replay(tree);
-            }
-        }
-        if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
-            let parent = self.corpus.tree(self.corpus.parent(&mut rng));
-            if spliced(&self.donors, parent, &mut tree, &mut rng) {
-                self.planned = Some(Planned::Splice);
-                self.stats.spliced += 1;
-                return Plan::Replay(tree);
-            }
-        }
-        let mutant = (!fresh)
-            .then(|| {
-                let i = self.corpus.parent(&mut rng);
-                let op = ops[rng.random_range(0..ops.len())];
-                let (parent, mutations) = self.corpus.mutations(i);
-                mutations.mutant_into(op, parent, &mut tree, &mut rng)
-            })
-            .flatten();
-        match mutant {
-            Some(op) => {
-                self.planned = Some(Planned::Mutant(op));
-                self.stats.mutants[slot(op)] += 1;
-                Plan::Replay(tree)
-            }
-            None => {
-                self.spare = Some(tree);
-                self.planned = Some(Planned::Fresh);
-                self.stats.fresh += 1;
-                Plan::Fresh
-            }
-        }
+        self.plan_recorded(case)
     }
 
     fn recycle(&mut self, tree: ChoiceTree) {
@@ -541,28 +511,104 @@ impl Guide for MutateGuide {
         }
     }
 
-    /// A mutant that breaks validity is rejected, not regenerated away by a retrying `#[assume]` (whose
-    /// new attempt, with nothing left to replay, would take every pick's first option); a fresh case retries.
-    fn filters_retry(&self) -> bool {
-        matches!(self.planned, Some(Planned::Fresh | Planned::Graft) | None)
-    }
-
-    /// Only a graft case reads its failed attempts (a retry keeps the start of the one before); the
-    /// corpus and the donors keep the valid parts, without them.
-    fn records_failed_attempts(&self) -> bool {
-        matches!(self.planned, Some(Planned::Graft) | None)
-    }
-
+    /// A fresh case on the fast path: its work is counted as the recorded fresh cases' mean. A case made
+    /// before the guide took over (adopted) joins the corpus and gives donors as a fresh case of its own
+    /// would, but is none of its cases: the schedule's work and the counts start at the switch; a value
+    /// made again adds nothing, and is not heard.
     fn feedback(&mut self, feedback: &Feedback<'_>) {
-        let planned = self.planned.take();
-        let work = feedback.trail.choices_made() as u64;
-        self.work.recorded(matches!(planned, Some(Planned::Fresh)), work);
-        self.heard(planned, feedback);
+        match feedback.origin {
+            Origin::Plain => {
+                self.stats.fresh += 1;
+                self.plain_fresh += 1;
+                self.work.plain();
+                self.heard(Some(Planned::Fresh), feedback);
+            }
+            Origin::Adopted => {
+                if feedback.new {
+                    self.adopted += 1;
+                    self.hear(Some(Planned::Fresh), feedback);
+                }
+            }
+            Origin::Planned | Origin::Unplanned => {
+                let planned = self.planned.take();
+                let work = feedback.trail.choices_made() as u64;
+                self.work.recorded(matches!(planned, Some(Planned::Fresh)), work);
+                self.heard(planned, feedback);
+            }
+        }
     }
 
-    /// A fresh case, once the corpus has an entry and a fresh case has been recorded, but for one in
-    /// [`CALIBRATE`] (recorded to count the work) and a restart's first case.
-    fn plain_case(&self) -> bool {
+    /// A case that raises the best utility joins the corpus, so later mutants start from it.
+    fn report(&self) -> GuideReport {
+        GuideReport { notes: self.notes(), section: None, uses_utility: true }
+    }
+}
+
+impl MutateGuide {
+    /// The plan of a case the guide makes off the fast path: a restart when due, then a graft case, a
+    /// rotation, a splice, a mutant or a fresh case, as the schedule and the draws say.
+    pub(in crate::guides) fn plan_recorded(&mut self, case: &CaseInfo<'_>) -> Plan {
+        if self.restart_due() {
+            self.restart();
+        }
+        let mut rng = rng_from_seed(mix(self.salt, case.index));
+        // Fields set by hand out of range: a probability compared, never a panic; no operators, all three.
+        let fresh = self.corpus.is_empty() || self.fresh_due();
+        let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
+        // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
+        let graft =
+            !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
+        let graft_from = graft.then(|| self.corpus.parent(&mut rng)).and_then(|i| self.corpus.graft_start(i));
+        if let Some(start) = graft_from {
+            self.grafting.begin(start, &self.orders, &mut rng);
+            self.planned = Some(Planned::Graft);
+            self.stats.grafted += 1;
+            return Plan::fresh();
+        }
+        // No draw for a share of 0, as for grafting.
+        // A mutant is made into the tree of the last case replayed, handed back ([`Guide::recycle`]).
+        let mut tree = self.spare.take().unwrap_or_else(|| ChoiceTree::root(Vec::new()));
+        if !fresh && self.config.rotate > 0.0 && rng.random::<f64>() < self.config.rotate {
+            let (parent, rotations) = self.corpus.rotations(self.corpus.parent(&mut rng));
+            if rotated(parent, rotations, &mut tree, &mut rng) {
+                self.planned = Some(Planned::Rotate);
+                self.stats.rotated += 1;
+                return edited(tree);
+            }
+        }
+        if !fresh && !self.donors.is_empty() && rng.random::<f64>() < self.config.splice {
+            let parent = self.corpus.tree(self.corpus.parent(&mut rng));
+            if spliced(&self.donors, parent, &mut tree, &mut rng) {
+                self.planned = Some(Planned::Splice);
+                self.stats.spliced += 1;
+                return edited(tree);
+            }
+        }
+        let mutant = (!fresh)
+            .then(|| {
+                let i = self.corpus.parent(&mut rng);
+                let op = ops[rng.random_range(0..ops.len())];
+                let (parent, mutations) = self.corpus.mutations(i);
+                mutations.mutant_into(op, parent, &mut tree, &mut rng)
+            })
+            .flatten();
+        match mutant {
+            Some(op) => {
+                self.planned = Some(Planned::Mutant(op));
+                self.stats.mutants[slot(op)] += 1;
+                edited(tree)
+            }
+            None => {
+                self.spare = Some(tree);
+                self.planned = Some(Planned::Fresh);
+                self.stats.fresh += 1;
+                Plan::fresh().kept_choices_only()
+            }
+        }
+    }
+
+    /// Whether the next case is a fresh case on the fast path (see [`Guide::begin_case`]).
+    fn plain_due(&self) -> bool {
         !self.corpus.is_empty()
             && self.work.calibrated()
             && !self.stats.fresh.is_multiple_of(CALIBRATE)
@@ -570,36 +616,8 @@ impl Guide for MutateGuide {
             && self.fresh_due()
     }
 
-    /// The corpus and the donors take the new values of fresh cases on the fast path.
-    fn hears_plain_values(&self) -> bool {
-        true
-    }
-
-    /// A fresh case on the fast path: its work is counted as the recorded fresh cases' mean.
-    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
-        self.stats.fresh += 1;
-        self.plain_fresh += 1;
-        self.work.plain();
-        self.heard(Some(Planned::Fresh), feedback);
-    }
-
-    /// A case made before the guide took over joins the corpus and gives donors as a fresh case of its
-    /// own would, but is none of its cases: the schedule's work and the counts start at the switch.
-    /// A value made again adds nothing, and is not heard.
-    fn adopt(&mut self, feedback: &Feedback<'_>) {
-        if !feedback.new {
-            return;
-        }
-        self.adopted += 1;
-        self.hear(Some(Planned::Fresh), feedback);
-    }
-
-    /// A case that raises the best utility joins the corpus, so later mutants start from it.
-    fn uses_utility(&self) -> bool {
-        true
-    }
-
-    fn notes(&self) -> Vec<String> {
+    /// What the guide says of its run: its corpus, its operators and their rejections.
+    pub fn notes(&self) -> Vec<String> {
         let s = &self.stats;
         let (features, rare) = self.corpus.features();
         let count = |j: Joined| self.corpus.entries().iter().filter(|e| e.joined == j).count();
@@ -677,7 +695,7 @@ where
     G::Value: Debug,
 {
     let edited = op.draw(tree, rng)?.apply(tree)?;
-    let plan = Plan::Replay(edited);
+    let plan = Plan::replay(edited);
     let mut trail = Trail::new();
     let handle = Erased(gen);
     let case = CaseInfo { index: 0, budget: 0, gen: &handle };

@@ -28,21 +28,6 @@ impl Guide for Shared {
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         self.0.borrow_mut().feedback(feedback)
     }
-    fn plain_case(&self) -> bool {
-        self.0.borrow_mut().plain_case()
-    }
-    fn hears_plain_values(&self) -> bool {
-        self.0.borrow_mut().hears_plain_values()
-    }
-    fn plain_feedback(&mut self, feedback: &Feedback<'_>) {
-        self.0.borrow_mut().plain_feedback(feedback)
-    }
-    fn filters_retry(&self) -> bool {
-        self.0.borrow_mut().filters_retry()
-    }
-    fn records_failed_attempts(&self) -> bool {
-        self.0.borrow_mut().records_failed_attempts()
-    }
 }
 
 /// Fresh cases take the fast path, but the first and one in [`CALIBRATE`], which are recorded; those

@@ -49,7 +49,7 @@ pub use options::{names, options, RlOptions};
 
 pub use state::{describe_states, Abstraction, DescribedState};
 
-use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan, ReportSection};
+use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, GuideReport, Plan, ReportSection};
 use crate::hashing::BuildKey;
 use rand::Rng;
 use refgen_core::choice::{Choice, Request, Site};
@@ -324,7 +324,7 @@ impl Guide for RlGuide {
 
     fn begin_case(&mut self, _case: &CaseInfo<'_>) -> Plan {
         self.forget_case();
-        Plan::Fresh
+        Plan::fresh()
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
@@ -371,10 +371,10 @@ impl Guide for RlGuide {
         self.touched.clear();
     }
 
-    fn report_section(&self) -> Option<ReportSection> {
+    fn report(&self) -> GuideReport {
         let window = self.rewards.len().div_ceil(100).max(1);
         let means = self.rewards.chunks(window).map(|w| w.iter().sum::<f64>() / w.len() as f64).collect();
-        Some(ReportSection {
+        let section = Some(ReportSection {
             title: format!("RLCheck ({})", self.name),
             lines: vec![format!(
                 "Rewards: {} for a new valid value, {} for a valid value seen before, {} for an invalid one; {} (learner, state) pairs learned over {} choice points.",
@@ -385,6 +385,7 @@ impl Guide for RlGuide {
                 self.learners.len()
             )],
             curves: vec![(format!("mean reward per window of {window} cases"), means)],
-        })
+        });
+        GuideReport { section, ..GuideReport::default() }
     }
 }

@@ -249,7 +249,7 @@ where
     let mut trail = Trail::new();
     let mut rng = rng_from_seed(0);
     let case = CaseInfo { index: 0, budget: 1, gen: &Erased(gen) };
-    let plan = Plan::Fresh;
+    let plan = Plan::fresh();
     let _ = gen.run(&mut GuidedSource::new(&mut script, &mut trail, &plan, case, &mut rng));
     script.out
 }

@@ -188,9 +188,9 @@ impl<V: 'static> Run<V> {
 
     /// What the guide says about the run so far; its report section is kept for the HTML report.
     fn guide_notes(&mut self) -> Vec<String> {
-        let (notes, section) = self.runner.notes();
-        self.obs.section = section;
-        notes
+        let report = self.runner.guide_report();
+        self.obs.section = report.section;
+        report.notes
     }
 
     /// The run is live (see [`crate::runner::exits`]) until the guard this returns is dropped.
@@ -365,9 +365,10 @@ impl<V: 'static> Run<V> {
                 );
                 break;
             }
-            let r = if self.runner.batchable() {
-                let batch =
-                    Batch { run_seed: self.seed, from: i, len: batch_len.min(self.config.cases - self.report.cases) };
+            // Once the guide's edits are off, its cases are random generation's, which it does not plan.
+            let r = if edits && self.runner.batchable(i, self.config.cases) {
+                let len = batch_len.min(self.config.cases - self.report.cases);
+                let batch = Batch { run_seed: self.seed, budget: self.config.cases, from: i, len };
                 let ran = self.runner.run_batch(&batch, &mut self.report);
                 i = ran.next;
                 batch_len = next_batch_len(batch_len, ran.took);
@@ -429,7 +430,7 @@ impl<V: 'static> Run<V> {
     }
 
     /// A property that reported a utility under a guide that does not search
-    /// on it ([`crate::guide::Guide::uses_utility`]) is told so once, on
+    /// on it ([`crate::guide::GuideReport::uses_utility`]) is told so once, on
     /// standard error (past the test harness's capture) and in the report's
     /// warnings and notes: the utility only showed in the report.
     fn utility_nowhere(&mut self, result: &mut Result<Report, RunError>) {
@@ -438,7 +439,7 @@ impl<V: 'static> Run<V> {
             Err(RunError::Failed(f)) => (f.best_utility, &mut f.guide_notes, &mut f.warnings),
             Err(_) => return,
         };
-        let Some(best) = best.filter(|_| !self.runner.uses_utility()) else { return };
+        let Some(best) = best.filter(|_| !self.runner.guide_report().uses_utility) else { return };
         let w = format!(
             "the property reported a utility (`maximize!`, `minimize!` or `target!`; {best}), but the guide `{}` \
              does not search on it, so it only shows in the report: for a search toward higher utility, use \
@@ -462,7 +463,7 @@ impl<V: 'static> Run<V> {
             wanted: self.config.cases,
             reasons,
             guide: self.guide.clone(),
-            guide_notes: self.runner.notes().0,
+            guide_notes: self.runner.guide_report().notes,
         }
     }
 
