@@ -20,12 +20,13 @@
 //! first run ([`noting_kept_choices`]) in place of the fast path's own, so
 //! that adopting them is the second run only.
 
-use super::worker::{made, MadeValue};
+use super::panics;
 use crate::token;
-use refgen_core::choice::{Choice, Request, Site};
+use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
 use refgen_core::gen::BoxGen;
 use refgen_core::source::{rng_from_seed, sample, DetRng, RngSource, Source, Stop};
 use refgen_core::trail::{Recorder, Trail};
+use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Runs the generator on `src`, recording its choices into `trail`; a panic keeps the choices made before it.
@@ -103,6 +104,43 @@ impl Source for KeptChoices<'_> {
     fn end_attempt(&mut self, kept: bool) {
         if let (Some(at), false) = (self.attempts.pop(), kept) {
             self.kept.truncate(at);
+        }
+    }
+}
+
+/// The value of a case, or why there is none.
+///
+/// A tree of `None` is the one the worker's trail holds (built only when needed).
+pub(super) enum MadeValue<V> {
+    Value(V, Option<ChoiceTree>),
+    NoValue(Stop, Option<ChoiceTree>),
+    NotInRange(String),
+    /// The generator panicked, after making the choices of the tree.
+    Panicked(String, Option<ChoiceTree>),
+}
+
+/// How the reason of a generator's panic begins.
+const GENERATOR_PANICKED: &str = "the generator panicked";
+
+/// What a generator's panic says, with where it happened.
+pub(super) fn generator_panic(payload: &(dyn Any + Send)) -> String {
+    let loc = panics::take_location();
+    format!("{GENERATOR_PANICKED}{loc}: {}", panics::panic_message(payload))
+}
+
+/// The value of a run of the generator that may have panicked, and the choices it made.
+pub(super) fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> MadeValue<V> {
+    match r {
+        Ok(r) => MadeValue::from((r, tree)),
+        Err(payload) => MadeValue::Panicked(generator_panic(&*payload), tree),
+    }
+}
+
+impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for MadeValue<V> {
+    fn from((r, tree): (Result<V, Stop>, Option<ChoiceTree>)) -> Self {
+        match r {
+            Ok(v) => MadeValue::Value(v, tree),
+            Err(stop) => MadeValue::NoValue(stop, tree),
         }
     }
 }

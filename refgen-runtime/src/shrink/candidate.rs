@@ -41,7 +41,7 @@ use std::hash::{Hash, Hasher};
 
 /// Where a candidate is made.
 #[derive(Clone, Copy)]
-pub(super) enum MadeValue {
+pub(super) enum Where {
     /// In [`Shrinker::scratch`], a copy of the current tree: the caller may take it.
     InScratch,
     /// In the current tree itself, set back after the try: only lent.
@@ -98,7 +98,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             return false;
         }
         let hash = tree_hash(&self.scratch);
-        match self.test_candidate(hash, MadeValue::InScratch) {
+        match self.test_candidate(hash, Where::InScratch) {
             Some(used) => self.keep(used),
             None => false,
         }
@@ -148,7 +148,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 debug_assert!(set, "a choice node's choice is set");
             }
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a set follows the tree's");
-            self.test_unseen(MadeValue::InCurrent)
+            self.test_unseen(Where::InCurrent)
         } else {
             None
         };
@@ -225,7 +225,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         debug_assert!(deleted, "a deletion that fits applies");
         let used = if !renumber {
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
-            self.test_unseen(MadeValue::InCurrent)
+            self.test_unseen(Where::InCurrent)
         } else if self.make(at, |at| Edit::Shift { at, from: start, by: k }) {
             // The later leaf choices renumbered: the nodes after the run now begin at `a`.
             let ix = &self.index;
@@ -233,7 +233,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
                 hash = ix.rekey(hash, a + o, ix.key(b + o), ix.key_with(b + o, Some(was - k), 0));
             }
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a deletion follows the tree's");
-            self.test_candidate(hash, MadeValue::InCurrent)
+            self.test_candidate(hash, Where::InCurrent)
         } else {
             None
         };
@@ -257,7 +257,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         let rekey = |h, &(o, _): &(usize, Choice)| ix.rekey(h, a + o, ix.key(a + o), ix.key_with(a + o, Some(max), 0));
         let hash = self.log.lowered().iter().fold(ix.hash(), rekey);
         debug_assert_eq!(hash, tree_hash(&self.current), "the hash of a cap follows the tree's");
-        let used = self.test_candidate(hash, MadeValue::InCurrent);
+        let used = self.test_candidate(hash, Where::InCurrent);
         self.log.rewind(&mut self.current);
         used.is_some_and(|used| self.keep(used))
     }
@@ -272,7 +272,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
             let (run, m) = hash_and_size(node);
             let hash = self.index.splice(i, self.index.end(i), run, m);
             debug_assert_eq!(hash, tree_hash(&self.current), "the hash of an edit beneath a node follows the tree's");
-            self.test_candidate(hash, MadeValue::InCurrent)
+            self.test_candidate(hash, Where::InCurrent)
         } else {
             None
         };

@@ -25,7 +25,7 @@ mod passes;
 #[cfg(test)]
 mod tests;
 
-use candidate::MadeValue;
+use candidate::Where;
 use index::{BuildPrehashed, Index};
 pub use passes::Pass;
 use refgen_core::choice::{Choice, ChoiceTree};
@@ -227,7 +227,7 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
 
     /// Tests the candidate whose hash is `hash`, unless one with that hash
     /// was tried; the tree of the choices its replay used when it fails.
-    pub(super) fn test_candidate(&mut self, hash: u64, made: MadeValue) -> Option<ChoiceTree> {
+    pub(super) fn test_candidate(&mut self, hash: u64, made: Where) -> Option<ChoiceTree> {
         if !self.seen.insert(hash) {
             return None;
         }
@@ -235,14 +235,14 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
     }
 
     /// Tests the candidate, whose hash was just put among those seen.
-    pub(super) fn test_unseen(&mut self, made: MadeValue) -> Option<ChoiceTree> {
+    pub(super) fn test_unseen(&mut self, made: Where) -> Option<ChoiceTree> {
         self.stats.attempts += 1;
         if self.stats.attempts.is_multiple_of(CLOCK_EVERY) {
             self.timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         match made {
-            MadeValue::InScratch => (self.test)(&mut self.scratch, true),
-            MadeValue::InCurrent => (self.test)(&mut self.current, false),
+            Where::InScratch => (self.test)(&mut self.scratch, true),
+            Where::InCurrent => (self.test)(&mut self.current, false),
         }
     }
 

@@ -1,18 +1,21 @@
-//! The worker that runs cases: generator, guide and trail, the fast path, and caught panics.
+//! The worker that runs cases: generator, guide and trail, and caught panics.
+
+mod batch;
+
+pub(super) use batch::{Batch, Ran};
 
 use super::panics;
 use super::property::Property;
-use super::remake::{noting_kept_choices, recorded, remade};
+use super::remake::{generator_panic, made, recorded, remade, MadeValue};
 use super::report::Report;
 use super::watch::Watch;
-use crate::case::{self, CaseState, Discard};
+use crate::case::{self, Discard};
 use crate::case_result::{CaseResult, Status};
 use crate::config::{Config, GuideFactory};
 use crate::guide::{
     plan_case, CaseInfo, Choices, Feedback, GenHandle, Guide, GuideReport, GuidedSource, Origin, Outcome, Plan,
-    PLAIN_CASES_KEPT,
 };
-use crate::hashing::{case_seed, Seen};
+use crate::hashing::Seen;
 use crate::persist::InFlight;
 use crate::token;
 use refgen_core::bytes::BytesSource;
@@ -22,7 +25,6 @@ use refgen_core::gen::BoxGen;
 use refgen_core::interpret::{lenient_source, reflect};
 use refgen_core::source::{rng_from_seed, RngSource, Stop};
 use refgen_core::trail::Trail;
-use std::any::Any;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -467,193 +469,8 @@ fn no_value(stop: Stop) -> Status {
     })
 }
 
-/// Generated cases run back to back on the fast path ([`CaseRunner::run_batch`]),
-/// while the guide plans it ([`Choices::Plain`]): each made by
-/// [`refgen_core::gen::Gen::run_rng`] from its seed, with no trail and no
-/// [`CaseResult`], until one does not pass.
-///
-/// A case in a batch costs what the case itself needs: its seed, the watch
-/// told (atomics, no lock), the in-flight record (its index's digits in
-/// mapped memory), the property's case state, the guide's feedback (and,
-/// for a guide that hears the values, [`Choices::Plain::hear`], the
-/// value's key, and a recording of a new value from its seed). The
-/// clock is read when the batch begins and ends, and once between the
-/// first case's generation and its test: the batch's time is split between
-/// generation and test in the proportion of its first case.
-pub(super) struct Batch {
-    /// The run's seed: case `i` is made from [`case_seed`]`(run_seed, i)`.
-    pub(super) run_seed: u64,
-    /// The valid cases the run wants ([`CaseInfo::budget`]).
-    pub(super) budget: u64,
-    /// The index of the first case.
-    pub(super) from: u64,
-    /// At most this many cases.
-    pub(super) len: u64,
-}
-
-/// How a batch went. The cases that passed are counted in the run's report, with their time.
-pub(super) struct Ran {
-    /// The index of the first case not run, or of the case that did not pass.
-    pub(super) next: u64,
-    /// The case that did not pass, which ended the batch (its time is counted).
-    pub(super) stopped: Option<CaseResult>,
-    /// How long the batch took.
-    pub(super) took: Duration,
-}
-
-impl<V: 'static> Worker<V> {
-    /// Runs `batch` (see [`Batch`]), counting its passed cases in `report`.
-    fn run_batch(&mut self, batch: &Batch, watch: Option<&Watch>, report: &mut Report) -> Ran {
-        let is_plain = |p: &Result<Plan, String>| matches!(p, Ok(plan) if plan.is_plain());
-        panics::quiet(true);
-        let t0 = self.last_end.take().unwrap_or_else(Instant::now);
-        // When the first case's generation and test ended.
-        let mut first = None;
-        let mut stopped = None;
-        let mut index = batch.from;
-        // The trail, cleared, holds the tree the fast path has: no choices.
-        self.trail.clear();
-        while index < batch.from + batch.len && is_plain(self.plan(index, batch.budget)) {
-            let Some(Ok(Plan { choices: Choices::Plain { hear, note }, .. })) = self.pending.take() else {
-                unreachable!("a plain plan")
-            };
-            let seed = case_seed(batch.run_seed, index);
-            if let Some(w) = watch {
-                w.begin_plain(seed, index, report.cases, report.discards);
-            }
-            panics::case_begins();
-            // Recorded before it is made: should its generator end the process, it is the case reported.
-            if let Some(f) = self.inflight.as_mut() {
-                // Best effort: a case that cannot be written still runs.
-                let _ = f.record_case(batch.run_seed, index);
-            }
-            let (gen, kept) = (&self.gen, &mut self.kept);
-            // Noted when the guide will adopt it: the same draws, its kept choices kept.
-            let note = note && self.plain_passed.as_ref().is_some_and(|k| k.len() < PLAIN_CASES_KEPT);
-            let made = match note {
-                true => catch_unwind(AssertUnwindSafe(|| noting_kept_choices(gen, seed, kept))),
-                false => catch_unwind(AssertUnwindSafe(|| gen.run_rng(&mut rng_from_seed(seed)))),
-            };
-            let noted = note.then(|| std::mem::take(kept));
-            let failed = failed_attempts() - self.failed_before;
-            self.retries |= failed > 0;
-            let generated = (index == batch.from).then(Instant::now);
-            let hears_values = hear;
-            let mut key = None;
-            let (status, state) = match made {
-                Ok(Ok(value)) => {
-                    key = (hears_values || self.distinct.is_some()).then(|| (self.prop.key)(&value));
-                    let test = &self.prop.test;
-                    case::begin();
-                    let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
-                        Ok(Ok(())) => Status::Passed,
-                        other => tested(other),
-                    };
-                    if let (Some(seen), Some(k), Status::Passed) = (&mut self.distinct, key, &status) {
-                        seen.insert_key(k);
-                    }
-                    (status, case::end())
-                }
-                Ok(Err(stop)) => (no_value(stop), CaseState::default()),
-                Err(payload) => (Status::GenPanicked(generator_panic(&*payload)), CaseState::default()),
-            };
-            if let Some(generated) = generated {
-                first = Some((generated, Instant::now()));
-            }
-            if let Some(w) = watch {
-                w.end();
-            }
-            let outcome = status.outcome();
-            let (valid, utility) = (outcome != Outcome::Discarded, state.utility);
-            let (key, new) = match key.filter(|_| hears_values) {
-                Some(k) => (Some(k), self.seen.insert_key(k)),
-                None => (None, false),
-            };
-            let remake = hears_values && ((new && outcome == Outcome::Passed) || outcome == Outcome::Failed);
-            if remake {
-                // Its kept choices, for the guide (the same value, by the law of `run_rng`).
-                let (gen, trail, spare, kept) = (&self.gen, &mut self.trail, &mut self.spare, &mut self.kept);
-                let _ = remade(gen, seed, trail, spare, kept, self.retries);
-            }
-            let (origin, failed_attempts, trail) = (Origin::Plain, Some(failed), &self.trail);
-            self.guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
-            if remake {
-                self.trail.clear();
-            }
-            if !matches!(status, Status::Passed) {
-                let (labels, plain) = (state.labels, Some(seed));
-                stopped = Some(CaseResult { labels, utility, plain, ..CaseResult::empty(status) });
-                break;
-            }
-            if let Some(kept) = self.plain_passed.as_mut().filter(|k| k.len() < PLAIN_CASES_KEPT) {
-                kept.push((seed, noted));
-            }
-            report.passed(&state.labels);
-            report.reached(utility, index);
-            index += 1;
-        }
-        let end = Instant::now();
-        let took = end - t0;
-        let (gen, test) = match first {
-            Some((generated, tested)) => split_batch(generated - t0, tested - generated, end - tested),
-            None => (took, Duration::ZERO),
-        };
-        report.gen_time += gen;
-        report.test_time += test;
-        self.last_end = Some(end);
-        panics::quiet(false);
-        Ran { next: index, stopped, took }
-    }
-}
-
-/// A batch's time between generation and test, when its first case took
-/// `gen` and `test` and the rest of the batch took `rest`: the rest is
-/// shared out in the first case's proportion (the sum is exact).
-fn split_batch(gen: Duration, test: Duration, rest: Duration) -> (Duration, Duration) {
-    let share = gen.as_secs_f64() / (gen + test).as_secs_f64().max(f64::MIN_POSITIVE);
-    let rest_gen = rest.mul_f64(share).min(rest);
-    (gen + rest_gen, test + (rest - rest_gen))
-}
-
 /// Hears a case's choices before its property runs.
 type Started<'a> = &'a mut dyn FnMut(&mut dyn Iterator<Item = Choice>);
-
-/// The value of a case, or why there is none.
-///
-/// A tree of `None` is the one the worker's trail holds (built only when needed).
-pub(super) enum MadeValue<V> {
-    Value(V, Option<ChoiceTree>),
-    NoValue(Stop, Option<ChoiceTree>),
-    NotInRange(String),
-    /// The generator panicked, after making the choices of the tree.
-    Panicked(String, Option<ChoiceTree>),
-}
-
-/// How the reason of a generator's panic begins.
-const GENERATOR_PANICKED: &str = "the generator panicked";
-
-/// What a generator's panic says, with where it happened.
-fn generator_panic(payload: &(dyn Any + Send)) -> String {
-    let loc = panics::take_location();
-    format!("{GENERATOR_PANICKED}{loc}: {}", panics::panic_message(payload))
-}
-
-/// The value of a run of the generator that may have panicked, and the choices it made.
-pub(super) fn made<V>(r: std::thread::Result<Result<V, Stop>>, tree: Option<ChoiceTree>) -> MadeValue<V> {
-    match r {
-        Ok(r) => MadeValue::from((r, tree)),
-        Err(payload) => MadeValue::Panicked(generator_panic(&*payload), tree),
-    }
-}
-
-impl<V> From<(Result<V, Stop>, Option<ChoiceTree>)> for MadeValue<V> {
-    fn from((r, tree): (Result<V, Stop>, Option<ChoiceTree>)) -> Self {
-        match r {
-            Ok(v) => MadeValue::Value(v, tree),
-            Err(stop) => MadeValue::NoValue(stop, tree),
-        }
-    }
-}
 
 /// Runs the cases of a run on the calling thread; with a [`Watch`], tells
 /// it what each case is once it is made, so that a case that hangs can be
@@ -727,20 +544,5 @@ impl<V: 'static> CaseRunner<V> {
             Some(w) if w.wants_made() => self.worker.run(request, Some(&mut |choices| w.made(choices))),
             _ => self.worker.run(request, None),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_batch_is_split_between_generation_and_test_as_its_first_case_was() {
-        let ns = Duration::from_nanos;
-        assert_eq!(split_batch(ns(300), ns(100), ns(1000)), (ns(1050), ns(350)));
-        // The sum is exact whatever the rounding; a first case that took no time gives the rest to the test.
-        let (gen, test) = split_batch(ns(1), ns(2), ns(1001));
-        assert_eq!(gen + test, ns(1004));
-        assert_eq!(split_batch(ns(0), ns(0), ns(10)), (ns(0), ns(10)));
     }
 }
