@@ -47,7 +47,10 @@
 //! cases with no time limit: its counts, a fingerprint of the values it
 //! tested in order, and the guide's notes; a change meant to keep behaviour
 //! keeps this output: `cargo run --release --example bugfind -- --golden
-//! --tests 3000 | diff examples/bugfind/golden.txt -`).
+//! --tests 3000 | diff examples/bugfind/golden.txt -`), `--cost` (instead of
+//! the tables: per workload and setup, µs per valid test of the first
+//! property on the correct code, the whole loop, and its ratio to the derived
+//! type under plain random generation).
 //!
 //! Workloads (`examples/bugfind/`): Etna's BST (8 mutants, 18 properties), an
 //! AVL tree (insert, delete and rotation mutants), Etna's red-black tree (15
@@ -104,7 +107,7 @@ fn main() {
     let mut tasks: Vec<String> = Vec::new();
     let usage = || -> ! {
         eprintln!(
-            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes] [--floor] [--golden]"
+            "usage: bugfind [--trials N] [--tests N] [--secs S] [--seed S] [--workload bst|avl|rbt|heap|lang|sorted|avl-sizes]... [--setup NAME]... [--task MUTANT/PROPERTY]... [--per-task] [--rate] [--curve N] [--notes] [--floor] [--golden] [--cost]"
         );
         std::process::exit(2)
     };
@@ -124,6 +127,7 @@ fn main() {
             "--notes" => harness::NOTES.store(true, std::sync::atomic::Ordering::Relaxed),
             "--floor" => harness::FLOOR.store(true, std::sync::atomic::Ordering::Relaxed),
             "--golden" => harness::GOLDEN.store(true, std::sync::atomic::Ordering::Relaxed),
+            "--cost" => harness::COST.store(true, std::sync::atomic::Ordering::Relaxed),
             "--curve" => {
                 let width: usize = value().parse().unwrap_or_else(|_| usage());
                 harness::CURVE.store(width.max(1), std::sync::atomic::Ordering::Relaxed)
@@ -144,6 +148,9 @@ fn main() {
     if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed) {
         floor::print_header();
     }
+    if harness::COST.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("{:<6} {:<20} {:>10} {:>9} {:>8}", "work", "setup", "us/valid", "x random", "valid");
+    }
     for make in [bst::workload, avl::workload, rbt::workload, heap::workload, lang::workload] {
         let w = make();
         if wanted(w.name) {
@@ -153,6 +160,7 @@ fn main() {
     // The size workloads have no hand-written generator to set a floor against.
     if harness::FLOOR.load(std::sync::atomic::Ordering::Relaxed)
         || harness::GOLDEN.load(std::sync::atomic::Ordering::Relaxed)
+        || harness::COST.load(std::sync::atomic::Ordering::Relaxed)
     {
         return;
     }

@@ -134,6 +134,28 @@ fn print_golden(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bo
     }
 }
 
+/// Whether the run prints, per workload, only what a valid test costs under each setup (`--cost`).
+pub static COST: AtomicBool = AtomicBool::new(false);
+
+/// `--cost`: per setup, the first property on the correct code for the budget's tests (or seconds):
+/// µs per valid test, the whole loop, and its ratio to the derived type under plain random generation.
+fn print_cost(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
+    let mut random = None;
+    for setup in setups().into_iter().filter(|s| setup_filter(s.name) || s.name == "random") {
+        let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
+        let t = (w.props[0].run)(setup.source, c);
+        take_sizes();
+        let us = 1e6 * t.secs / t.tests.max(1) as f64;
+        if setup.name == "random" {
+            random = Some(us);
+        }
+        if setup_filter(setup.name) {
+            let ratio = random.map_or(String::from("-"), |r| format!("{:.2}x", us / r));
+            println!("{:<6} {:<20} {:>10.2} {:>9} {:>8}", w.name, setup.name, us, ratio, t.tests);
+        }
+    }
+}
+
 /// Counts a test of `v` while a cost run with `--notes` runs.
 fn repeat(v: &impl Debug) {
     REPEATS.with(|r| {
@@ -388,6 +410,10 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
     }
     if GOLDEN.load(Ordering::Relaxed) {
         print_golden(w, budget, setup_filter);
+        return;
+    }
+    if COST.load(Ordering::Relaxed) {
+        print_cost(w, budget, setup_filter);
         return;
     }
     // Which (mutant, property) pairs are tasks: those that fail in a discovery

@@ -10,11 +10,15 @@
 //! derivative is one run, like a case of any other guide) and prints
 //!
 //! ```text
-//! workload=<w> strategy=<rejection|cgs|rl> runs=<n> valid=<n> unique_valid=<n> secs=<f>
+//! workload=<w> strategy=<rejection|cgs|retrying|cgs(retrying)|rl> runs=<n> valid=<n> unique_valid=<n> secs=<f>
 //! ```
 //!
 //! `rejection` is plain random generation filtered by the validity
-//! condition, `rl` the RLCheck guide with its defaults. After each workload a
+//! condition with no retry, and `cgs` CGS whose samples are checked the
+//! same way: the paper's algorithms. `retrying` is this library's random
+//! generation, whose `#[assume]` makes a failing part again (up to its
+//! retries), and `cgs(retrying)` CGS as `guide = cgs` runs it, its samples
+//! retrying too; `rl` is the RLCheck guide with its defaults. After each workload a
 //! `cost` line gives the time per CGS sample against a run of plain
 //! generation (`generate`: no guide, no trail, no value key), a run of
 //! rejection sampling (the same loop as CGS's: guide, trail, value key) and
@@ -112,6 +116,25 @@ impl Guide for Counting<'_> {
     }
 }
 
+/// Another guide's cases with no retry: a validity condition that fails rejects the case, as the paper's
+/// rejection sampling and CGS check validity.
+struct Strict<G>(G);
+
+impl<G: Guide> Guide for Strict<G> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn begin_case(&mut self, case: &CaseInfo<'_>) -> Plan {
+        self.0.begin_case(case).without_retries()
+    }
+    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
+        self.0.choose(ctx, rng)
+    }
+    fn feedback(&mut self, feedback: &Feedback<'_>) {
+        self.0.feedback(feedback)
+    }
+}
+
 fn run_one<G>(g: &G, guide: &mut dyn Guide, budget: usize, seed: u64) -> Row
 where
     G: Gen,
@@ -171,9 +194,12 @@ where
     G: Gen,
     G::Value: Debug,
 {
+    let cgs = || CgsGuide::new(CgsConfig::default().samples(samples));
     let rows = [
-        ("rejection", run_one(g, &mut RandomGuide, budget, seed)),
-        ("cgs", run_one(g, &mut CgsGuide::new(CgsConfig::default().samples(samples)), budget, seed)),
+        ("rejection", run_one(g, &mut Strict(RandomGuide), budget, seed)),
+        ("cgs", run_one(g, &mut Strict(cgs()), budget, seed)),
+        ("retrying", run_one(g, &mut RandomGuide, budget, seed)),
+        ("cgs(retrying)", run_one(g, &mut cgs(), budget, seed)),
         ("rl", run_one(g, &mut RlGuide::default(), budget, seed)),
     ];
     for (strategy, r) in &rows {

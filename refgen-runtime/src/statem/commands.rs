@@ -2,7 +2,7 @@
 
 use super::StateMachine;
 use refgen_core::choice::{ChoiceTree, Site};
-use refgen_core::combinators::{int, Int};
+use refgen_core::combinators::{int, retrying, Int};
 use refgen_core::gen::{product, BoxGen, Gen, Way};
 use refgen_core::{Reflective, Source, Stop};
 use std::fmt;
@@ -15,8 +15,8 @@ pub const STEP: Site = "statem.step";
 /// The part of the choice tree that makes one try at a step's command.
 pub const COMMAND: Site = "statem.command";
 
-/// How many times a step's command is made again when its precondition
-/// fails, before the sequence ends at that step.
+/// How many tries a step's command gets while its precondition fails, before
+/// the sequence ends at that step.
 pub(crate) const TRIES: usize = 16;
 
 /// A sequence of commands of the state machine `M`, each allowed by the
@@ -195,10 +195,13 @@ impl<M: StateMachine> fmt::Debug for Commands<M> {
 }
 
 /// The generator of [`Commands<M>`]: a length, then each step's command from
-/// [`StateMachine::commands`] over the model state so far, made again (up
-/// to 16 tries, each recorded as a [`COMMAND`] part of the step's
-/// [`STEP`] part) while its precondition fails. A step that finds no
-/// allowed command in 16 tries ends the sequence there.
+/// [`StateMachine::commands`] over the model state so far, made again by
+/// the core's retrying filter ([`refgen_core::combinators::retrying`], up to
+/// 16 tries, each a [`COMMAND`] part of the step's [`STEP`] part) while its
+/// precondition fails: its failed tries are recorded as any filter's
+/// ([`RETRY`](refgen_core::choice::RETRY) groups), so reflection, shrinking,
+/// replay tokens and the guides treat them as they treat an `#[assume]`'s.
+/// A step that finds no allowed command ends the sequence there.
 pub struct CommandsGen<M> {
     len: Int<usize>,
     _machine: PhantomData<fn() -> M>,
@@ -223,26 +226,26 @@ pub(crate) type Allowed<'a, M> =
     dyn Fn(&<M as StateMachine>::State, &[<M as StateMachine>::Command], &<M as StateMachine>::Command) -> bool + 'a;
 
 /// One step's command over `state`: tries until one's precondition holds
-/// (each try a [`COMMAND`] part). `Ok(None)` when none does in [`TRIES`]
-/// tries or the generator has nothing to give.
-pub(crate) fn make_step<M: StateMachine>(
-    src: &mut dyn Source,
+/// (each try a [`COMMAND`] part, a failed one a retry of the core's filter).
+/// `Ok(None)` when none does in [`TRIES`] tries (or the source allows no
+/// retry and the first fails), or the generator has nothing to give.
+pub(crate) fn make_step<'s, M: StateMachine>(
+    src: &mut (dyn Source + 's),
     state: &M::State,
     allowed: &dyn Fn(&M::Command) -> bool,
 ) -> Result<Option<M::Command>, Stop> {
     let g = M::commands(state);
-    for _ in 0..TRIES {
+    let once = |src: &mut (dyn Source + 's)| {
         src.enter(COMMAND);
         let made = g.run(src);
         src.leave();
-        match made {
-            Ok(c) if allowed(&c) => return Ok(Some(c)),
-            Ok(_) | Err(Stop::Invalid) => continue,
-            Err(Stop::Void) => return Ok(None),
-            Err(stop) => return Err(stop),
-        }
+        made
+    };
+    match retrying(src, TRIES as u32 - 1, once, |c| allowed(c)) {
+        Ok(c) => Ok(Some(c)),
+        Err(Stop::Invalid | Stop::Void) => Ok(None),
+        Err(stop) => Err(stop),
     }
-    Ok(None)
 }
 
 /// Runs `n` steps from `state` (advancing it), each a [`STEP`] part, with
