@@ -160,7 +160,7 @@ impl<K> Switching<K> {
         let discarded = feedback.outcome == Outcome::Discarded;
         self.discards += u64::from(discarded);
         self.first_values.hear(feedback);
-        if self.when.utility && feedback.utility.is_some() {
+        if self.when.utility && self.search.is_some() && feedback.utility.is_some() {
             self.switched = Some(Switch::Utility { case: self.cases - 1 });
             return;
         }
@@ -183,7 +183,7 @@ impl<K> Switching<K> {
             }
             return;
         }
-        let Some(threshold) = self.when.discards else { return };
+        let Some(threshold) = self.when.discards.filter(|_| self.learner.is_some()) else { return };
         // The share of discards rises only with a discard: past the first `min_cases` cases, a case that
         // was not discarded cannot make the switch.
         if !(discarded || self.cases <= self.when.min_cases.max(1)) {
