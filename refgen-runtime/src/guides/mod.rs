@@ -56,18 +56,16 @@ use refgen_core::source::DetRng;
 pub mod auto;
 pub mod cgs;
 pub mod distinct;
-mod elites;
-mod graft;
 pub mod grow;
 pub mod mutate;
-mod order;
 pub mod random;
 pub mod rl;
 pub mod sa;
-pub mod shape;
 pub mod switch;
-mod tested;
 pub mod tuned;
+
+/// The old path of [`mutate::shape`], kept for code written before it moved under [`mutate`].
+pub use mutate::shape;
 
 pub use auto::{AutoConfig, AutoGuide};
 pub use cgs::{CgsConfig, CgsGuide};

@@ -12,7 +12,7 @@
 //! 2. each next case is a *neighbour* of the current input at temperature
 //!    `T_k = T_0 · (1 - k / k_max)` (`k_max` the run's cases, at most
 //!    [`MAX_DEFAULT_STEPS`]): by default its recorded choice tree,
-//!    edited by the rules of [`refgen_core::neighbour`] (the paper's Tables
+//!    edited by the rules of [`refgen_core::edit::neighbour`] (the paper's Tables
 //!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
 //!    a value the generator can make, new parts generated afresh (a pick
 //!    there takes its first, base option, as lenient replay does; an integer
@@ -41,7 +41,7 @@
 //! random generation of a type with a hard `#[assume]` rarely does). Several utilities in
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
-//! [`refgen_core::neighbour`].
+//! [`refgen_core::edit::neighbour`].
 //!
 //! **`guide = sa` grows.** Where a retrying `#[assume]` makes more than one
 //! failed attempt per case, `#[property(guide = sa)]` shares the work with
@@ -53,10 +53,10 @@ use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, GuideReport, Outcom
 use crate::hashing::mix;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::edit::neighbour::neighbour;
 use refgen_core::gen::BoxGen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::interpret::{parse_tree, reflect};
-use refgen_core::neighbour::neighbour;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
 use refgen_core::trail::Kind;
 

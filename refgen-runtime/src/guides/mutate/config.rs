@@ -11,7 +11,7 @@ pub struct MutateConfig {
     pub fresh: f64,
     /// The operators mutants are made by, drawn uniformly; default all three.
     pub operators: Vec<Mutation>,
-    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::splice`]) once the corpus has given
+    /// The share of mutants made by splicing (`0..=1`; [`refgen_core::edit::splice`]) once the corpus has given
     /// donors; default 0.5. The others are made by [`MutateConfig::operators`].
     ///
     /// Half is kept for the red-black tree: a quarter made the AVL tree's and the typed language's failures
