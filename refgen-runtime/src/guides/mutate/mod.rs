@@ -206,7 +206,6 @@ mod corpus;
 mod edits;
 mod elites;
 mod graft;
-mod options;
 mod order;
 mod replay;
 mod restarts;
@@ -217,9 +216,8 @@ mod tested;
 #[cfg(test)]
 mod tests;
 
-pub use config::{MutateConfig, RESTART, ROTATE};
+pub use config::{names, options, MutateConfig, Operators, RESTART, ROTATE};
 pub use corpus::{CorpusEntry, Joined};
-pub use options::{names, options, MutateOptions};
 pub use replay::mutant;
 pub use stats::MutateStats;
 
@@ -414,7 +412,7 @@ impl MutateGuide {
     fn restart(&mut self) {
         // A new guide, which keeps what is not learned from valid values: the schedule's draws, the best
         // utility, the counts; so a field added later starts again by default.
-        let old = std::mem::replace(self, MutateGuide::new(self.config.clone()));
+        let old = std::mem::replace(self, MutateGuide::new(self.config));
         self.best = old.best;
         self.stats = old.stats;
         self.salt = old.salt;
@@ -552,9 +550,9 @@ impl MutateGuide {
             self.restart();
         }
         let mut rng = rng_from_seed(mix(self.salt, case.index));
-        // Fields set by hand out of range: a probability compared, never a panic; no operators, all three.
+        // Fields set by hand out of range: a probability compared, never a panic.
         let fresh = self.corpus.is_empty() || self.fresh_due();
-        let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
+        let ops = &self.config.operators[..];
         // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
         let graft =
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
