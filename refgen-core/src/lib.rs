@@ -69,14 +69,14 @@ pub mod gen;
 pub mod hashing;
 pub mod interpret;
 pub mod laws;
-pub mod neighbour;
 pub mod reflective;
 pub mod source;
-pub mod splice;
 pub mod trail;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};
 pub use combinators::regex;
+/// The old paths of [`edit::neighbour`] and [`edit::splice`], kept for code written before they moved under [`edit`].
+pub use edit::{neighbour, splice};
 pub use gen::{BoxGen, Gen, Way};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,

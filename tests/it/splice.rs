@@ -5,9 +5,9 @@ use refgen::config::Config;
 use refgen::guides::{AutoGuide, MutateConfig, MutateGuide, RandomGuide, SaGuide};
 use refgen::prelude::*;
 use refgen::runner::Property;
+use refgen_core::edit::splice::Donors;
 use refgen_core::interpret::{generate_recorded, parse_tree, reflect};
 use refgen_core::source::rng_from_seed;
-use refgen_core::splice::Donors;
 use std::sync::Mutex;
 
 /// A search tree that is balanced in height at every node, as a user would derive it.

@@ -9,7 +9,7 @@
 //! copied, so an edit and its undoing cost about what the edit alone did.
 
 use super::rotate::{own_choices, rotate, unrotate};
-use super::{joinable, length_before, lower_leaves, restore_leaves, Edit};
+use super::{joinable, length_before, lower_leaves, placeholder, restore_leaves, Edit};
 use crate::choice::{Choice, ChoiceTree};
 
 /// What edits made in place changed, to set the tree back exactly
@@ -75,11 +75,6 @@ fn set(tree: &mut ChoiceTree, at: &[usize], choice: Choice) -> Option<Change> {
     let was = node.choice?;
     node.choice = Some(choice);
     Some(Change::Set { was })
-}
-
-/// A node to stand in a place for a moment (no allocation).
-pub(super) fn placeholder() -> ChoiceTree {
-    ChoiceTree::root(Vec::new())
 }
 
 impl Undo {

@@ -14,8 +14,7 @@
 //! red-black tree's rotation can be recoloured, as the tree's own insert
 //! does.
 
-use super::apply::placeholder;
-use super::{path_up, Edit, Path};
+use super::{path_up, placeholder, Edit, Path};
 use crate::choice::ChoiceTree;
 use crate::source::DetRng;
 use rand::Rng;

@@ -77,7 +77,7 @@ use super::switch::{Counted, Grower, Switching, When};
 use super::{RandomGuide, RlGuide, SaGuide};
 use crate::guide::Guide;
 
-/// When an [`AutoGuide`] switches.
+/// When an [`AutoGuide`] switches. `#[property(guide = auto)]` takes no keys: [`options`] gives the defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AutoConfig {
     /// No switch before this many cases have run; default 20.
@@ -93,7 +93,7 @@ pub struct AutoConfig {
 
 impl Default for AutoConfig {
     fn default() -> Self {
-        AutoConfig { min_cases: SWITCH_CASES, discard_threshold: 0.5, failed_attempts: SWITCH_FAILED }
+        options::<()>()
     }
 }
 
@@ -148,22 +148,19 @@ impl AutoGuide {
     }
 }
 
-/// `#[property(guide = auto)]`'s options: none, the default guide (see [`super`]'s table).
-pub const fn options<V>() -> AutoOptions {
-    AutoOptions
+/// `#[property(guide = auto)]`'s options: none, the default guide (see [`super`]'s table); the same as
+/// [`AutoConfig::default`].
+pub const fn options<V>() -> AutoConfig {
+    AutoConfig { min_cases: SWITCH_CASES, discard_threshold: 0.5, failed_attempts: SWITCH_FAILED }
 }
-
-/// The options of `guide = auto`: none.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AutoOptions;
 
 /// The names `auto`'s options may use: none.
 pub mod names {}
 
-impl<V> super::GuideOptions<V> for AutoOptions {
+impl<V> super::GuideOptions<V> for AutoConfig {
     type Guide = AutoGuide;
     fn into_guide(self, _property: super::ForProperty<V>) -> AutoGuide {
-        AutoGuide::default()
+        AutoGuide::new(self, RlGuide::default())
     }
 }
 

@@ -135,24 +135,40 @@ use refgen_core::choice::{Choice, Request, Site};
 use refgen_core::source::{sample, weighted_index, DetRng, Stop};
 use std::collections::HashSet;
 
-/// The parameters of a [`CgsGuide`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The parameters of a [`CgsGuide`]. Its setters are `#[property(guide = cgs(key = value, ...))]`'s
+/// keys: `samples`, `grow`.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CgsConfig {
     /// `N`, the samples drawn from each option's derivative to measure its
     /// fitness; default 50, the paper's evaluation's.
     pub samples: u32,
+    /// The share of the work (`0..=1`) that mutation with splicing and grafting makes once the
+    /// validity condition retries, in the guide the configuration makes for a property
+    /// ([`GuideOptions`](super::GuideOptions): a [`Growing`](super::Growing)); default
+    /// [`DEFAULT_GROW`](super::grow::DEFAULT_GROW), 0 the guide alone. [`CgsGuide::new`] is the guide
+    /// alone whatever it is.
+    pub grow: f64,
 }
 
 impl Default for CgsConfig {
     fn default() -> Self {
-        options::<()>().config
+        options::<()>()
     }
 }
 
 impl CgsConfig {
-    /// The same configuration drawing `n` samples per option (at least 1).
-    pub fn samples(mut self, n: u32) -> Self {
-        self.samples = n.max(1);
+    /// `samples = N`: the same configuration drawing `n` samples from each option's derivative;
+    /// `n` must be at least 1.
+    pub const fn samples(mut self, n: u32) -> Self {
+        assert!(n >= 1, "`samples` must be at least 1: the samples drawn from each option's derivative");
+        self.samples = n;
+        self
+    }
+
+    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
+    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`super::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        self.grow = super::grow::grow_option(p);
         self
     }
 }
@@ -445,45 +461,18 @@ impl Guide for CgsGuide {
     }
 }
 
-/// `#[property(guide = cgs(...))]`'s options, their defaults (see [`super`]'s table).
-pub const fn options<V>() -> CgsOptions {
-    CgsOptions { config: CgsConfig { samples: 50 }, grow: None }
-}
-
-/// The options of `guide = cgs(samples = N, grow = P)`.
-#[derive(Debug, Clone, Copy)]
-pub struct CgsOptions {
-    config: CgsConfig,
-    grow: Option<f64>,
-}
-
-impl CgsOptions {
-    /// `samples = N`: the samples drawn from each option's derivative ([`CgsConfig::samples`]), at least 1.
-    pub const fn samples(mut self, n: u32) -> Self {
-        assert!(n >= 1, "`samples` must be at least 1: the samples drawn from each option's derivative");
-        self.config.samples = n;
-        self
-    }
-
-    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
-    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
-    pub const fn grow(mut self, p: f64) -> Self {
-        self.grow = Some(crate::guides::grow::grow_option(p));
-        self
-    }
-
-    /// The configuration the options give.
-    pub fn config(self) -> CgsConfig {
-        self.config
-    }
+/// `#[property(guide = cgs(...))]`'s options, their defaults (see [`super`]'s table): the same as
+/// [`CgsConfig::default`].
+pub const fn options<V>() -> CgsConfig {
+    CgsConfig { samples: 50, grow: super::grow::DEFAULT_GROW }
 }
 
 /// The names `cgs`'s options may use: none.
 pub mod names {}
 
-impl<V> super::GuideOptions<V> for CgsOptions {
+impl<V> super::GuideOptions<V> for CgsConfig {
     type Guide = super::Growing;
     fn into_guide(self, _property: super::ForProperty<V>) -> super::Growing {
-        super::Growing::new(CgsGuide::new(self.config), self.grow.unwrap_or(super::grow::DEFAULT_GROW))
+        super::Growing::new(CgsGuide::new(self), self.grow)
     }
 }

@@ -37,12 +37,18 @@
 //! array of them, the options are built in a `const` block, so a setter's
 //! `assert!` rejects a bad value at compile time (a `static` given by name is
 //! then written `{ MY_STATIC }`). A guide therefore owns and
-//! checks its options, and a new option is a method in the guide's own file:
-//! - `pub const fn options<V>()`, the defaults for arguments of type `V`,
-//!   whose methods (one per key, `const fn` when their values can be
-//!   constants) set the options;
+//! checks its options, and a new option is a field and a setter of the
+//! guide's configuration, in the guide's own module:
+//! - one options type, the guide's configuration (`rl::RlConfig`,
+//!   `cgs::CgsConfig`, `mutate::MutateConfig`, `auto::AutoConfig`; `random`'s
+//!   is the guide itself), which `XGuide::new` takes too: its setters, one per
+//!   key and `const fn` when their values can be constants, set the options;
+//!   `sa::SaOptions` adds `neighbour`, whose function names the arguments'
+//!   type, to an `SaConfig`, and `tuned`'s options carry its examples;
+//! - `pub const fn options<V>()`, that type's defaults for arguments of
+//!   type `V`;
 //! - `pub mod names`, the names its options' values may use (possibly none);
-//! - an impl of [`GuideOptions`] for the options' type.
+//! - an impl of [`GuideOptions`] for that type.
 //!
 //! A wrong key is a compile error at the key (no method of that name), a
 //! wrong value one at the value (a type mismatch, a name not found, or the
@@ -56,18 +62,16 @@ use refgen_core::source::DetRng;
 pub mod auto;
 pub mod cgs;
 pub mod distinct;
-mod elites;
-mod graft;
 pub mod grow;
 pub mod mutate;
-mod order;
 pub mod random;
 pub mod rl;
 pub mod sa;
-pub mod shape;
 pub mod switch;
-mod tested;
 pub mod tuned;
+
+/// The old path of [`mutate::shape`], kept for code written before it moved under [`mutate`].
+pub use mutate::shape;
 
 pub use auto::{AutoConfig, AutoGuide};
 pub use cgs::{CgsConfig, CgsGuide};
@@ -129,8 +133,7 @@ pub(crate) fn weighted_draw(weights: impl Iterator<Item = f64>, total: f64, rng:
 
 #[cfg(test)]
 mod tests {
-    //! Each option `#[property(guide = ...)]` writes gives the configuration the guide had
-    //! before the guides owned their options.
+    //! Each option `#[property(guide = ...)]` writes sets the field of the guide's configuration it names.
     use super::*;
     use refgen_core::combinators::int;
     use refgen_core::edit::Mutation;
@@ -140,21 +143,29 @@ mod tests {
     }
 
     #[test]
-    fn rl_options_give_the_configurations_they_name() {
+    fn options_are_the_configurations_defaults() {
+        assert_eq!(rl::options::<u8>(), RlConfig::default());
+        assert_eq!(cgs::options::<u8>(), CgsConfig::default());
+        assert_eq!(sa::options::<u8>().config(), SaConfig::default());
+        assert_eq!(mutate::options::<u8>(), MutateConfig::default());
+        assert_eq!(auto::options::<u8>(), AutoConfig::default());
+        assert_eq!(&mutate::options::<u8>().operators[..], &Mutation::ALL[..]);
+    }
+
+    #[test]
+    fn rl_diverse_brings_its_epsilon_unless_one_is_given() {
         use rl::names::*;
         let o = || rl::options::<u8>();
-        assert_eq!(o().config(), RlConfig::default());
-        assert_eq!(o().explore(diverse).window(3).config(), RlConfig::diverse().window(3));
+        assert_eq!(o().explore(diverse).epsilon, 0.05);
+        assert_eq!(o().explore(diverse).window(3), RlConfig::diverse().window(3));
         // `diverse`'s ε is a default: an `epsilon` given before or after it wins.
-        assert_eq!(o().epsilon(0.1).explore(diverse).config(), RlConfig::diverse().epsilon(0.1));
-        assert_eq!(o().explore(diverse).epsilon(0.1).config(), RlConfig::diverse().epsilon(0.1));
+        assert_eq!(o().epsilon(0.1).explore(diverse).epsilon, 0.1);
+        assert_eq!(o().explore(diverse).epsilon(0.1).epsilon, 0.1);
+        assert_eq!(o().explore(diverse).explore(paper).epsilon, 0.25);
+        let set = o().explore(forget).epsilon(0.1).abstraction(Sequence).prior(uniform);
         assert_eq!(
-            o().explore(forget).epsilon(0.1).abstraction(Sequence).prior(uniform).config(),
-            RlConfig::default()
-                .explore(rl::Explore::FORGET)
-                .epsilon(0.1)
-                .abstraction(rl::Abstraction::Sequence)
-                .prior(rl::Prior::Uniform)
+            (set.explore, set.epsilon, set.abstraction, set.prior),
+            (rl::Explore::FORGET, 0.1, rl::Abstraction::Sequence, rl::Prior::Uniform)
         );
     }
 
@@ -174,38 +185,30 @@ mod tests {
     }
 
     #[test]
-    fn cgs_sa_and_mutate_options_give_the_configurations_they_name() {
-        let cgs = |o: cgs::CgsOptions| o.config();
-        assert_eq!(cgs(cgs::options::<u8>()), CgsConfig::default());
-        assert_eq!(cgs(cgs::options::<u8>().samples(10)), CgsConfig::default().samples(10));
+    fn cgs_sa_and_mutate_options_set_the_fields_they_name() {
+        assert_eq!(cgs::options::<u8>().samples(10).samples, 10);
 
-        let sa = |o: sa::SaOptions<u8>| o.config();
-        assert_eq!(sa(sa::options()), SaConfig::default());
-        let set = sa::options().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0);
-        assert_eq!(sa(set), SaConfig::default().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0));
+        let sa = sa::options::<u8>().steps(2000).restart_after(300).initial_temp(0.8).max_retries(0).grow(0.25);
+        assert_eq!(
+            sa.config(),
+            SaConfig { steps: Some(2000), restart_after: Some(300), initial_temp: 0.8, max_retries: 1, grow: 0.25 }
+        );
 
         use mutate::names::*;
-        assert_eq!(mutate::options::<u8>().config(), MutateConfig::default());
+        let m = mutate::options::<u8>()
+            .corpus(8)
+            .fresh(0.5)
+            .splice(0.25)
+            .graft(0.5)
+            .rotate(0.75)
+            .restart_every(0)
+            .restart_luby(false)
+            .operators([shrink, reroll]);
         assert_eq!(
-            mutate::options::<u8>()
-                .corpus(8)
-                .fresh(0.5)
-                .splice(0.25)
-                .graft(0.5)
-                .rotate(0.75)
-                .restart_every(0)
-                .restart_luby(false)
-                .operators([shrink, reroll])
-                .config(),
-            MutateConfig::default()
-                .corpus_size(8)
-                .fresh(0.5)
-                .splice(0.25)
-                .graft(0.5)
-                .rotate(0.75)
-                .restart_every(0)
-                .restart_luby(false)
-                .operators([Mutation::Shrink, Mutation::Reroll])
+            (m.corpus_size, m.fresh, m.splice, m.graft, m.rotate, m.restart_every, m.restart_luby),
+            (8, 0.5, 0.25, 0.5, 0.75, 0, false)
         );
+        assert_eq!(&m.operators[..], &[Mutation::Shrink, Mutation::Reroll]);
+        assert_eq!(m.operators([reroll, swap]).operators([shrink]), m.operators([shrink]));
     }
 }

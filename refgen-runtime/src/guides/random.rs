@@ -22,21 +22,17 @@ impl Guide for RandomGuide {
     }
 }
 
-/// `#[property(guide = random)]`'s options: none (see [`super`]'s table).
-pub const fn options<V>() -> RandomOptions {
-    RandomOptions
+/// `#[property(guide = random)]`'s options: none, so the guide itself (see [`super`]'s table).
+pub const fn options<V>() -> RandomGuide {
+    RandomGuide
 }
-
-/// The options of `guide = random`: none.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RandomOptions;
 
 /// The names `random`'s options may use: none.
 pub mod names {}
 
-impl<V> super::GuideOptions<V> for RandomOptions {
+impl<V> super::GuideOptions<V> for RandomGuide {
     type Guide = RandomGuide;
     fn into_guide(self, _property: super::ForProperty<V>) -> RandomGuide {
-        RandomGuide
+        self
     }
 }

@@ -12,7 +12,7 @@
 //! 2. each next case is a *neighbour* of the current input at temperature
 //!    `T_k = T_0 · (1 - k / k_max)` (`k_max` the run's cases, at most
 //!    [`MAX_DEFAULT_STEPS`]): by default its recorded choice tree,
-//!    edited by the rules of [`refgen_core::neighbour`] (the paper's Tables
+//!    edited by the rules of [`refgen_core::edit::neighbour`] (the paper's Tables
 //!    I-II, scaled by `T`) and replayed leniently, so the neighbour is always
 //!    a value the generator can make, new parts generated afresh (a pick
 //!    there takes its first, base option, as lenient replay does; an integer
@@ -41,7 +41,7 @@
 //! random generation of a type with a hard `#[assume]` rarely does). Several utilities in
 //! one case: the largest counts (see [`crate::maximize!`]). The departures of
 //! the constructed neighbourhood from the paper's are listed in
-//! [`refgen_core::neighbour`].
+//! [`refgen_core::edit::neighbour`].
 //!
 //! **`guide = sa` grows.** Where a retrying `#[assume]` makes more than one
 //! failed attempt per case, `#[property(guide = sa)]` shares the work with
@@ -53,10 +53,10 @@ use crate::guide::{CaseInfo, ChoiceContext, Feedback, Guide, GuideReport, Outcom
 use crate::hashing::mix;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::edit::neighbour::neighbour;
 use refgen_core::gen::BoxGen;
 use refgen_core::interpret::replay::Cue;
 use refgen_core::interpret::{parse_tree, reflect};
-use refgen_core::neighbour::neighbour;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
 use refgen_core::trail::Kind;
 
@@ -69,6 +69,9 @@ use refgen_core::trail::Kind;
 pub const MAX_DEFAULT_STEPS: u64 = 10_000;
 
 /// The parameters of a [`SaGuide`]; the defaults are the paper's implementation's, but for [`MAX_DEFAULT_STEPS`].
+/// Its setters are `#[property(guide = sa(key = value, ...))]`'s keys: `steps`, `initial_temp`,
+/// `restart_after`, `max_retries`, `grow` (and [`SaOptions`], which `sa::options()` gives, adds
+/// `neighbour`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SaConfig {
     /// `k_max`, the number of steps the temperature falls over; `None` (the
@@ -85,6 +88,12 @@ pub struct SaConfig {
     /// After this many invalid neighbours in a row, try a fresh input
     /// instead; default 50 (PropEr's constraint tries).
     pub max_retries: u64,
+    /// The share of the work (`0..=1`) that mutation with splicing and grafting makes once the
+    /// validity condition retries, in the guide the options make for a property
+    /// ([`GuideOptions`](super::GuideOptions): a [`Growing`](super::Growing)); default
+    /// [`DEFAULT_GROW`](super::grow::DEFAULT_GROW), 0 the guide alone. [`SaGuide::new`] is the guide
+    /// alone whatever it is.
+    pub grow: f64,
 }
 
 impl Default for SaConfig {
@@ -94,27 +103,34 @@ impl Default for SaConfig {
 }
 
 impl SaConfig {
-    /// The same configuration with `k_max = steps`.
-    pub fn steps(mut self, steps: u64) -> Self {
+    /// `steps = N`: the same configuration with `k_max = steps`.
+    pub const fn steps(mut self, steps: u64) -> Self {
         self.steps = Some(steps);
         self
     }
 
-    /// The same configuration starting at temperature `t` (clamped to `0..=1`).
-    pub fn initial_temp(mut self, t: f64) -> Self {
+    /// `initial_temp = T`: the same configuration starting at temperature `t` (clamped to `0..=1`).
+    pub const fn initial_temp(mut self, t: f64) -> Self {
         self.initial_temp = t.clamp(0.0, 1.0);
         self
     }
 
-    /// The same configuration restarting after `n` rejections in a row (`0`: never).
-    pub fn restart_after(mut self, n: u64) -> Self {
-        self.restart_after = (n > 0).then_some(n);
+    /// `restart_after = N`: the same configuration restarting after `n` rejections in a row (`0`: never).
+    pub const fn restart_after(mut self, n: u64) -> Self {
+        self.restart_after = if n > 0 { Some(n) } else { None };
         self
     }
 
-    /// The same configuration with at most `n` invalid neighbours in a row.
-    pub fn max_retries(mut self, n: u64) -> Self {
-        self.max_retries = n.max(1);
+    /// `max_retries = N`: the same configuration with at most `n` invalid neighbours in a row (at least 1).
+    pub const fn max_retries(mut self, n: u64) -> Self {
+        self.max_retries = if n > 0 { n } else { 1 };
+        self
+    }
+
+    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
+    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`super::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        self.grow = super::grow::grow_option(p);
         self
     }
 }
@@ -410,42 +426,56 @@ impl Guide for SaGuide {
 /// arguments' value, which `neighbour` takes.
 pub const fn options<T>() -> SaOptions<T> {
     SaOptions {
-        config: SaConfig { steps: None, initial_temp: 1.0, restart_after: None, max_retries: 50 },
+        config: SaConfig {
+            steps: None,
+            initial_temp: 1.0,
+            restart_after: None,
+            max_retries: 50,
+            grow: super::grow::DEFAULT_GROW,
+        },
         neighbour: None,
-        grow: None,
     }
 }
 
 /// The options of `guide = sa(...)`: an [`SaConfig`] and perhaps a neighbourhood function.
+///
+/// A type apart from [`SaConfig`] because `neighbour` takes the arguments' value `T`, which the
+/// configuration of [`SaGuide::new`] (a guide for any generator) does not name; its other setters
+/// set the configuration's, through [`SaConfig`]'s own.
 #[derive(Debug, Clone, Copy)]
 pub struct SaOptions<T> {
     config: SaConfig,
     neighbour: Option<fn(&T, f64, &mut DetRng) -> T>,
-    grow: Option<f64>,
 }
 
 impl<T> SaOptions<T> {
-    /// `steps = N`: `k_max` ([`SaConfig::steps`]).
+    /// `steps = N`: [`SaConfig::steps`].
     pub const fn steps(mut self, steps: u64) -> Self {
-        self.config.steps = Some(steps);
+        self.config = self.config.steps(steps);
         self
     }
 
-    /// `initial_temp = T`: the temperature at the start, clamped to `0..=1` ([`SaConfig::initial_temp`]).
+    /// `initial_temp = T`: [`SaConfig::initial_temp`].
     pub const fn initial_temp(mut self, t: f64) -> Self {
-        self.config.initial_temp = t.clamp(0.0, 1.0);
+        self.config = self.config.initial_temp(t);
         self
     }
 
-    /// `restart_after = N`: restart after `N` rejections in a row, `0` never ([`SaConfig::restart_after`]).
+    /// `restart_after = N`: [`SaConfig::restart_after`].
     pub const fn restart_after(mut self, n: u64) -> Self {
-        self.config.restart_after = if n > 0 { Some(n) } else { None };
+        self.config = self.config.restart_after(n);
         self
     }
 
-    /// `max_retries = N`: at most `N` invalid neighbours in a row, at least 1 ([`SaConfig::max_retries`]).
+    /// `max_retries = N`: [`SaConfig::max_retries`].
     pub const fn max_retries(mut self, n: u64) -> Self {
-        self.config.max_retries = if n > 0 { n } else { 1 };
+        self.config = self.config.max_retries(n);
+        self
+    }
+
+    /// `grow = P`: [`SaConfig::grow`].
+    pub const fn grow(mut self, p: f64) -> Self {
+        self.config = self.config.grow(p);
         self
     }
 
@@ -455,15 +485,8 @@ impl<T> SaOptions<T> {
         self
     }
 
-    /// `grow = P`: once the validity condition retries, mutation with splicing and grafting makes the
-    /// share `P` of the work (`0..=1`, default 0.5; 0: the guide alone). See [`crate::guides::grow`].
-    pub const fn grow(mut self, p: f64) -> Self {
-        self.grow = Some(crate::guides::grow::grow_option(p));
-        self
-    }
-
-    /// The configuration the options give.
-    pub fn config(&self) -> SaConfig {
+    /// The configuration the options set.
+    pub const fn config(&self) -> SaConfig {
         self.config
     }
 }
@@ -478,7 +501,7 @@ impl<T: 'static> super::GuideOptions<T> for SaOptions<T> {
             None => SaGuide::new(self.config),
             Some(f) => SaGuide::with_neighbour(self.config, property.gen, f),
         };
-        super::Growing::new(guide, self.grow.unwrap_or(super::grow::DEFAULT_GROW))
+        super::Growing::new(guide, self.config.grow)
     }
 }
 

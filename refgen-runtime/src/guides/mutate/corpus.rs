@@ -1,7 +1,7 @@
 //! The mutational guide's corpus: its entries, how a parent is drawn from them, and which entry a new one replaces.
 
-use crate::guides::elites::Elites;
-use crate::guides::graft::{recursive, Start};
+use super::elites::Elites;
+use super::graft::{recursive, Start};
 use rand::Rng;
 use refgen_core::choice::ChoiceTree;
 use refgen_core::edit::{Mutations, Rotations};
@@ -121,7 +121,7 @@ impl Corpus {
     /// case was most of a case's cost (see `benches/src/bin/guide_cost.rs`).
     ///
     /// With probability [`ELITE_SHARE`], the parent must have a rare feature
-    /// drawn uniformly (see [`crate::guides::elites`]): it is drawn the same way
+    /// drawn uniformly (see [`super::elites`]): it is drawn the same way
     /// until it has it, at most [`ELITE_TRIES`] times, else it is that
     /// feature's elite. With no rare feature, the draw is by size alone.
     pub(super) fn parent(&self, rng: &mut DetRng) -> usize {

@@ -2,9 +2,9 @@
 
 use rand::Rng;
 use refgen_core::choice::ChoiceTree;
+use refgen_core::edit::splice::Donors;
 use refgen_core::edit::{Edit, Path, Rotations};
 use refgen_core::source::DetRng;
-use refgen_core::splice::Donors;
 
 /// A splice of `parent` (see [`Donors::splice`]), spliced again with probability one half each time, at most
 /// three splices in all: two valid parts brought under one node in one step.

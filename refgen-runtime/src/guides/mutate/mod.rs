@@ -9,7 +9,7 @@
 //!   (replayed first). A generated case joins it when it is valid and new
 //!   (a value not made before in the run), when it raises the best utility
 //!   reported with `maximize!` / `target!`, or when it fails. A new value
-//!   joins only if its shape is new too ([`super::shape`]: its picks'
+//!   joins only if its shape is new too ([`shape`]: its picks'
 //!   options and number of choices): a corpus of new values filled up with
 //!   small values that differ in an integer, where new shapes press toward
 //!   new structures and sizes. An entry is kept without the failed attempts
@@ -19,7 +19,7 @@
 //!   as a fresh case of the guide's own would, but is none of its cases (no
 //!   work, no fresh case counted).
 //! - **Donors**: every part of every valid new value is kept as a donor for
-//!   splicing ([`refgen_core::splice::Donors`], at most 512 per site).
+//!   splicing ([`refgen_core::edit::splice::Donors`], at most 512 per site).
 //! - **The schedule**: while the corpus is empty a case is fresh (plain
 //!   random generation); after that a case is fresh while fresh cases have
 //!   made less than their share [`MutateConfig::fresh`] (default 0.1) of the
@@ -30,7 +30,7 @@
 //!   (larger entries have more to mutate, and were reached by more steps:
 //!   growing valid values step by step is what mutation is for). Half the
 //!   time, the entry must also have a **rare feature** drawn uniformly:
-//!   a feature ([`super::shape::features`]: a constructor under a
+//!   a feature ([`shape::features`]: a constructor under a
 //!   constructor, by branch, such as a function under the first part of
 //!   an application) that at most a quarter of the corpus's entries have.
 //!   It is drawn by size until it has it, at most four times, else it is
@@ -90,7 +90,7 @@
 //!   replays a donor of that site, drawn with weight its number of choices
 //!   (in half the draws, where the site's donors have several top choices,
 //!   such as a term's constructors, after its top choice is drawn uniformly:
-//!   [`Donors::draw`](refgen_core::splice::Donors::draw)),
+//!   [`Donors::draw`](refgen_core::edit::splice::Donors::draw)),
 //!   and the other choices are drawn at random, but that an integer made
 //!   outside every pick (a property's key beside its tree) is, half the
 //!   time, one made before in the case at the same site and range, drawn
@@ -187,52 +187,58 @@
 //! Departures from the thesis: splicing, grafting, rotation, the donors, the rare
 //! features' elites, restarts and the schedule by work are this library's (splicing
 //! and grafting are what grow values whose validity couples a part with its
-//! surroundings, such as balanced trees; see [`refgen_core::splice`]); the
+//! surroundings, such as balanced trees; see [`refgen_core::edit::splice`]); the
 //! thesis's fresh cases are a fixed share of the cases.
 //!
 //! [`mutant`] makes one mutant outside a run, the same way.
+//!
+//! Everything that grows values by mutation is in this folder: the
+//! corpus (`corpus`, with the rare features' `elites`), the schedule by
+//! work (`schedule`) and the restarts (`restarts`), the edits made of
+//! several (`edits`) and how an edited tree is replayed (`replay`),
+//! grafting (`graft`, with the integer `order`s it keeps and the choice
+//! sequences already `tested`), and [`shape`]. The tree operations they
+//! use are the core's [`refgen_core::edit`] (operators, rotations,
+//! [`splice`](refgen_core::edit::splice)).
 
 mod config;
 mod corpus;
 mod edits;
-mod options;
+mod elites;
+mod graft;
+mod order;
+mod replay;
 mod restarts;
 mod schedule;
+pub mod shape;
 mod stats;
+mod tested;
 #[cfg(test)]
 mod tests;
 
-pub use config::{MutateConfig, RESTART, ROTATE};
+pub use config::{names, options, MutateConfig, Operators, RESTART, ROTATE};
 pub use corpus::{CorpusEntry, Joined};
-pub use options::{names, options, MutateOptions};
+pub use replay::mutant;
 pub use stats::MutateStats;
 
-use super::graft::Grafting;
-use super::order::Orders;
-use super::shape::{features, Shapes};
-use super::tested::Tested;
-use crate::guide::{
-    CaseInfo, ChoiceContext, Choices, Erased, Feedback, Guide, GuideReport, GuidedSource, Origin, Outcome, Plan,
-};
+use crate::guide::{CaseInfo, ChoiceContext, Choices, Feedback, Guide, GuideReport, Origin, Outcome, Plan};
 use crate::hashing::mix;
 use corpus::Corpus;
 use edits::{rotated, spliced};
+use graft::Grafting;
+use order::Orders;
 use rand::Rng;
-use refgen_core::choice::{Choice, ChoiceTree, Request};
+use refgen_core::choice::{Choice, ChoiceTree};
+use refgen_core::edit::splice::Donors;
 use refgen_core::edit::Mutation;
-use refgen_core::gen::Gen;
-use refgen_core::interpret::replay::Cue;
 use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
-use refgen_core::splice::Donors;
 use refgen_core::trail::Trail;
+use replay::{edited, fill};
 use schedule::Work;
+use shape::{features, Shapes};
 use std::collections::VecDeque;
 use std::fmt::Debug;
-
-/// The plan of an edit of an earlier case: replayed without retries, its trail keeping the kept choices.
-fn edited(tree: ChoiceTree) -> Plan {
-    Plan::replay(tree).without_retries().kept_choices_only()
-}
+use tested::Tested;
 
 /// A restart starts from the valid new values of the latest fresh cases, at most this many.
 const RESTART_ADOPTS: usize = 20;
@@ -327,14 +333,6 @@ impl Default for MutateGuide {
     }
 }
 
-/// How a gap of a replayed mutant is answered; see the module docs.
-fn fill(cue: Cue, request: Request<'_>, rng: &mut DetRng) -> Choice {
-    match (cue, request) {
-        (Cue::Missing, Request::Pick { .. }) => 0,
-        _ => sample(rng, request),
-    }
-}
-
 /// The most donors the splice pool keeps per site.
 const DONORS_PER_SITE: usize = 512;
 
@@ -414,7 +412,7 @@ impl MutateGuide {
     fn restart(&mut self) {
         // A new guide, which keeps what is not learned from valid values: the schedule's draws, the best
         // utility, the counts; so a field added later starts again by default.
-        let old = std::mem::replace(self, MutateGuide::new(self.config.clone()));
+        let old = std::mem::replace(self, MutateGuide::new(self.config));
         self.best = old.best;
         self.stats = old.stats;
         self.salt = old.salt;
@@ -552,9 +550,9 @@ impl MutateGuide {
             self.restart();
         }
         let mut rng = rng_from_seed(mix(self.salt, case.index));
-        // Fields set by hand out of range: a probability compared, never a panic; no operators, all three.
+        // Fields set by hand out of range: a probability compared, never a panic.
         let fresh = self.corpus.is_empty() || self.fresh_due();
-        let ops = if self.config.operators.is_empty() { &Mutation::ALL[..] } else { &self.config.operators[..] };
+        let ops = &self.config.operators[..];
         // No draw for a share of 0, so a guide that never grafts draws as before grafting was added.
         let graft =
             !fresh && !self.donors.is_empty() && self.config.graft > 0.0 && rng.random::<f64>() < self.config.graft;
@@ -666,39 +664,4 @@ impl MutateGuide {
             ),
         ]
     }
-}
-
-/// The gaps of a replayed mutant, answered as [`MutateGuide`] answers them.
-struct Fill;
-
-impl Guide for Fill {
-    fn name(&self) -> &str {
-        "mutate"
-    }
-    fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        Ok(fill(ctx.cue, ctx.request, rng))
-    }
-}
-
-/// One mutant of the value `tree` makes, by `op`, replayed leniently against
-/// `gen` as [`MutateGuide`] replays its mutants: the value (or why there is
-/// none: [`Stop::Invalid`] when the validity condition rejected it) and the
-/// choice tree that made it. `None` when `op` has nothing to act on in `tree`.
-pub fn mutant<G>(
-    gen: &G,
-    tree: &ChoiceTree,
-    op: Mutation,
-    rng: &mut DetRng,
-) -> Option<(Result<G::Value, Stop>, ChoiceTree)>
-where
-    G: Gen + ?Sized,
-    G::Value: Debug,
-{
-    let edited = op.draw(tree, rng)?.apply(tree)?;
-    let plan = Plan::replay(edited);
-    let mut trail = Trail::new();
-    let handle = Erased(gen);
-    let case = CaseInfo { index: 0, budget: 0, gen: &handle };
-    let r = gen.run(&mut GuidedSource::new(&mut Fill, &mut trail, &plan, case, rng));
-    Some((r, trail.to_tree()))
 }

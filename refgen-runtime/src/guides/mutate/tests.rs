@@ -4,6 +4,7 @@ use super::*;
 use crate::config::Config;
 use crate::runner::Property;
 use refgen_core::combinators::{int, vec};
+use refgen_core::gen::Gen;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -40,12 +40,12 @@
 //! balanced tree, whose valid values then stay as small as random
 //! generation's.
 
+mod config;
 pub mod learner;
-mod options;
 pub mod state;
 
+pub use config::{names, options, Prior, RlConfig};
 pub use learner::{Explore, Learner};
-pub use options::{names, options, RlOptions};
 
 pub use state::{describe_states, Abstraction, DescribedState};
 
@@ -56,130 +56,6 @@ use refgen_core::choice::{Choice, Request, Site};
 use refgen_core::source::{DetRng, Stop};
 use state::State;
 use std::collections::HashMap;
-
-/// The parameters of an [`RlGuide`]; the defaults are RLCheck's (Sec. 4.3.1).
-///
-/// ```
-/// use refgen_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
-/// let guide = RlGuide::new(RlConfig::default().epsilon(0.1).window(6).abstraction(Abstraction::Sequence));
-/// assert_eq!(guide.config().window, 6);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RlConfig {
-    /// The probability of a uniformly random choice (ε of Alg. 1); default 0.25.
-    pub epsilon: f64,
-    /// The reward for a valid value not generated before (`R_unique`); default 20.
-    pub r_unique: f64,
-    /// The reward for a valid value generated before (`R_valid`); default 0.
-    pub r_valid: f64,
-    /// The reward for an invalid value (`R_invalid`); default -1.
-    pub r_invalid: f64,
-    /// The window `w`: how many abstract choices a state keeps; default 4.
-    pub window: usize,
-    /// The state abstraction; default [`Abstraction::TreeLR`].
-    pub abstraction: Abstraction,
-    /// Tree and Tree L/R: whether a closed pick that built nothing (a `false`,
-    /// a `None`, a leaf variant) stays in its later siblings' states. Default
-    /// `false`, as RLCheck (Fig. 3: both child choices see only the node's
-    /// value) and the authors' code.
-    pub sibling_picks: bool,
-    /// Exploration beyond the paper's (forgetting, a novelty bonus, settling
-    /// ε); default none, RLCheck's Alg. 1 exactly. See [`Explore`].
-    pub explore: Explore,
-    /// Where the policy starts: the generator's weights (the default) or
-    /// uniform (RLCheck). See the module docs.
-    pub prior: Prior,
-}
-
-/// Where an [`RlGuide`]'s policy starts (see the module docs).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Prior {
-    /// The generator's distribution: weights draw the ε-random choice and
-    /// break ties of `Q`, and weigh the softmax policy's choices.
-    #[default]
-    Weights,
-    /// Uniform over the choices, whatever their weights (RLCheck's Alg. 1).
-    Uniform,
-}
-
-impl Default for RlConfig {
-    fn default() -> Self {
-        RlConfig {
-            epsilon: 0.25,
-            r_unique: 20.0,
-            r_valid: 0.0,
-            r_invalid: -1.0,
-            window: 4,
-            abstraction: Abstraction::TreeLR,
-            sibling_picks: false,
-            explore: Explore::default(),
-            prior: Prior::Weights,
-        }
-    }
-}
-
-impl RlConfig {
-    /// The same configuration with ε = `epsilon` (clamped to `0..=1`).
-    pub fn epsilon(mut self, epsilon: f64) -> Self {
-        self.epsilon = epsilon.clamp(0.0, 1.0);
-        self
-    }
-
-    /// The same configuration with these rewards for a unique valid, a duplicate valid and an invalid value.
-    pub fn rewards(mut self, unique: f64, valid: f64, invalid: f64) -> Self {
-        self.r_unique = unique;
-        self.r_valid = valid;
-        self.r_invalid = invalid;
-        self
-    }
-
-    /// The same configuration with window `w`.
-    pub fn window(mut self, w: usize) -> Self {
-        self.window = w;
-        self
-    }
-
-    /// The same configuration with this state abstraction.
-    pub fn abstraction(mut self, abstraction: Abstraction) -> Self {
-        self.abstraction = abstraction;
-        self
-    }
-
-    /// The same configuration, keeping (or not) closed picks that built nothing in later siblings' states.
-    pub fn sibling_picks(mut self, keep: bool) -> Self {
-        self.sibling_picks = keep;
-        self
-    }
-
-    /// RLCheck's configuration with the exploration that found the most
-    /// distinct valid values on the benchmarks of `benches/src/bin/rlcheck_bst.rs`:
-    /// [`Explore::DIVERSE`] (a softmax policy with forgetting) and ε = 0.05.
-    /// `#[property(guide = rl(explore = diverse))]`.
-    pub fn diverse() -> Self {
-        RlConfig::default().explore(Explore::DIVERSE).epsilon(0.05)
-    }
-
-    /// The same configuration exploring as `explore` says.
-    pub fn explore(mut self, explore: Explore) -> Self {
-        self.explore = explore;
-        self
-    }
-
-    /// The same configuration, its policy starting from `prior`.
-    pub fn prior(mut self, prior: Prior) -> Self {
-        self.prior = prior;
-        self
-    }
-
-    /// The reward for a case that went as `feedback` says (RLCheck Eq. 1).
-    pub fn reward(&self, feedback: &Feedback<'_>) -> f64 {
-        match (feedback.valid, feedback.new) {
-            (false, _) => self.r_invalid,
-            (true, true) => self.r_unique,
-            (true, false) => self.r_valid,
-        }
-    }
-}
 
 /// RLCheck's Monte Carlo Control guide: one [`Learner`] per
 /// choice point, states from an [`Abstraction`] of the choice tree, rewards

@@ -22,7 +22,7 @@
 //! ```
 //! use refgen_core::choice::ChoiceTree;
 //! use refgen_core::source::rng_from_seed;
-//! use refgen_core::splice::Donors;
+//! use refgen_core::edit::splice::Donors;
 //!
 //! // A list of two parts made at site "x": one valid value gives two donors.
 //! let x = |c, kids| ChoiceTree::choice("x", c, kids);
@@ -42,8 +42,8 @@
 //! assert!(spliced.children[0].choice_count() > 1);
 //! ```
 
+use super::{Edit, Path};
 use crate::choice::{Choice, ChoiceTree, ROOT};
-use crate::edit::{Edit, Path};
 use crate::hashing::{finish, mix, mix_bytes, BuildKey};
 use crate::source::{weighted_index, weighted_pick, DetRng};
 use rand::Rng;

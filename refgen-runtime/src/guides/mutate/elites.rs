@@ -1,4 +1,4 @@
-//! The corpus's elites, for [`super::mutate`]: for each feature of its entries, the largest entry that has it.
+//! The corpus's elites, for the mutational guide ([`super`]): for each feature of its entries, the largest entry that has it.
 //!
 //! A corpus drawn from by size alone spends its mutations on the largest
 //! entries, and a rare construct (a function applied in a term, which few

@@ -18,8 +18,8 @@
 //! steering there cut a few more repeats but nearly doubled the time to make
 //! the values ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#tested-values)).
 
-use super::weighted_draw;
 use crate::guide::ChoiceContext;
+use crate::guides::weighted_draw;
 use refgen_core::choice::Choice;
 use refgen_core::hashing::{finish, mix, BuildKey};
 use refgen_core::source::{sample, DetRng};

@@ -24,10 +24,18 @@
 //! [`random_edit`] draws one mutation; [`Mutation::draw`] draws one by a
 //! named operator (the runtime's `mutate` guide); the shrinker enumerates
 //! edits in its own order (see the runtime's `shrink` module).
+//!
+//! Two submodules make edits from more than one tree or by rules:
+//! [`splice`] keeps the parts of valid values as donors and puts one in
+//! place of a part made at the same site (mutation's splices and grafts),
+//! and [`neighbour`] draws the neighbourhood of a tree for simulated
+//! annealing.
 
 mod apply;
 mod mutation;
+pub mod neighbour;
 mod rotate;
+pub mod splice;
 
 pub use apply::Undo;
 pub use mutation::{Mutation, Mutations};
@@ -39,6 +47,11 @@ use rand::Rng;
 
 /// A path from the root of a choice tree: child indices.
 pub type Path = Vec<usize>;
+
+/// A node to stand in a place for a moment (no allocation).
+fn placeholder() -> ChoiceTree {
+    ChoiceTree::root(Vec::new())
+}
 
 /// One edit of a choice tree; see the module docs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

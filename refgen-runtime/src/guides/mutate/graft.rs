@@ -1,4 +1,4 @@
-//! Grafting, for [`super::mutate`]: how a graft case answers the generator's choices.
+//! Grafting, for the mutational guide ([`super`]): how a graft case answers the generator's choices.
 //!
 //! A graft case is made by the generator, retries included. [`Grafting`]
 //! answers it from a script: first the start of a corpus entry, then, at
@@ -9,7 +9,7 @@
 //! beside its tree), now and then one made before in the case at the same
 //! site ([`REUSE`]); at the first choice of a retry, a new cut of
 //! the failed attempt (chronological backtracking). The module docs of
-//! [`super::mutate`] say what a user sees of it and why.
+//! [`super`] say what a user sees of it and why.
 //!
 //! A donor is drawn without regard to the sibling it goes beside; the
 //! filter's retries find one that fits. Drawing donors to fit their
@@ -23,8 +23,8 @@ use crate::guide::ChoiceContext;
 use rand::seq::index;
 use rand::Rng;
 use refgen_core::choice::{Choice, ChoiceTree, Request, Site};
+use refgen_core::edit::splice::{DonorChoices, Donors, Graft};
 use refgen_core::source::{sample, DetRng, Stop};
-use refgen_core::splice::{DonorChoices, Donors, Graft};
 use refgen_core::trail::{Kind, Node, Trail};
 use std::borrow::Cow;
 use std::rc::Rc;

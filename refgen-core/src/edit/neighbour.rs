@@ -40,8 +40,8 @@
 //! neighbourhood (its temperature scaling is off); the paper's tables scale
 //! by it, as we do.
 
+use super::{Edit, Path};
 use crate::choice::{Choice, ChoiceTree};
-use crate::edit::{Edit, Path};
 use crate::source::DetRng;
 use crate::trail::Kind;
 use rand::Rng;

@@ -10,7 +10,7 @@
 //! new, and how its size compares with the valid cases so far, so that it can
 //! be rewarded for growing and for new shapes instead. Its **features**
 //! ([`features`]) are the constructors under constructors it has, so that a
-//! guide can give a rare construct its share ([`super::mutate`]).
+//! guide can give a rare construct its share ([`super`], the mutational guide).
 //!
 //! ```
 //! use refgen_core::choice::Request;
