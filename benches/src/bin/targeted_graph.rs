@@ -176,6 +176,11 @@ fn main() {
     let mut strategies = vec!["random", "sa_auto", "sa_handwritten"];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if a == "--only" {
+            let only = args.next().unwrap_or_default();
+            strategies.retain(|s| *s == only);
+            continue;
+        }
         if a == "--no-random" {
             strategies.retain(|s| *s != "random");
             continue;
@@ -186,7 +191,7 @@ fn main() {
             ("--seed", Some(n)) => seed = n,
             ("--budget", Some(n)) => budget = n,
             _ => {
-                eprintln!("usage: targeted_graph [--runs N] [--seed S] [--budget TESTS] [--no-random]");
+                eprintln!("usage: targeted_graph [--runs N] [--seed S] [--budget TESTS] [--no-random] [--only random|sa_auto|sa_handwritten]");
                 std::process::exit(2);
             }
         }
