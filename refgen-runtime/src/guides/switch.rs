@@ -64,6 +64,25 @@ pub enum Grower {
     Share(Box<MutateGuide>),
 }
 
+impl Grower {
+    /// The guide it hands over to, if any.
+    fn guide(&self) -> Option<&dyn Guide> {
+        match self {
+            Grower::None => None,
+            Grower::Replace(g) => Some(&**g),
+            Grower::Share(g) => Some(&**g),
+        }
+    }
+
+    fn guide_mut(&mut self) -> Option<&mut dyn Guide> {
+        match self {
+            Grower::None => None,
+            Grower::Replace(g) => Some(&mut **g),
+            Grower::Share(g) => Some(&mut **g),
+        }
+    }
+}
+
 /// Why a [`Switching`] guide switched, and when.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Switch {
@@ -176,10 +195,8 @@ impl<K> Switching<K> {
         if grows && self.cases >= self.when.min_cases && self.over_bar(self.failed, self.counted) {
             let (cases, counted, failed) = (self.cases, self.counted, self.failed);
             self.switched = Some(Switch::Validity { cases, counted, failed });
-            match &mut self.grower {
-                Grower::Replace(g) => self.first_values.hand_to(&mut **g),
-                Grower::Share(g) => self.first_values.hand_to(&mut **g),
-                Grower::None => {}
+            if let Some(g) = self.grower.guide_mut() {
+                self.first_values.hand_to(g);
             }
             return;
         }
@@ -211,9 +228,7 @@ impl<K> Switching<K> {
         match (self.switched?, &self.grower) {
             (Switch::Discards { .. }, _) => self.learner.as_deref(),
             (Switch::Utility { .. }, _) => self.search.as_deref(),
-            (Switch::Validity { .. }, Grower::Replace(g)) => Some(&**g),
-            (Switch::Validity { .. }, Grower::Share(g)) => Some(&**g),
-            (Switch::Validity { .. }, Grower::None) => None,
+            (Switch::Validity { .. }, grower) => grower.guide(),
         }
     }
 
@@ -273,16 +288,18 @@ impl<K> Guide for Switching<K> {
                 self.adopted = true;
                 Plan::new(Choices::Adopt)
             }
-            Some(Switch::Validity { .. }) if matches!(self.grower, Grower::Share(_)) => {
-                let Grower::Share(grower) = &mut self.grower else { unreachable!() };
-                let plan = grower.plan_recorded(case);
-                self.first_case = grower.fresh_planned();
-                if self.first_case {
-                    self.first.begin_case(case)
-                } else {
-                    plan
+            Some(Switch::Validity { .. }) => match &mut self.grower {
+                Grower::Share(grower) => {
+                    let plan = grower.plan_recorded(case);
+                    self.first_case = grower.fresh_planned();
+                    if self.first_case {
+                        self.first.begin_case(case)
+                    } else {
+                        plan
+                    }
                 }
-            }
+                _ => self.active().begin_case(case),
+            },
             Some(_) => self.active().begin_case(case),
         }
     }
@@ -295,10 +312,8 @@ impl<K> Guide for Switching<K> {
     /// the first guide and counted; after it, by the guide that made it, and by a sharing grower.
     fn feedback(&mut self, feedback: &Feedback<'_>) {
         if feedback.origin == Origin::Adopted {
-            match (&mut self.grower, self.switched) {
-                (Grower::Replace(g), Some(Switch::Validity { .. })) => g.feedback(feedback),
-                (Grower::Share(g), Some(Switch::Validity { .. })) => g.feedback(feedback),
-                _ => {}
+            if let (Some(Switch::Validity { .. }), Some(g)) = (self.switched, self.grower.guide_mut()) {
+                g.feedback(feedback);
             }
             return;
         }
