@@ -540,7 +540,7 @@ impl<G: Guide + ?Sized> Source for GuidedSource<'_, '_, G> {
 /// second `Adopt` is taken as [`Choices::Fresh`]).
 pub fn plan_case<G: Guide + ?Sized>(guide: &mut G, case: &CaseInfo<'_>, adopt: impl FnOnce(&mut G)) -> Plan {
     let plan = guide.begin_case(case);
-    if plan.choices != Choices::Adopt {
+    if !matches!(plan.choices, Choices::Adopt) {
         return plan;
     }
     adopt(guide);

@@ -280,7 +280,7 @@ impl<K> Guide for Switching<K> {
                     *note |= grows
                         && self.cases < self.when.min_cases
                         && self.over_bar(self.failed, self.counted_by_min_cases());
-                    plan = plan.kept_choices_only();
+                    plan.failed_attempts = false;
                 }
                 plan
             }

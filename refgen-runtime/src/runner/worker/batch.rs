@@ -51,7 +51,6 @@ pub(in crate::runner) struct Ran {
 impl<V: 'static> Worker<V> {
     /// Runs `batch` (see [`Batch`]), counting its passed cases in `report`.
     pub(super) fn run_batch(&mut self, batch: &Batch, watch: Option<&Watch>, report: &mut Report) -> Ran {
-        let is_plain = |p: &Result<Plan, String>| matches!(p, Ok(plan) if plan.is_plain());
         panics::quiet(true);
         let t0 = self.last_end.take().unwrap_or_else(Instant::now);
         // When the first case's generation and test ended.
@@ -60,9 +59,14 @@ impl<V: 'static> Worker<V> {
         let mut index = batch.from;
         // The trail, cleared, holds the tree the fast path has: no choices.
         self.trail.clear();
-        while index < batch.from + batch.len && is_plain(self.plan(index, batch.budget)) {
-            let Some(Ok(Plan { choices: Choices::Plain { hear, note }, .. })) = self.pending.take() else {
-                unreachable!("a plain plan")
+        while index < batch.from + batch.len {
+            let (hear, note) = match self.take_plan(index, batch.budget) {
+                Ok(Plan { choices: Choices::Plain { hear, note }, .. }) => (hear, note),
+                // Kept for the case, which is made off the fast path.
+                other => {
+                    self.pending = Some(other);
+                    break;
+                }
             };
             let seed = case_seed(batch.run_seed, index);
             if let Some(w) = watch {

@@ -188,54 +188,52 @@ impl<V: 'static> Worker<V> {
     }
 
     /// The plan of the generated case `index` (of a run that wants `budget`
+    /// valid cases), kept for the case: see [`Worker::take_plan`].
+    fn plan(&mut self, index: u64, budget: u64) -> &Result<Plan, String> {
+        let plan = self.take_plan(index, budget);
+        self.pending.insert(plan)
+    }
+
+    /// The plan of the generated case `index` (of a run that wants `budget`
     /// valid cases): the one the guide gave already, or a new one. Its failed
     /// attempts count from here. A plan that asks to adopt
     /// ([`Choices::Adopt`]) is handed the fast-path cases that passed first;
     /// any plan off the fast path ends their keeping.
-    fn plan(&mut self, index: u64, budget: u64) -> &Result<Plan, String> {
-        if self.pending.is_none() {
-            let handle = Handle { gen: &self.gen, key: &*self.prop.key };
-            let case = CaseInfo { index, budget, gen: &handle };
-            let (guide, failed_before) = (&mut self.guide, &mut self.failed_before);
-            let (plain_passed, gen, key) = (&mut self.plain_passed, &self.gen, &*self.prop.key);
-            let (trail, spare, kept, seen, retries) =
-                (&mut self.trail, &mut self.spare, &mut self.kept, &mut self.seen, self.retries);
-            *failed_before = failed_attempts();
-            let planned = catch_unwind(AssertUnwindSafe(|| {
-                plan_case(&mut **guide, &case, |guide| {
-                    for (seed, noted) in plain_passed.take().unwrap_or_default() {
-                        // The same value as on the fast path (the law of `run_rng`); one not made is not adopted.
-                        let made = match noted {
-                            Some(choices) => recorded(gen, token::sequence_source(&choices), trail, spare, true),
-                            None => remade(gen, seed, trail, spare, kept, retries),
-                        };
-                        if let MadeValue::Value(value, _) = made {
-                            let key = key(&value);
-                            let new = seen.insert_key(key);
-                            let (origin, outcome, failed_attempts) = (Origin::Adopted, Outcome::Passed, None);
-                            let (valid, utility, key, trail) = (true, None, Some(key), &*trail);
-                            guide.feedback(&Feedback {
-                                origin,
-                                failed_attempts,
-                                outcome,
-                                valid,
-                                new,
-                                utility,
-                                key,
-                                trail,
-                            });
-                        }
-                    }
-                    *failed_before = failed_attempts();
-                })
-            }));
-            let planned = planned.map_err(|payload| generator_panic(&*payload));
-            if !matches!(planned, Ok(Plan { choices: Choices::Plain { .. }, .. })) {
-                self.plain_passed = None;
-            }
-            self.pending = Some(planned);
+    fn take_plan(&mut self, index: u64, budget: u64) -> Result<Plan, String> {
+        if let Some(plan) = self.pending.take() {
+            return plan;
         }
-        self.pending.as_ref().expect("planned above")
+        let handle = Handle { gen: &self.gen, key: &*self.prop.key };
+        let case = CaseInfo { index, budget, gen: &handle };
+        let (guide, failed_before) = (&mut self.guide, &mut self.failed_before);
+        let (plain_passed, gen, key) = (&mut self.plain_passed, &self.gen, &*self.prop.key);
+        let (trail, spare, kept, seen, retries) =
+            (&mut self.trail, &mut self.spare, &mut self.kept, &mut self.seen, self.retries);
+        *failed_before = failed_attempts();
+        let planned = catch_unwind(AssertUnwindSafe(|| {
+            plan_case(&mut **guide, &case, |guide| {
+                for (seed, noted) in plain_passed.take().unwrap_or_default() {
+                    // The same value as on the fast path (the law of `run_rng`); one not made is not adopted.
+                    let made = match noted {
+                        Some(choices) => recorded(gen, token::sequence_source(&choices), trail, spare, true),
+                        None => remade(gen, seed, trail, spare, kept, retries),
+                    };
+                    if let MadeValue::Value(value, _) = made {
+                        let key = key(&value);
+                        let new = seen.insert_key(key);
+                        let (origin, outcome, failed_attempts) = (Origin::Adopted, Outcome::Passed, None);
+                        let (valid, utility, key, trail) = (true, None, Some(key), &*trail);
+                        guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
+                    }
+                }
+                *failed_before = failed_attempts();
+            })
+        }));
+        let planned = planned.map_err(|payload| generator_panic(&*payload));
+        if !matches!(&planned, Ok(plan) if plan.is_plain()) {
+            self.plain_passed = None;
+        }
+        planned
     }
 
     /// Makes the value of one case (generated cases on the fast path are made by [`Worker::run_batch`]).
@@ -257,8 +255,7 @@ impl<V: 'static> Worker<V> {
                 return recorded(gen, src, &mut self.trail, &mut self.spare, false);
             }
             Make::Generate { seed, index, budget, .. } => {
-                self.plan(*index, *budget);
-                let plan = match self.pending.take().expect("planned") {
+                let plan = match self.take_plan(*index, *budget) {
                     Ok(plan) => plan,
                     Err(reason) => return MadeValue::Panicked(reason, Some(ChoiceTree::root(Vec::new()))),
                 };
