@@ -142,7 +142,7 @@ pub mod prelude {
         any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,
         recursive, regex, string, vec, void,
     };
-    pub use refgen_core::{BoxGen, Gen, Reflective};
+    pub use refgen_core::{BoxGen, Gen, Reflective, ReflectiveWith};
     pub use refgen_derive::{property, Reflective};
     pub use refgen_runtime::config::Config;
     pub use refgen_runtime::runner::Property;

@@ -25,6 +25,7 @@ use crate::combinators::{
     int, option, pick_choose, pick_ways, sequence_forward, total, Collection, Int, OptionGen, Part,
 };
 use crate::gen::{one_forward_body, product, Answerer, BoxGen, Gen, Sequence, Way};
+use crate::given::{BoxGenWith, Given, ReflectiveWith};
 use crate::source::Stop;
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
@@ -135,6 +136,106 @@ impl Variants {
         let (options, total) = self.offered(limited);
         pick_ways(self.site, options, total, index, fields)
     }
+
+    /// The options offered under guards: those whose bit is set in
+    /// `allowed` (bit `i` for option `i`), the base ones among them when
+    /// `limited`; when the guards allow no base option at the depth budget,
+    /// every allowed one (the arguments bound the recursion there; the hard
+    /// depth still stops it). Empty when the guards allow nothing.
+    #[inline]
+    pub fn offered_mask(&self, limited: bool, allowed: u64) -> u64 {
+        let all = if self.options.len() >= 64 { u64::MAX } else { (1u64 << self.options.len()) - 1 };
+        let allowed = allowed & all;
+        let base = if self.base >= 64 { u64::MAX } else { (1u64 << self.base) - 1 };
+        if limited && allowed & base != 0 {
+            allowed & base
+        } else {
+            allowed
+        }
+    }
+
+    /// Whether variant `index` is offered under the guards `allowed` (see [`Variants::offered_mask`]).
+    #[inline]
+    pub fn offers(&self, limited: bool, allowed: u64, index: usize) -> bool {
+        index < 64 && self.offered_mask(limited, allowed) & (1 << index) != 0
+    }
+
+    /// [`Variants::choose`] with only the options allowed by guards offered
+    /// (see [`Variants::offered_mask`]); they keep their order, so the
+    /// choice is the position among those offered. [`Stop::Void`] when
+    /// the guards allow no option.
+    #[inline]
+    pub fn choose_among<A: Answerer + ?Sized>(&self, src: &mut A, limited: bool, allowed: u64) -> Result<u64, Stop> {
+        let mask = self.offered_mask(limited, allowed);
+        if mask == 0 {
+            return Err(Stop::Void);
+        }
+        let prefix = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        if mask == prefix(self.options.len()) || mask == prefix(self.base) {
+            // A prefix: the options as they are.
+            let n = mask.count_ones() as usize;
+            let options = &self.options[..n];
+            return pick_choose(src, self.site, options, total(options));
+        }
+        let picked = with_masked(self.options, mask, |options, total| pick_choose(src, self.site, options, total))?;
+        Ok(nth_bit(mask, picked as u32))
+    }
+
+    /// [`Variants::ways`] under the guards `allowed`: the backward counterpart of [`Variants::choose_among`].
+    pub fn ways_among(&self, limited: bool, allowed: u64, index: usize, fields: Vec<Way>) -> Vec<Way> {
+        if !self.offers(limited, allowed, index) {
+            return Vec::new();
+        }
+        let mask = self.offered_mask(limited, allowed);
+        let position = (mask & ((1u64 << index) - 1)).count_ones() as usize;
+        with_masked(self.options, mask, |options, total| pick_ways(self.site, options, total, position, fields))
+    }
+}
+
+/// Runs `f` on the options whose bits are set in `mask`, in order, and their total weight.
+fn with_masked<R>(options: &[Opt], mask: u64, f: impl FnOnce(&[Opt], u64) -> R) -> R {
+    const ON_STACK: usize = 8;
+    let chosen = options.iter().enumerate().filter(|(i, _)| *i < 64 && mask & (1 << i) != 0).map(|(_, o)| *o);
+    if mask.count_ones() as usize <= ON_STACK {
+        let mut buf = [Opt { label: "", weight: 0 }; ON_STACK];
+        let mut n = 0;
+        for o in chosen {
+            buf[n] = o;
+            n += 1;
+        }
+        f(&buf[..n], total(&buf[..n]))
+    } else {
+        let v: Vec<Opt> = chosen.collect();
+        f(&v, total(&v))
+    }
+}
+
+/// The index of the `n`-th set bit of `mask` (from 0).
+fn nth_bit(mask: u64, n: u32) -> u64 {
+    let mut m = mask;
+    for _ in 0..n {
+        m &= m - 1;
+    }
+    u64::from(m.trailing_zeros())
+}
+
+/// The body of `T`'s generator that takes arguments, made by `make` once
+/// per thread and shared after.
+pub fn cached_body<T: ReflectiveWith>(make: fn() -> BoxGenWith<T::Args, T>) -> BoxGenWith<T::Args, T> {
+    let key = TypeId::of::<Given<T>>();
+    let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<BoxGenWith<T::Args, T>>()).cloned());
+    if let Some(g) = hit {
+        return g;
+    }
+    let g = make();
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| Box::new(g.clone()))
+            .downcast_ref::<BoxGenWith<T::Args, T>>()
+            .cloned()
+            .unwrap_or(g)
+    })
 }
 
 /// Runs one field's generator as the part `site` (a group in the choice

@@ -66,6 +66,7 @@ pub mod combinators;
 mod derived;
 pub mod edit;
 pub mod gen;
+pub mod given;
 pub mod hashing;
 pub mod interpret;
 pub mod laws;
@@ -78,6 +79,7 @@ pub use combinators::regex;
 /// The old paths of [`edit::neighbour`] and [`edit::splice`], kept for code written before they moved under [`edit`].
 pub use edit::{neighbour, splice};
 pub use gen::{BoxGen, Gen, Way};
+pub use given::{Given, GenWith, ReflectiveWith};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
     nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability,
@@ -105,6 +107,6 @@ pub mod prelude {
     pub use crate::{
         check, derivative, enumerate, generate, generate_recorded, generate_weighted, language, next_pick, nullable,
         parse, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree, Gen, ParseError,
-        Reflective, Source, Stop, Weights,
+        Reflective, ReflectiveWith, Source, Stop, Weights,
     };
 }

@@ -15,6 +15,7 @@
 
 mod cgs;
 mod core_laws;
+mod derive_args;
 mod derive_laws;
 mod derive_parts;
 mod design_example;

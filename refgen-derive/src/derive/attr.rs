@@ -70,6 +70,54 @@ pub struct ContainerAttrs {
     pub bound: Option<(Vec<WherePredicate>, Span)>,
     /// `#[reflect(depth = N)]`: the recursion depth budget.
     pub depth: Option<(usize, LitInt)>,
+    /// `#[reflect(args(name: Type, ...))]`: the arguments the generator takes, with the span of `args`.
+    pub args: Option<(Vec<ArgDecl>, Span)>,
+}
+
+/// One argument of `#[reflect(args(...))]`: `name: Type`, `name: Type = default` or `name: Type in a..=b`.
+pub struct ArgDecl {
+    /// Its name, in scope in the type's attribute expressions.
+    pub name: syn::Ident,
+    /// Its type.
+    pub ty: syn::Type,
+    /// What the type's own `Reflective` generator gives it.
+    pub top: Option<ArgTop>,
+}
+
+/// How the type's own `Reflective` generator sets an argument.
+pub enum ArgTop {
+    /// `= expr`: this value.
+    Default(Expr),
+    /// `in a..=b`: a choice in the range (an integer argument).
+    Range(ExprRange),
+}
+
+impl syn::parse::Parse for ArgDecl {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let name: syn::Ident = input.parse()?;
+        input.parse::<Token![:]>().map_err(|e| {
+            syn::Error::new(e.span(), format!("an argument is `name: Type`, such as `args({name}: i32)`"))
+        })?;
+        let ty: syn::Type = input.parse()?;
+        let top = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(ArgTop::Default(input.parse()?))
+        } else if input.peek(Token![in]) {
+            input.parse::<Token![in]>()?;
+            match input.parse::<Expr>()? {
+                Expr::Range(r) => Some(ArgTop::Range(r)),
+                e => {
+                    return Err(syn::Error::new_spanned(
+                        e,
+                        format!("`{name}: ... in` takes an inclusive range, such as `{name}: u8 in 0..=4`"),
+                    ))
+                }
+            }
+        } else {
+            None
+        };
+        Ok(ArgDecl { name, ty, top })
+    }
 }
 
 /// The attributes of an enum variant.
@@ -81,6 +129,8 @@ pub struct VariantAttrs {
     pub label: Option<LitStr>,
     /// `#[choice(skip)]`: the span of `skip`.
     pub skip: Option<Span>,
+    /// `#[choice(when = expr)]`: the variant is offered only where the condition on the arguments holds.
+    pub when: Option<Expr>,
 }
 
 /// The attributes of one part of a value (`each(...)`, ...), with the span of its key.
@@ -104,6 +154,8 @@ pub struct PartAttrs {
     pub key: Option<Part>,
     /// `value(...)`: the values of a map.
     pub value: Option<Part>,
+    /// `args(expr, ...)`: the arguments a type with `#[reflect(args(...))]` is made with.
+    pub args: Option<(Vec<Expr>, Span)>,
 }
 
 impl PartAttrs {
@@ -116,6 +168,7 @@ impl PartAttrs {
             && self.some.is_none()
             && self.key.is_none()
             && self.value.is_none()
+            && self.args.is_none()
     }
 
     /// The tokens of every range given here and in the parts: what a
@@ -125,12 +178,20 @@ impl PartAttrs {
         for r in [&self.range, &self.len].into_iter().flatten() {
             out.extend(quote::ToTokens::to_token_stream(r));
         }
+        for e in self.args.iter().flat_map(|(a, _)| a) {
+            out.extend(quote::ToTokens::to_token_stream(e));
+        }
         for (_, part) in self.parts() {
             if let Some((inner, _)) = part {
                 out.extend(inner.expr_tokens());
             }
         }
         out
+    }
+
+    /// Whether `args(...)` is given here or in a part.
+    pub fn has_args(&self) -> bool {
+        self.args.is_some() || self.parts().iter().any(|(_, p)| p.is_some_and(|(inner, _)| inner.has_args()))
     }
 
     /// The parts, by key.
@@ -166,12 +227,12 @@ pub struct FieldAttrs {
 /// `tests/reliability.rs` pin both at 128).
 pub(crate) const MAX_DEPTH: usize = 128;
 
-const CONTAINER_KEYS: &str = "`bound = \"...\"` or `depth = N`";
-const VARIANT_KEYS: &str = "`weight = N`, `label = \"...\"` or `skip`";
+const CONTAINER_KEYS: &str = "`bound = \"...\"`, `depth = N` or `args(name: Type, ...)`";
+const VARIANT_KEYS: &str = "`weight = N`, `label = \"...\"`, `skip` or `when = condition`";
 const FIELD_KEYS: &str = "`range = a..=b`, `len = a..=b`, `regex = \"...\"`, `each(...)`, `some(...)`, `key(...)`, \
-     `value(...)`, `with = expr` or `default` / `default = expr`";
-const PART_KEYS: &str =
-    "`range = a..=b`, `len = a..=b`, `regex = \"...\"`, `each(...)`, `some(...)`, `key(...)` or `value(...)`";
+     `value(...)`, `args(...)`, `with = expr` or `default` / `default = expr`";
+const PART_KEYS: &str = "`range = a..=b`, `len = a..=b`, `regex = \"...\"`, `args(...)`, `each(...)`, `some(...)`, \
+     `key(...)` or `value(...)`";
 
 fn set<T>(cx: &mut Ctxt, slot: &mut Option<T>, value: T, span: Span, what: &str) {
     if slot.is_some() {
@@ -258,6 +319,19 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                             let span = n.span();
                             set(cx, &mut out.depth, (v, n), span, "depth");
                         }
+                        "args" => {
+                            let span = meta.path.span();
+                            if !meta.input.peek(syn::token::Paren) {
+                                return Err(meta.error("`args` takes the arguments in parentheses, such as `args(lo: i32, hi: i32)`"));
+                            }
+                            let content;
+                            syn::parenthesized!(content in meta.input);
+                            let decls = syn::punctuated::Punctuated::<ArgDecl, Token![,]>::parse_terminated(&content)?;
+                            if decls.is_empty() {
+                                cx.error(span, "`args()` declares no argument; name them, such as `args(lo: i32, hi: i32)`, or remove it");
+                            }
+                            set(cx, &mut out.args, (decls.into_iter().collect(), span), span, "args");
+                        }
                         "weight" | "label" | "skip" | "range" | "len" | "regex" | "with" | "each" | "some" | "key"
                         | "value" => {
                             return Err(meta.error(format!(
@@ -318,7 +392,12 @@ pub fn variant(cx: &mut Ctxt, attrs: &[Attribute]) -> VariantAttrs {
                     let span = meta.path.span();
                     set(cx, &mut out.skip, span, span, "skip");
                 }
-                "range" | "len" | "regex" | "with" | "each" | "some" | "key" | "value" => {
+                "when" => {
+                    let e: Expr = meta.value()?.parse()?;
+                    let span = e.span();
+                    set(cx, &mut out.when, e, span, "when");
+                }
+                "range" | "len" | "regex" | "with" | "each" | "some" | "key" | "value" | "args" => {
                     return Err(meta.error(format!(
                         "`{key}` applies to a field, not to a variant; on a variant `#[choice]` takes {VARIANT_KEYS}"
                     )));
@@ -373,7 +452,7 @@ pub fn field(cx: &mut Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 let r = attr.parse_nested_meta(|meta| {
                     let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                     match key.as_str() {
-                        "range" | "len" | "regex" | "each" | "some" | "key" | "value" => {
+                        "range" | "len" | "regex" | "each" | "some" | "key" | "value" | "args" => {
                             part_key(cx, &meta, &key, &mut out.part)?;
                         }
                         "with" => {
@@ -398,7 +477,7 @@ pub fn field(cx: &mut Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                                  or `#[choice(default = expr)]`; `skip` is for enum variants",
                             ));
                         }
-                        "weight" | "label" => {
+                        "weight" | "label" | "when" => {
                             return Err(meta.error(format!(
                                 "`{key}` applies to an enum variant, not to a field; on a field `#[choice]` takes {FIELD_KEYS}"
                             )));
@@ -439,6 +518,19 @@ fn part_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, out: &mut PartAttr
             let span = s.span();
             set(cx, &mut out.regex, s, span, "regex");
         }
+        "args" => {
+            let span = meta.path.span();
+            if !meta.input.peek(syn::token::Paren) {
+                return Err(meta.error("`args` takes the arguments in parentheses, such as `args(*lo, *key - 1)`"));
+            }
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let exprs = syn::punctuated::Punctuated::<Expr, Token![,]>::parse_terminated(&content)?;
+            if exprs.is_empty() {
+                cx.error(span, "`args()` gives no argument; give the type's arguments, such as `args(*lo, *key - 1)`");
+            }
+            set(cx, &mut out.args, (exprs.into_iter().collect(), span), span, "args");
+        }
         _ => {
             let span = meta.path.span();
             if !meta.input.peek(syn::token::Paren) {
@@ -458,7 +550,9 @@ fn part_key(cx: &mut Ctxt, meta: &ParseNestedMeta, key: &str, out: &mut PartAttr
             meta.parse_nested_meta(|m| {
                 let k = m.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match k.as_str() {
-                    "range" | "len" | "regex" | "each" | "some" | "key" | "value" => part_key(cx, &m, &k, &mut inner),
+                    "range" | "len" | "regex" | "each" | "some" | "key" | "value" | "args" => {
+                        part_key(cx, &m, &k, &mut inner)
+                    }
                     _ => Err(
                         m.error(format!("unknown key `{}` in `{key}(...)`; expected {PART_KEYS}", path_str(&m.path)))
                     ),

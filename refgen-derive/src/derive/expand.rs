@@ -3,7 +3,7 @@
 use super::check::{field_tier, type_params};
 use super::fields::{assume_check, core_path, retries, ExpandCx};
 use super::shape::{self, Tier};
-use super::{Body, Field, Input, Style};
+use super::{args, Body, Field, Input, Style};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::ext::IdentExt;
@@ -37,8 +37,15 @@ pub fn expand(input: &Input) -> TokenStream {
         Some((_, lit)) => quote!(#lit),
         None => quote!(#core::__private::DEFAULT_DEPTH),
     };
-    let cx = ExpandCx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone() };
+    let decls = input.attrs.args.as_ref().map_or(&[][..], |(d, _)| d.as_slice());
+    let cx = ExpandCx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone(), args: decls };
     let type_name = &cx.type_name;
+    // A type with arguments: every body takes them (`__args`, a reference),
+    // and binds the ones its expressions name.
+    let with_args = !decls.is_empty();
+    let args_ty = args::args_ty(decls);
+    let (args_param, args_arg) = if with_args { (quote!(, __args: &#args_ty), quote!(, __args)) } else { (quote!(), quote!()) };
+    let arg_binds = args::bind_args(decls, &args::all_tokens(input));
 
     // Bounds: inferred for type parameters used by generated fields, or the user's.
     let mut generics = input.generics.clone();
@@ -82,27 +89,37 @@ pub fn expand(input: &Input) -> TokenStream {
     let mut items = TokenStream::new();
 
     // The conditions on every value and on the outermost one (`top`), each a function of the value.
+    // With arguments, a condition may name them: it takes them too.
+    let condition = |f: Ident| {
+        if with_args {
+            quote!(|__v: &#self_ty| Self::#f(__v, __args))
+        } else {
+            quote!(Self::#f)
+        }
+    };
     let every = input.attrs.assume.as_ref().map(|a| {
         let ok = assume_check(&a.expr, quote!(__value));
         helpers.extend(quote!(
-            fn __assume(__value: &#self_ty) -> bool { #ok }
+            #[allow(unused_variables)]
+            fn __assume(__value: &#self_ty #args_param) -> bool { #arg_binds #ok }
         ));
-        (quote!(Self::__assume), retries(a))
+        (condition(format_ident!("__assume")), retries(a))
     });
     let top = input.attrs.assume_top.as_ref().map(|a| {
         let ok = assume_check(&a.expr, quote!(__value));
         helpers.extend(quote!(
-            fn __assume_top(__value: &#self_ty) -> bool { #ok }
+            #[allow(unused_variables)]
+            fn __assume_top(__value: &#self_ty #args_param) -> bool { #ok }
         ));
-        (quote!(Self::__assume_top), retries(a))
+        (condition(format_ident!("__assume_top")), retries(a))
     });
-    let assume_back = every.as_ref().map(|(f, _)| quote!(if !#f(__target) { return ::std::vec::Vec::new(); }));
+    let assume_back = every.as_ref().map(|(f, _)| quote!(if !(#f)(__target) { return ::std::vec::Vec::new(); }));
     // Backward, the outermost value only is held to `top` (the count of
     // this generator's runs around it is in `__nesting`, as forward).
     let top_back = top.as_ref().map(|(f, _)| {
         quote!(
             let __outer = #core::__private::Outermost::enter(&self.__nesting);
-            if __outer.is_top() && !#f(__target) { return ::std::vec::Vec::new(); }
+            if __outer.is_top() && !(#f)(__target) { return ::std::vec::Vec::new(); }
         )
     });
 
@@ -115,10 +132,12 @@ pub fn expand(input: &Input) -> TokenStream {
             let pat = shape_of(quote!(#name), *style, fields, true);
             (
                 quote!(
+                    #arg_binds
                     #stmts
                     ::core::result::Result::Ok(#value)
                 ),
                 quote!(
+                    #arg_binds
                     #top_back
                     #assume_back
                     let __frame = #core::__private::Frame::enter();
@@ -150,6 +169,18 @@ pub fn expand(input: &Input) -> TokenStream {
             items.extend(quote!(
                 const __VARIANTS: #core::__private::Variants = #core::__private::Variants::new(#type_name, &[#(#opts),*], #base);
             ));
+            // Guards (`when`): the options the arguments allow, one bit each.
+            let guarded = live.iter().any(|&(_, i)| variants[i].attrs.when.is_some());
+            let allowed = guarded.then(|| {
+                let bits = live.iter().enumerate().map(|(index, &(_, i))| {
+                    let bit = 1u64 << index;
+                    match &variants[i].attrs.when {
+                        Some(c) => quote!(if #core::__private::assume_bool(#c) { #bit } else { 0 }),
+                        None => quote!(#bit),
+                    }
+                });
+                quote!(let __allowed: u64 = 0 #(| #bits)*;)
+            });
             let mut run_arms = TokenStream::new();
             let mut back_arms = TokenStream::new();
             for (i, v) in variants.iter().enumerate() {
@@ -167,6 +198,16 @@ pub fn expand(input: &Input) -> TokenStream {
                 let value = shape_of(path, v.style, &v.fields, false);
                 let index64 = index as u64;
                 run_arms.extend(quote!(#index64 => { #stmts ::core::result::Result::Ok(#value) }));
+                if guarded {
+                    back_arms.extend(quote!(#pat => {
+                        if !__VARIANTS.offers(__limited, __allowed, #index) {
+                            return ::std::vec::Vec::new();
+                        }
+                        let __fields = (|| -> ::std::vec::Vec<#core::Way> { #back __ways })();
+                        __VARIANTS.ways_among(__limited, __allowed, #index, __fields)
+                    }));
+                    continue;
+                }
                 let offered = (index >= base).then(|| {
                     quote!(if __limited {
                         return ::std::vec::Vec::new();
@@ -180,27 +221,34 @@ pub fn expand(input: &Input) -> TokenStream {
             }
             helpers.extend(quote!(
                 #[allow(unused_variables, clippy::all)]
-                fn __run_variant<__A: #core::gen::Answerer + ?::core::marker::Sized>(&self, __c: u64, __src: &mut __A) -> ::core::result::Result<#self_ty, #core::Stop> {
+                fn __run_variant<__A: #core::gen::Answerer + ?::core::marker::Sized>(&self, __c: u64, __src: &mut __A #args_param) -> ::core::result::Result<#self_ty, #core::Stop> {
+                    #arg_binds
                     match __c {
                         #run_arms
                         _ => ::core::result::Result::Err(#core::Stop::Rejected),
                     }
                 }
             ));
+            let choose = match &allowed {
+                Some(a) => quote!(#arg_binds #a __VARIANTS.choose_among(__src, __limited, __allowed)?),
+                None => quote!(__VARIANTS.choose(__src, __limited)?),
+            };
             (
                 quote!(
                     let __limited = __frame.at_limit(#depth);
-                    let __c = __VARIANTS.choose(__src, __limited)?;
-                    let __r = self.__run_variant(__c, __src);
+                    let __c = { #choose };
+                    let __r = self.__run_variant(__c, __src #args_arg);
                     #core::gen::Answerer::leave(__src);
                     __r
                 ),
                 quote!(
+                    #arg_binds
                     #top_back
                     #assume_back
                     let __frame = #core::__private::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
                     let __limited = __frame.at_limit(#depth);
+                    #allowed
                     #[allow(unused_variables)]
                     match __target {
                         #back_arms
@@ -224,45 +272,47 @@ pub fn expand(input: &Input) -> TokenStream {
             /// The one forward body, for both `run` and `run_rng`.
             #[allow(unused_variables)]
             #[inline]
-            fn __forward<#answerer>(&self, __src: &mut __A) -> #result {
+            fn __forward<#answerer>(&self, __src: &mut __A #args_param) -> #result {
                 #enter
                 #run_body
             }
         )
     } else {
         let every_run = match &every {
-            Some((f, n)) => quote!(#core::combinators::retrying(__src, #n, |__src| self.__once(__src, &__frame), #f)),
-            None => quote!(self.__once(__src, &__frame)),
+            Some((f, n)) => {
+                quote!(#core::combinators::retrying(__src, #n, |__src| self.__once(__src, &__frame #args_arg), #f))
+            }
+            None => quote!(self.__once(__src, &__frame #args_arg)),
         };
         let body = match &top {
             Some((f, n)) => quote!(
                 let __outer = #core::__private::Outermost::enter(&self.__nesting);
                 if __outer.is_top() {
-                    #core::combinators::retrying(__src, #n, |__src| self.__every(__src, &__frame), #f)
+                    #core::combinators::retrying(__src, #n, |__src| self.__every(__src, &__frame #args_arg), #f)
                 } else {
-                    self.__every(__src, &__frame)
+                    self.__every(__src, &__frame #args_arg)
                 }
             ),
-            None => quote!(self.__every(__src, &__frame)),
+            None => quote!(self.__every(__src, &__frame #args_arg)),
         };
         quote!(
             /// The value, made once.
             #[allow(unused_variables)]
             #[inline]
-            fn __once<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame) -> #result {
+            fn __once<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame #args_param) -> #result {
                 #run_body
             }
 
             /// The value, made again while it fails the condition on every value.
             #[inline]
-            fn __every<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame) -> #result {
+            fn __every<#answerer>(&self, __src: &mut __A, __frame: &#core::__private::Frame #args_param) -> #result {
                 #every_run
             }
 
             /// The one forward body, for both `run` and `run_rng`.
             #[allow(unused_variables)]
             #[inline]
-            fn __forward<#answerer>(&self, __src: &mut __A) -> #result {
+            fn __forward<#answerer>(&self, __src: &mut __A #args_param) -> #result {
                 #enter
                 #body
             }
@@ -296,33 +346,48 @@ pub fn expand(input: &Input) -> TokenStream {
     let inferred = members.iter().map(|_| quote!(_));
     let turbofish = quote!(::<#(#type_args,)* #(#inferred),*>);
     let (user_impl_generics, _, user_where_clause) = generics.split_for_impl();
+    let new_body = quote!(__ReflectGen #turbofish {
+        #(#member_inits,)*
+        #nesting_init
+        __marker: ::core::marker::PhantomData,
+    });
+    let impls = if with_args {
+        let shared = quote!(#core::__private::cached_body::<#self_ty>(|| ::std::rc::Rc::new(#new_body)));
+        let top = args::top_impl(&generics, decls, &self_ty, type_name, &shared);
+        quote!(
+            impl #user_impl_generics #core::ReflectiveWith for #self_ty #user_where_clause {
+                type Args = #args_ty;
 
-    quote!(
-        #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
-        const _: () = {
-            #items
-
-            #[doc(hidden)]
-            struct __ReflectGen #impl_generics #where_clause {
-                #(#member_decls,)*
-                #nesting_decl
-                __marker: ::core::marker::PhantomData<fn() -> #self_ty>,
+                fn generator_with(__args: #args_ty) -> #core::Given<Self> {
+                    #core::Given::new(#shared, __args)
+                }
             }
 
-            impl #impl_generics __ReflectGen #ty_generics #where_clause {
-                #helpers
+            #top
 
-                #forward
+            impl #impl_generics #core::GenWith<#args_ty> for __ReflectGen #ty_generics #where_clause {
+                type Value = #self_ty;
+
+                fn run_with(&self, __args: &#args_ty, __src: &mut dyn #core::Source) -> ::core::result::Result<#self_ty, #core::Stop> {
+                    self.__forward(__src, __args)
+                }
+
+                fn run_rng_with(&self, __args: &#args_ty, __rng: &mut #core::DetRng) -> ::core::result::Result<#self_ty, #core::Stop> {
+                    self.__forward(__rng, __args)
+                }
+
+                #[allow(unused_variables)]
+                fn back_with(&self, __args: &#args_ty, __target: &#self_ty) -> ::std::vec::Vec<#core::Way> {
+                    #back_body
+                }
             }
-
+        )
+    } else {
+        quote!(
             impl #user_impl_generics #core::Reflective for #self_ty #user_where_clause {
                 fn generator() -> #core::BoxGen<Self> {
                     #core::__private::cached::<Self>(|| -> #core::BoxGen<#self_ty> {
-                        ::std::rc::Rc::new(__ReflectGen #turbofish {
-                            #(#member_inits,)*
-                            #nesting_init
-                            __marker: ::core::marker::PhantomData,
-                        })
+                        ::std::rc::Rc::new(#new_body)
                     })
                 }
             }
@@ -343,6 +408,28 @@ pub fn expand(input: &Input) -> TokenStream {
                     #back_body
                 }
             }
+        )
+    };
+
+    quote!(
+        #[allow(non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
+        const _: () = {
+            #items
+
+            #[doc(hidden)]
+            struct __ReflectGen #impl_generics #where_clause {
+                #(#member_decls,)*
+                #nesting_decl
+                __marker: ::core::marker::PhantomData<fn() -> #self_ty>,
+            }
+
+            impl #impl_generics __ReflectGen #ty_generics #where_clause {
+                #helpers
+
+                #forward
+            }
+
+            #impls
         };
     )
 }

@@ -54,7 +54,7 @@ pub(super) fn assume_check(expr: &Expr, value: TokenStream) -> TokenStream {
 
 /// Whether `tokens` use the identifier `name` other than as a function
 /// called (`name(...)`) or a path's first segment (`name::...`).
-fn names_value(tokens: TokenStream, name: &str) -> bool {
+pub(super) fn names_value(tokens: TokenStream, name: &str) -> bool {
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
     tts.iter().enumerate().any(|(i, t)| match t {
         TokenTree::Ident(id) if id == name => {
@@ -73,6 +73,8 @@ pub(super) struct ExpandCx<'a> {
     pub(super) params: Vec<&'a Ident>,
     pub(super) type_name: String,
     pub(super) depth: TokenStream,
+    /// The type's arguments (`#[reflect(args(...))]`), none for most types.
+    pub(super) args: &'a [super::attr::ArgDecl],
 }
 
 /// One field's generator: an optional stored member (its name, the type
@@ -85,6 +87,11 @@ pub(super) struct FieldGen {
 }
 
 impl ExpandCx<'_> {
+    /// Whether `tokens` name one of the type's arguments.
+    fn names_arg(&self, tokens: &TokenStream) -> bool {
+        self.args.iter().any(|d| names_value(tokens.clone(), &d.name.to_string()))
+    }
+
     fn field_gen(&self, f: &Field, site: &str, member: Ident, earlier: &[&Field]) -> FieldGen {
         let core = core_path();
         let ty = f.ty;
@@ -179,8 +186,11 @@ impl ExpandCx<'_> {
             }
         }
         let g = self.part_gen(ty, &a.part, site);
-        let (fwd_bind, back_bind) = bindings(&a.part.expr_tokens());
-        if fwd_bind.is_empty() {
+        let tokens = a.part.expr_tokens();
+        let (fwd_bind, back_bind) = bindings(&tokens);
+        // A generator given arguments is made for each value: its type's
+        // body may be the one being built (a recursive type).
+        if fwd_bind.is_empty() && !self.names_arg(&tokens) && !a.part.has_args() {
             return stored(g);
         }
         // Bounds that name earlier fields (`len = 1..=*n`): the generator is
@@ -203,17 +213,27 @@ impl ExpandCx<'_> {
         let limited = |t: &Type| shape::tier(t, self.input.ident, &self.params) > Tier::Closed;
         let recursive_path =
             |t: &Type| matches!(t, Type::Path(_)) && shape::tier(t, self.input.ident, &self.params) == Tier::Recursive;
-        let own_of = |t: &Type| match shape::generic_arg(t, "Box") {
+        let own_of = |t: &Type, args: Option<&(Vec<Expr>, Span)>| match (args, shape::generic_arg(t, "Box")) {
+            // A type with arguments: its generator under them (through `Box`).
+            (Some((es, _)), boxed) => {
+                let given = if es.len() == 1 { quote!(#(#es)*) } else { quote!((#(#es,)*)) };
+                match boxed {
+                    Some(inner) => quote!(#core::reflective::boxed_values(
+                        <#inner as #core::ReflectiveWith>::generator_with(#given)
+                    )),
+                    None => quote!(<#t as #core::ReflectiveWith>::generator_with(#given)),
+                }
+            }
             // `Box<T>` of a type that names the type derived: `T`'s own
             // generator boxed here, not behind `Box<T>`'s (one call fewer
             // per value).
-            Some(inner) if recursive_path(inner) => quote!(#core::reflective::boxed_values(
+            (None, Some(inner)) if recursive_path(inner) => quote!(#core::reflective::boxed_values(
                 #core::combinators::lazy(|| <#inner as #core::Reflective>::generator())
             )),
             _ if limited(t) => quote!(#core::combinators::lazy(|| <#t as #core::Reflective>::generator())),
             _ => quote!(<#t as #core::Reflective>::generator()),
         };
-        let own = || own_of(ty);
+        let own = || own_of(ty, p.args.as_ref());
         if let Some(r) = &p.range {
             let (lo, hi) = (&r.start, &r.end);
             return if shape::is_char(ty) {
@@ -225,6 +245,9 @@ impl ExpandCx<'_> {
         if let Some(re) = &p.regex {
             return quote!(#core::regex::regex(#re));
         }
+        if p.args.is_some() {
+            return own();
+        }
         let len = p.len.as_ref().map(|r| {
             let (lo, hi) = (&r.start, &r.end);
             quote_spanned!(r.span()=> #lo, #hi)
@@ -232,7 +255,7 @@ impl ExpandCx<'_> {
         let default_len = || quote!(0, #core::reflective::DEFAULT_MAX_LEN);
         let part = |q: &Option<Part>, t: &Type, name: &str| match q {
             Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
-            None => own_of(t),
+            None => own_of(t, None),
         };
         if shape::is_string(ty) {
             if let Some(len) = len {
@@ -279,10 +302,12 @@ impl ExpandCx<'_> {
         let core = core_path();
         let mut stmts = TokenStream::new();
         let mut gens = Vec::new();
-        for (i, f) in fields.iter().enumerate() {
+        let order = field_order(fields);
+        for (n, &i) in order.iter().enumerate() {
+            let f = &fields[i];
             let site = format!("{site_prefix}.{}", f.name);
             let member = format_ident!("__g_{}{}", member_prefix, f.name);
-            let earlier: Vec<&Field> = fields[..i].iter().collect();
+            let earlier: Vec<&Field> = order[..n].iter().map(|&j| &fields[j]).collect();
             let g = self.field_gen(f, &site, member, &earlier);
             let (local, ty, run) = (f.local(), f.ty, &g.run);
             match &f.attrs.assume {
@@ -307,11 +332,12 @@ impl ExpandCx<'_> {
     }
 
     /// Statements computing `__ways` for `fields` (backward), from their
-    /// locals (references); they return early with no way.
+    /// locals (references), in the order they are made (`gens`, from
+    /// [`ExpandCx::run_fields`]); they return early with no way.
     pub(super) fn back_fields(&self, fields: &[Field], gens: &[FieldGen], site_prefix: &str) -> TokenStream {
         let core = core_path();
         let mut stmts = quote!(#[allow(unused_mut)] let mut __ways = ::std::vec![#core::Way::empty()];);
-        for (f, g) in fields.iter().zip(gens) {
+        for (f, g) in field_order(fields).into_iter().map(|i| &fields[i]).zip(gens) {
             let site = format!("{site_prefix}.{}", f.name);
             let back = &g.back;
             if let Some(a) = &f.attrs.assume {
@@ -326,6 +352,13 @@ impl ExpandCx<'_> {
         }
         stmts
     }
+}
+
+/// The order fields are made in (see [`super::args::field_order`]);
+/// declaration order when they name each other in a circle (the check pass
+/// reported it).
+fn field_order(fields: &[Field]) -> Vec<usize> {
+    super::args::field_order(fields).unwrap_or_else(|_| (0..fields.len()).collect())
 }
 
 /// The generator of an integer of type `ty` in the range `r`, at `site`:

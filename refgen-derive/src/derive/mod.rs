@@ -1,5 +1,6 @@
 //! The `#[derive(Reflective)]` pipeline: read the input into a typed model, check it, write code.
 
+pub mod args;
 pub mod attr;
 pub mod check;
 pub mod expand;

@@ -1,0 +1,114 @@
+//! Generators that take arguments: one body, run under the arguments its caller gives.
+//!
+//! A derived type may take arguments (`#[reflect(args(lo: i32, hi: i32))]`):
+//! bounds, a height, a colour, anything its fields' attributes name. Its
+//! generator is then one body, a [`GenWith`], run under whatever arguments a
+//! caller gives: [`ReflectiveWith::generator_with`] pairs the body with the
+//! arguments as a [`Given`], an ordinary [`Gen`] that every interpretation
+//! accepts. Backward, a value is held to the same arguments: `check` is
+//! false on a value the body cannot make under them.
+//!
+//! ```
+//! use refgen::prelude::*;
+//!
+//! #[derive(Debug, Clone, PartialEq, Reflective)]
+//! #[reflect(args(lo: u8, hi: u8))]
+//! struct Between {
+//!     #[choice(range = *lo..=*hi)]
+//!     x: u8,
+//! }
+//!
+//! let g = Between::generator_with((3, 5));
+//! let b = refgen::interpret::generate(&g, 1).unwrap();
+//! assert!((3..=5).contains(&b.x));
+//! assert!(!refgen::interpret::check(&g, &Between { x: 9 }));
+//! ```
+
+use crate::gen::{Gen, Way};
+use crate::source::{DetRng, Source, Stop};
+use std::rc::Rc;
+
+/// A generator body that takes arguments `A`: forward and backward, both
+/// under the arguments given. What `#[derive(Reflective)]` writes for a type
+/// with `#[reflect(args(...))]`; [`Given`] makes it a [`Gen`].
+pub trait GenWith<A> {
+    /// The type of the values generated.
+    type Value;
+
+    /// The forward direction under `args`, asking `src` at each choice point.
+    fn run_with(&self, args: &A, src: &mut dyn Source) -> Result<Self::Value, Stop>;
+
+    /// Plain generation under `args`: what [`GenWith::run_with`] gives with
+    /// an RNG source over `rng`, without a dynamic call per choice.
+    fn run_rng_with(&self, args: &A, rng: &mut DetRng) -> Result<Self::Value, Stop>;
+
+    /// Every way the body makes exactly `target` under `args` (none when it
+    /// cannot: a value outside the arguments).
+    fn back_with(&self, args: &A, target: &Self::Value) -> Vec<Way>;
+}
+
+/// The body of a type's generator that takes arguments, shared.
+pub type BoxGenWith<A, T> = Rc<dyn GenWith<A, Value = T>>;
+
+/// A type whose generator takes arguments: derive it with
+/// `#[derive(Reflective)]` and `#[reflect(args(name: Type, ...))]`.
+///
+/// A field of such a type names the arguments it is made with,
+/// `#[choice(args(expr, ...))]` (through `Box`, and `each(args(...))` /
+/// `some(args(...))` for elements of a `Vec` or an `Option`). When every
+/// argument has a default or a range (`args(lo: i32 = 0, h: u8 in 0..=4)`),
+/// the type is [`crate::Reflective`] as well.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` takes no arguments",
+    label = "`args(...)` given to a type without `#[reflect(args(...))]`",
+    note = "a derived type takes arguments when it declares them: `#[reflect(args(lo: i32, hi: i32))]`"
+)]
+pub trait ReflectiveWith: Sized + 'static {
+    /// The arguments: the one declared type, or a tuple of several.
+    type Args: Clone + 'static;
+
+    /// The type's generator under `args`.
+    fn generator_with(args: Self::Args) -> Given<Self>;
+}
+
+/// A [`ReflectiveWith`] type's generator body with its arguments: a [`Gen`].
+pub struct Given<T: ReflectiveWith> {
+    body: BoxGenWith<T::Args, T>,
+    args: T::Args,
+}
+
+impl<T: ReflectiveWith> Given<T> {
+    /// The body `body` under `args`.
+    pub fn new(body: BoxGenWith<T::Args, T>, args: T::Args) -> Self {
+        Given { body, args }
+    }
+
+    /// The arguments.
+    pub fn args(&self) -> &T::Args {
+        &self.args
+    }
+}
+
+impl<T: ReflectiveWith> Clone for Given<T> {
+    fn clone(&self) -> Self {
+        Given { body: Rc::clone(&self.body), args: self.args.clone() }
+    }
+}
+
+impl<T: ReflectiveWith> Gen for Given<T> {
+    type Value = T;
+
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<T, Stop> {
+        self.body.run_with(&self.args, src)
+    }
+
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<T, Stop> {
+        self.body.run_rng_with(&self.args, rng)
+    }
+
+    fn back(&self, target: &T) -> Vec<Way> {
+        self.body.back_with(&self.args, target)
+    }
+}
