@@ -79,7 +79,7 @@ pub use combinators::regex;
 /// The old paths of [`edit::neighbour`] and [`edit::splice`], kept for code written before they moved under [`edit`].
 pub use edit::{neighbour, splice};
 pub use gen::{BoxGen, Gen, Way};
-pub use given::{Given, GenWith, ReflectiveWith};
+pub use given::{GenWith, Given, ReflectiveWith};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
     nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability,

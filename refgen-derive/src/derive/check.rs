@@ -1,6 +1,6 @@
 //! The check pass: every misuse of the derive's attributes seen before code generation.
 
-use super::attr::PartAttrs;
+use super::attr::{ArgTop, PartAttrs};
 use super::shape::{self, Tier};
 use super::{Body, Ctxt, Field, Input};
 use syn::{Expr, ExprRange, Lit, RangeLimits, UnOp};
@@ -27,6 +27,7 @@ pub fn check(cx: &mut Ctxt, input: &Input) {
         }
     }
     let params = type_params(input);
+    arguments(cx, input, &params);
     match &input.body {
         Body::Struct(_, fields) => {
             for f in fields {
@@ -132,6 +133,135 @@ pub fn check(cx: &mut Ctxt, input: &Input) {
     }
 }
 
+/// The arguments (`#[reflect(args(...))]`), the guards (`when`), the
+/// fields' `args(...)` and the order of fields they name.
+fn arguments(cx: &mut Ctxt, input: &Input, params: &[&syn::Ident]) {
+    let decls = input.attrs.args.as_ref().map_or(&[][..], |(d, _)| d.as_slice());
+    let field_lists: Vec<&[Field]> = match &input.body {
+        Body::Struct(_, fs) => vec![fs.as_slice()],
+        Body::Enum(vs) => vs.iter().map(|v| v.fields.as_slice()).collect(),
+    };
+    for (i, d) in decls.iter().enumerate() {
+        if decls[..i].iter().any(|e| e.name == d.name) {
+            cx.error(d.name.span(), format!("the argument `{}` is declared twice; rename one", d.name));
+        }
+        if field_lists.iter().flat_map(|fs| fs.iter()).any(|f| f.binding == d.name) {
+            cx.error(
+                d.name.span(),
+                format!(
+                    "the argument `{}` has the name of a field, and attribute expressions name both; rename one",
+                    d.name
+                ),
+            );
+        }
+        if let Some(ArgTop::Range(r)) = &d.top {
+            if shape::is_integer(&d.ty) {
+                range_bounds(cx, r, &format!("{}: ... in", d.name));
+            } else {
+                let ty = type_str(&d.ty);
+                cx.error_spanned(
+                    r,
+                    format!(
+                        "`in a..=b` makes the argument `{name}` a choice in an integer range, but it is `{ty}`; \
+                         give it a default instead (`{name}: {ty} = ...`)",
+                        name = d.name,
+                    ),
+                );
+            }
+        }
+    }
+    let all_top = decls.iter().all(|d| d.top.is_some());
+    if let Body::Enum(vs) = &input.body {
+        let guarded: Vec<_> = vs.iter().filter(|v| v.attrs.when.is_some()).collect();
+        for v in &guarded {
+            let when = v.attrs.when.as_ref().expect("guarded");
+            if decls.is_empty() {
+                cx.error_spanned(
+                    when,
+                    format!(
+                        "`when` offers the variant `{}` only where a condition on the type's arguments holds, \
+                         and `{}` declares none; declare them with `#[reflect(args(name: Type, ...))]`",
+                        v.ident, input.ident
+                    ),
+                );
+            } else if v.attrs.skip.is_some() {
+                cx.error_spanned(
+                    when,
+                    format!("the variant `{}` is skipped, so `when` has no effect; keep one of the two", v.ident),
+                );
+            }
+        }
+        if !guarded.is_empty() && vs.iter().filter(|v| v.attrs.skip.is_none()).count() > 64 {
+            cx.error(input.ident.span(), "`when` guards the variants of an enum of at most 64 generated variants");
+        }
+    }
+    for fields in field_lists {
+        if let Err(i) = super::args::field_order(fields) {
+            let f = &fields[i];
+            cx.error(
+                f.binding.span(),
+                format!(
+                    "the field `{}` is in a circle of fields whose attributes name each other, so none can be \
+                     made first; make one of them depend on the type's arguments or on constants only",
+                    f.name
+                ),
+            );
+        }
+        for f in fields {
+            let a = &f.attrs;
+            let Some((_, span)) = &a.part.args else {
+                let recursive = shape::tier(f.ty, input.ident, params) == Tier::Recursive;
+                let generated = a.with.is_none() && a.default.is_none();
+                if !decls.is_empty() && !all_top && recursive && generated && !a.part.has_args() {
+                    cx.error_spanned(
+                        f.ty,
+                        format!(
+                            "`{}` takes arguments, and the field `{}` does not give them: write \
+                             `#[choice(args(...))]` (or `each(args(...))` / `some(args(...))` for its parts), \
+                             or give every argument a default (`name: Type = value`) or a range \
+                             (`name: Type in a..=b`)",
+                            input.ident, f.name
+                        ),
+                    );
+                }
+                continue;
+            };
+            let mut both = false;
+            for (name, present) in
+                [("with", a.with.is_some()), ("range", a.part.range.is_some()), ("regex", a.part.regex.is_some())]
+            {
+                if present {
+                    both = true;
+                    cx.error(
+                        *span,
+                        format!(
+                            "the field `{}` has both `args` and `{name}`; `args` gives the arguments of the field \
+                             type's own generator, so keep one of the two",
+                            f.name
+                        ),
+                    );
+                }
+            }
+            let no_args = shape::is_string(f.ty)
+                || shape::is_integer(f.ty)
+                || shape::elements(f.ty).is_some()
+                || shape::generic_arg(f.ty, "Option").is_some()
+                || shape::map_args(f.ty).is_some();
+            if no_args && !both {
+                cx.error(
+                    *span,
+                    format!(
+                        "`args` gives the arguments of a type with `#[reflect(args(...))]`, but the field `{}` is `{}`{}",
+                        f.name,
+                        type_str(f.ty),
+                        or_with(part_hint(f.ty, "args", "...")).replace("args = ...", "args(...)")
+                    ),
+                );
+            }
+        }
+    }
+}
+
 /// The type parameters of the input.
 pub fn type_params<'a>(input: &Input<'a>) -> Vec<&'a syn::Ident> {
     input.generics.type_params().map(|p| &p.ident).collect()
@@ -154,10 +284,15 @@ fn field(cx: &mut Ctxt, f: &Field) {
     if let Some((_, span)) = &a.default {
         let p = &a.part;
         let parts = p.parts().map(|(k, v)| (k, v.is_some()));
-        let others = [("range", p.range.is_some()), ("len", p.len.is_some()), ("regex", p.regex.is_some())]
-            .into_iter()
-            .chain(parts)
-            .chain([("with", a.with.is_some()), ("#[at]", a.at.is_some())]);
+        let others = [
+            ("range", p.range.is_some()),
+            ("len", p.len.is_some()),
+            ("regex", p.regex.is_some()),
+            ("args", p.args.is_some()),
+        ]
+        .into_iter()
+        .chain(parts)
+        .chain([("with", a.with.is_some()), ("#[at]", a.at.is_some())]);
         for (name, present) in others {
             if present {
                 cx.error(

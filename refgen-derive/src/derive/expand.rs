@@ -38,13 +38,20 @@ pub fn expand(input: &Input) -> TokenStream {
         None => quote!(#core::__private::DEFAULT_DEPTH),
     };
     let decls = input.attrs.args.as_ref().map_or(&[][..], |(d, _)| d.as_slice());
-    let cx = ExpandCx { input, params: params.clone(), type_name: name.unraw().to_string(), depth: depth.clone(), args: decls };
+    let cx = ExpandCx {
+        input,
+        params: params.clone(),
+        type_name: name.unraw().to_string(),
+        depth: depth.clone(),
+        args: decls,
+    };
     let type_name = &cx.type_name;
     // A type with arguments: every body takes them (`__args`, a reference),
     // and binds the ones its expressions name.
     let with_args = !decls.is_empty();
     let args_ty = args::args_ty(decls);
-    let (args_param, args_arg) = if with_args { (quote!(, __args: &#args_ty), quote!(, __args)) } else { (quote!(), quote!()) };
+    let (args_param, args_arg) =
+        if with_args { (quote!(, __args: &#args_ty), quote!(, __args)) } else { (quote!(), quote!()) };
     let arg_binds = args::bind_args(decls, &args::all_tokens(input));
 
     // Bounds: inferred for type parameters used by generated fields, or the user's.

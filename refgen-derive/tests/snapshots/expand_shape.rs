@@ -24,6 +24,7 @@ const _: () = {
         __G0: ::refgen::refgen_core::Gen<Value = Vec<Shape>>,
         __G1: ::refgen::refgen_core::Gen<Value = String>,
     {
+        #[allow(unused_variables)]
         fn __assume(__value: &Shape) -> bool {
             {
                 let __reflect_self = __value;
@@ -77,7 +78,7 @@ const _: () = {
             __frame: &::refgen::refgen_core::__private::Frame,
         ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             let __limited = __frame.at_limit(::refgen::refgen_core::__private::DEFAULT_DEPTH);
-            let __c = __VARIANTS.choose(__src, __limited)?;
+            let __c = { __VARIANTS.choose(__src, __limited)? };
             let __r = self.__run_variant(__c, __src);
             ::refgen::refgen_core::gen::Answerer::leave(__src);
             __r
@@ -150,7 +151,7 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn back(&self, __target: &Shape) -> ::std::vec::Vec<::refgen::refgen_core::Way> {
-            if !Self::__assume(__target) {
+            if !(Self::__assume)(__target) {
                 return ::std::vec::Vec::new();
             }
             let __frame = ::refgen::refgen_core::__private::Frame::enter();
