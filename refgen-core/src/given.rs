@@ -8,20 +8,42 @@
 //! accepts. Backward, a value is held to the same arguments: `check` is
 //! false on a value the body cannot make under them.
 //!
-//! ```
-//! use refgen::prelude::*;
+//! Written by hand, a body is any [`GenWith`]; the derive's documentation
+//! (`refgen::Reflective`, "Arguments") shows the attributes that write one.
 //!
-//! #[derive(Debug, Clone, PartialEq, Reflective)]
-//! #[reflect(args(lo: u8, hi: u8))]
-//! struct Between {
-//!     #[choice(range = *lo..=*hi)]
-//!     x: u8,
+//! ```
+//! use refgen_core::combinators::int;
+//! use refgen_core::given::{GenWith, Given, ReflectiveWith};
+//! use refgen_core::{interpret, DetRng, Gen, Source, Stop, Way};
+//! use std::rc::Rc;
+//!
+//! /// A number in `lo..=hi`.
+//! #[derive(Debug, Clone, PartialEq)]
+//! struct Between(u8);
+//!
+//! struct Body;
+//! impl GenWith<(u8, u8)> for Body {
+//!     type Value = Between;
+//!     fn run_with(&self, &(lo, hi): &(u8, u8), src: &mut dyn Source) -> Result<Between, Stop> {
+//!         int(lo..=hi).run(src).map(Between)
+//!     }
+//!     fn run_rng_with(&self, &(lo, hi): &(u8, u8), rng: &mut DetRng) -> Result<Between, Stop> {
+//!         int(lo..=hi).run_rng(rng).map(Between)
+//!     }
+//!     fn back_with(&self, &(lo, hi): &(u8, u8), b: &Between) -> Vec<Way> {
+//!         int(lo..=hi).back(&b.0)
+//!     }
+//! }
+//! impl ReflectiveWith for Between {
+//!     type Args = (u8, u8);
+//!     fn generator_with(args: (u8, u8)) -> Given<Self> {
+//!         Given::new(Rc::new(Body), args)
+//!     }
 //! }
 //!
 //! let g = Between::generator_with((3, 5));
-//! let b = refgen::interpret::generate(&g, 1).unwrap();
-//! assert!((3..=5).contains(&b.x));
-//! assert!(!refgen::interpret::check(&g, &Between { x: 9 }));
+//! assert!((3..=5).contains(&interpret::generate(&g, 1).unwrap().0));
+//! assert!(!interpret::check(&g, &Between(9)));
 //! ```
 
 use crate::gen::{Gen, Way};

@@ -162,6 +162,44 @@
 //!   # let _ = refgen::interpret::generate(&Expr::generator(), 1);
 //!   ```
 //!
+//! - **`#[reflect(args(name: Type, ...))]`**: the generator takes
+//!   arguments (bounds, a height, a colour): the type implements
+//!   `ReflectiveWith`, and `Type::generator_with(args)` is its generator
+//!   under them (one argument is passed as itself, several as a tuple). The
+//!   attributes' expressions name them as references (`*lo`), as they name
+//!   other fields. Backward, a value is held to the arguments: `check` is
+//!   false on a value outside them. An argument may have a default
+//!   (`lo: i32 = 0`) or, for an integer, a range (`h: u8 in 0..=4`: a choice
+//!   at the site `Type.h`, recomputed backward by trying each value); when
+//!   every one has, the type is `Reflective` too, its `generator()` made
+//!   with them. Fields of the type itself give the arguments of their part
+//!   with `args(...)` (below), made fresh for each value.
+//!
+//!   ```
+//!   # use refgen::prelude::*;
+//!   // A search tree with keys in `lo..=hi`: the key first, then the
+//!   // subtrees within the bounds it leaves them. Valid by construction.
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[reflect(args(lo: i32 = 0, hi: i32 = 100))]
+//!   enum Bst {
+//!       Leaf,
+//!       #[choice(when = *lo <= *hi)]
+//!       Node {
+//!           #[choice(args(*lo, *key - 1))]
+//!           left: Box<Bst>,
+//!           #[choice(range = *lo..=*hi)]
+//!           key: i32,
+//!           #[choice(args(*key + 1, *hi))]
+//!           right: Box<Bst>,
+//!       },
+//!   }
+//!
+//!   use refgen::interpret::check;
+//!   let one = Bst::Node { left: Box::new(Bst::Leaf), key: 50, right: Box::new(Bst::Leaf) };
+//!   assert!(check(&Bst::generator(), &one));
+//!   assert!(!check(&Bst::generator_with((0, 9)), &one)); // 50 is outside 0..=9
+//!   ```
+//!
 //! - **`#[reflect(bound = "...")]`**: where-clause predicates that replace
 //!   the inferred `T: Reflective + Clone` bounds (`T: 'static` is kept).
 //!
@@ -181,6 +219,30 @@
 //!   variant's name). Labels of one enum must differ.
 //! - **`#[choice(skip)]`**: never generate this variant; a value of it is
 //!   outside the generator's range. At least one variant must remain.
+//! - **`#[choice(when = condition)]`**, in a type with arguments: the
+//!   variant is offered only where the condition on the arguments holds
+//!   (a leaf only at height 0); backward, a value of the variant is outside
+//!   the generator's range where it does not. At the depth budget, a guarded
+//!   enum offers its base variants the guards allow, or, where they allow
+//!   none, every variant they allow (the arguments bound the recursion
+//!   then, as a height does); where the guards allow nothing, the value
+//!   cannot be made (`Stop::Void`): keep the arguments' ranges such that
+//!   some variant is always allowed.
+//!
+//!   ```
+//!   # use refgen::prelude::*;
+//!   // A chain of exactly `h` links, `h` drawn from 0..=10.
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[reflect(args(h: u8 in 0..=10))]
+//!   enum Chain {
+//!       #[choice(when = *h == 0)]
+//!       End,
+//!       #[choice(when = *h > 0)]
+//!       Link(#[choice(args(*h - 1))] Box<Chain>),
+//!   }
+//!   # let _ = refgen::interpret::generate(&Chain::generator(), 1).unwrap();
+//!   # assert_eq!(refgen::interpret::generate(&Chain::generator_with(0), 1).unwrap(), Chain::End);
+//!   ```
 //!
 //!   ```
 //!   # use refgen::prelude::*;
@@ -199,8 +261,12 @@
 //!   inclusive range `a..=b`, one integer choice point at the field's site;
 //!   or a `char` field in `'a'..='z'` (literals). The bounds of integer
 //!   ranges and lengths, in the field's attributes and its parts', may name
-//!   earlier fields, as `with` expressions do (`range = 0..=*len`,
-//!   `len = 1..=*n as usize`). An integer range whose bounds are literals
+//!   other fields and the type's arguments, as `with` expressions do
+//!   (`range = 0..=*len`, `len = 1..=*n as usize`, `range = *lo..=*hi`).
+//!   **Order**: a field is made after the fields its attributes name (a key
+//!   before the subtrees it bounds), in declaration order otherwise; the
+//!   choice tree follows that order, the value keeps its layout. Fields
+//!   that name each other in a circle are an error. An integer range whose bounds are literals
 //!   or a primitive type's `MIN`/`MAX` (`range = -5..=9`,
 //!   `each(range = 0..=u32::MAX)`) is compiled into the generator
 //!   (`refgen_core::combinators::ConstInt`), so its draws cost what a
@@ -236,6 +302,30 @@
 //!       trits: Vec<Option<i8>>,
 //!   }
 //!   # let _ = refgen::interpret::generate(&Service::generator(), 1);
+//!   ```
+//!
+//! - **`#[choice(args(expr, ...))]`**: the arguments of a field whose type
+//!   takes them (`#[reflect(args(...))]`), directly or through `Box`; for
+//!   the elements of a `Vec` or set, or the value inside an `Option`, write
+//!   `each(args(...))` or `some(args(...))`. The expressions may name other
+//!   fields and the type's own arguments; the part is made with them each
+//!   time.
+//!
+//!   ```
+//!   # use refgen::prelude::*;
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   #[reflect(args(width: u8))]
+//!   struct Cell(#[choice(range = 0..=*width)] u8);
+//!
+//!   #[derive(Debug, Clone, PartialEq, Reflective)]
+//!   struct Row {
+//!       #[choice(range = 1..=5)]
+//!       width: u8,
+//!       #[choice(len = 0..=4, each(args(*width)))]
+//!       cells: Vec<Cell>,
+//!   }
+//!   # let r = refgen::interpret::generate(&Row::generator(), 1).unwrap();
+//!   # assert!(r.cells.iter().all(|c| c.0 <= r.width));
 //!   ```
 //!
 //! - **`#[choice(default)]`** / **`#[choice(default = expr)]`**: the field
@@ -331,8 +421,11 @@
 //!
 //! **Valid by construction rather than by filtering.** `#[assume]` discards
 //! the values it rejects; when it rejects most of them (a sorted list, a
-//! balanced tree) build valid values directly with `with`, and keep the
-//! `#[assume]` so that `check` and reflection still hold the type to it. A
+//! balanced tree) build valid values directly: pass what a part must
+//! respect down as arguments (the search tree under `args` above: bounds
+//! for the keys; a height, a black height, a parent's colour for balanced
+//! trees), or write the generator with `with`, and keep the `#[assume]`
+//! so that `check` and reflection still hold the type to it. A
 //! sorted list is a list, sorted; backward, a sorted list is its own
 //! pre-image:
 //!
@@ -389,6 +482,10 @@
 //! `each(regex = ...)` on a `Vec<String>`), parts on types that have no such
 //! part, an empty `#[choice()]` or `each()`, `default` with generator keys,
 //! `filter` or `skip` on a field (with what to write instead), `#[at]` without `with`,
+//! arguments declared twice or named as a field, `in` on a non-integer,
+//! `when` without arguments, `args` on a type that takes none or beside
+//! `range` / `with`, a recursive field that does not give the arguments,
+//! fields that name each other in a circle,
 //! projections of the wrong type, a `with` that is not a generator,
 //! `#[assume]` that is not a `bool`, unknown `#[assume]` options, `retries`
 //! that is not a number up to 1000, `top` with `every` or on a field, two

@@ -233,9 +233,35 @@ mod tests {
                 Group { #[choice(len = 0..=3)] parts: Vec<Shape>, #[choice(regex = "[a-z]{1,4}")] name: String },
             }
         };
-        let code = expand(&input).expect("expands").to_string();
+        snapshot("expand_shape.rs", &input);
+    }
+
+    /// The expansion of a type with arguments, guards and fields made out of
+    /// declaration order, against its snapshot.
+    #[test]
+    fn expansion_snapshot_with_arguments() {
+        let input: DeriveInput = syn::parse_quote! {
+            #[reflect(args(lo: i32 = 0, hi: i32 in 0..=9))]
+            enum Bst {
+                Leaf,
+                #[choice(when = *lo <= *hi)]
+                Node {
+                    #[choice(args(*lo, *key - 1))]
+                    left: Box<Bst>,
+                    #[choice(range = *lo..=*hi)]
+                    key: i32,
+                    #[choice(args(*key + 1, *hi))]
+                    right: Box<Bst>,
+                },
+            }
+        };
+        snapshot("expand_args.rs", &input);
+    }
+
+    fn snapshot(file: &str, input: &DeriveInput) {
+        let code = expand(input).expect("expands").to_string();
         let formatted = rustfmt(&code);
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/expand_shape.rs");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(file);
         if std::env::var("REFGEN_SNAPSHOT").as_deref() == Ok("overwrite") {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &formatted).unwrap();
