@@ -143,7 +143,7 @@ pub mod prelude {
         recursive, regex, string, vec, void,
     };
     pub use refgen_core::{BoxGen, Gen, Reflective, ReflectiveWith};
-    pub use refgen_derive::{property, Reflective};
+    pub use refgen_derive::{property, synth, Reflective};
     pub use refgen_runtime::config::Config;
     pub use refgen_runtime::runner::Property;
     pub use refgen_runtime::statem::{Commands, StateMachine};

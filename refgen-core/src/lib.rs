@@ -72,6 +72,7 @@ pub mod interpret;
 pub mod laws;
 pub mod reflective;
 pub mod source;
+mod synthesized;
 pub mod trail;
 
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};
@@ -93,6 +94,7 @@ pub use trail::{Recorder, Trail};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::derived::*;
+    pub use crate::synthesized::*;
 }
 
 /// Everything needed to write and use generators, in one `use` (the facade's

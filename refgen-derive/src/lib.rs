@@ -499,12 +499,20 @@ use proc_macro::TokenStream;
 mod derive;
 mod errors;
 mod property;
+mod synth;
 
 /// Derives `Reflective`: see the crate documentation for every attribute.
 #[proc_macro_derive(Reflective, attributes(choice, at, assume, reflect))]
 pub fn derive_reflective(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     derive::derive(&input).into()
+}
+
+/// Reads a validity predicate and writes beside it the generator of the
+/// values it accepts: see the crate documentation, "Synthesis from a predicate".
+#[proc_macro_attribute]
+pub fn synth(attr: TokenStream, item: TokenStream) -> TokenStream {
+    synth::expand(attr.into(), item.into()).into()
 }
 
 /// Turns a function over generated arguments into a `#[test]` that runs it

@@ -36,5 +36,6 @@ mod rotate;
 mod shape_pressure;
 mod splice;
 mod statem_readme;
+mod synth;
 mod targeted;
 mod tune_mutate;

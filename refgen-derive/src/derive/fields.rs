@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Type};
 
 /// The path of refgen-core as users see it (through the `refgen` crate).
-pub(super) fn core_path() -> TokenStream {
+pub(crate) fn core_path() -> TokenStream {
     quote!(::refgen::refgen_core)
 }
 

@@ -13,6 +13,7 @@ use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Member, Type};
 
 pub use crate::errors::Ctxt;
+pub(crate) use fields::core_path;
 
 /// The input type, with its attributes parsed.
 pub struct Input<'a> {

@@ -1,0 +1,175 @@
+//! Runtime support for `#[synth]`: the steps a generator synthesized from a predicate takes.
+//!
+//! Code written by the `#[synth]` attribute calls into this module, through
+//! the hidden [`crate::__private`]; users do not need it directly (its items
+//! are not part of the stable API).
+
+use crate::choice::Site;
+use crate::combinators::{int, IntValue};
+use crate::gen::{Answerer, Gen, Way};
+use crate::reflective::Reflective;
+use crate::source::Stop;
+use std::any::{Any, TypeId};
+use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A part the predicate does not constrain: its type's own generator, as the part `site`.
+#[inline]
+pub fn any<T: Reflective, A: Answerer + ?Sized>(src: &mut A, site: Site) -> Result<T, Stop> {
+    crate::derived::run_part(&*T::generator(), site, src)
+}
+
+/// The ways of a part the predicate does not constrain (see [`any`]).
+pub fn any_back<T: Reflective>(ways: Vec<Way>, site: Site, v: &T) -> Vec<Way> {
+    crate::derived::back_part(ways, site, T::generator().back(v))
+}
+
+/// An integer in the range `span` gives, as the part `site`;
+/// [`Stop::Invalid`] when there is none (the bounds come from parts made
+/// before: the arm is made again).
+#[inline]
+pub fn bounded<T: IntValue, A: Answerer + ?Sized>(src: &mut A, site: Site, range: Option<(T, T)>) -> Result<T, Stop> {
+    let Some((lo, hi)) = range else { return Err(Stop::Invalid) };
+    crate::derived::run_part(&int(lo..=hi).site(site), site, src)
+}
+
+/// The ways of an integer in the range `span` gives (see [`bounded`]), after `ways`: none outside it.
+pub fn bounded_back<T: IntValue>(ways: Vec<Way>, site: Site, range: Option<(T, T)>, v: &T) -> Vec<Way> {
+    match range {
+        Some((lo, hi)) if lo <= *v && *v <= hi => {
+            crate::derived::back_part(ways, site, int(lo..=hi).site(site).back(v))
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A part made by a recursive call, into the field that holds it (`Box<T>`, `Rc<T>` or `T`).
+#[inline]
+pub fn into_part<T, U: From<T>>(t: T) -> U {
+    U::from(t)
+}
+
+/// The value a field holds (`Box<T>`, `Rc<T>` or `T`), for the recursive call backward.
+#[inline]
+pub fn borrow_part<T, U: Borrow<T> + ?Sized>(u: &U) -> &T {
+    u.borrow()
+}
+
+/// `x + 1`, or `None` at the type's largest value (a strict lower bound).
+#[inline]
+pub fn above<T: IntValue>(x: T) -> Option<T> {
+    (x < T::MAX).then(|| T::from_bits(x.to_bits().wrapping_add(1)))
+}
+
+/// `x - 1`, or `None` at the type's smallest value (a strict upper bound).
+#[inline]
+pub fn below<T: IntValue>(x: T) -> Option<T> {
+    (x > T::MIN).then(|| T::from_bits(x.to_bits().wrapping_sub(1)))
+}
+
+/// The range the bounds leave: the largest lower bound to the smallest
+/// upper one (the type's extremes where there is none); `None` when a bound
+/// cannot hold or the range is empty.
+#[inline]
+pub fn span<T: IntValue, const L: usize, const H: usize>(
+    lows: [Option<T>; L],
+    highs: [Option<T>; H],
+) -> Option<(T, T)> {
+    let mut lo = T::MIN;
+    for l in lows {
+        lo = lo.max(l?);
+    }
+    let mut hi = T::MAX;
+    for h in highs {
+        hi = hi.min(h?);
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// The most values a type may have for [`any_where`] to choose among them.
+const FINITE: usize = 16;
+
+thread_local! {
+    static FINITE_VALUES: RefCell<HashMap<TypeId, Option<Rc<dyn Any>>>> = RefCell::new(HashMap::new());
+}
+
+/// Every value of `T`'s generator when there are at most [`FINITE`] (a
+/// colour, a small enum), made once per thread; `None` for a type with more.
+fn finite_values<T: Reflective + Clone>() -> Option<Rc<Vec<T>>> {
+    let key = TypeId::of::<T>();
+    let hit = FINITE_VALUES.with(|c| c.borrow().get(&key).cloned());
+    let entry = match hit {
+        Some(e) => e,
+        None => {
+            let lang = crate::interpret::language(&*T::generator(), FINITE + 1, 8);
+            let values: Option<Rc<dyn Any>> = (lang.complete && lang.members.len() <= FINITE)
+                .then(|| Rc::new(lang.members.into_iter().map(|(_, v)| v).collect::<Vec<T>>()) as Rc<dyn Any>);
+            FINITE_VALUES.with(|c| c.borrow_mut().insert(key, values.clone()));
+            values
+        }
+    };
+    entry.and_then(|e| e.downcast::<Vec<T>>().ok())
+}
+
+/// A part the predicate only checks (`valid`): for a type of few values,
+/// one of those that pass, drawn uniformly (an integer choice at `site`, the
+/// position among them; [`Stop::Invalid`] when none does); for a type of
+/// many, its generator made again while the value fails.
+/// (`_project` takes the part from a value of the predicate's type: it is
+/// never called, and tells the compiler the part's type.)
+#[inline]
+pub fn any_where<V, T, A>(
+    src: &mut A,
+    site: Site,
+    _project: impl Fn(&V) -> Option<&T>,
+    valid: impl Fn(&T) -> bool,
+) -> Result<T, Stop>
+where
+    T: Reflective + Clone,
+    A: Answerer + ?Sized,
+{
+    match finite_values::<T>() {
+        Some(all) => {
+            let mut passing = all.iter().filter(|v| valid(v));
+            let n = passing.clone().count();
+            if n == 0 {
+                return Err(Stop::Invalid);
+            }
+            let i = crate::derived::run_part(&int(0..=n - 1).site(site), site, src)?;
+            passing.nth(i).cloned().ok_or(Stop::Rejected)
+        }
+        None => crate::combinators::retrying(src, crate::combinators::DEFAULT_RETRIES, |src| any(src, site), valid),
+    }
+}
+
+/// Whether a part the predicate only checks can pass (see [`any_where`]):
+/// for a type of few values, whether one does; for others, `true`. What
+/// offers an option only where its part can be made.
+pub fn exists<V, T>(_project: impl Fn(&V) -> Option<&T>, valid: impl Fn(&T) -> bool) -> bool
+where
+    T: Reflective + Clone,
+{
+    finite_values::<T>().is_none_or(|all| all.iter().any(valid))
+}
+
+/// The ways of a part the predicate only checks (see [`any_where`]), after `ways`.
+pub fn any_where_back<T>(ways: Vec<Way>, site: Site, v: &T, valid: impl Fn(&T) -> bool) -> Vec<Way>
+where
+    T: Reflective + Clone + PartialEq,
+{
+    if !valid(v) {
+        return Vec::new();
+    }
+    match finite_values::<T>() {
+        Some(all) => {
+            let passing: Vec<&T> = all.iter().filter(|x| valid(x)).collect();
+            match passing.iter().position(|x| *x == v) {
+                Some(i) => crate::derived::back_part(ways, site, int(0..=passing.len() - 1).site(site).back(&i)),
+                None => Vec::new(),
+            }
+        }
+        None => any_back(ways, site, v),
+    }
+}

@@ -1,0 +1,550 @@
+//! Code for a synthesized generator: the hidden type beside the predicate, forward and backward.
+
+use super::model::{Make, Plan, Pred};
+use super::Options;
+use crate::derive::core_path;
+use crate::errors::Ctxt;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::{Expr, Pat, Visibility};
+
+/// One option of the predicate's pick: an alternative of an arm.
+struct Opt<'a> {
+    arm: usize,
+    label: String,
+    plan: Plan,
+    conjuncts: &'a [Expr],
+    recursive: bool,
+}
+
+/// The hidden type `name` beside the predicate `name`: its generator.
+pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> TokenStream {
+    let core = core_path();
+    let name = &pred.name;
+    let value_ty = &pred.value_ty;
+    let site = name.to_string();
+    let mut options: Vec<Opt> = Vec::new();
+    for (ai, arm) in pred.arms.iter().enumerate() {
+        for (j, alt) in arm.alts.iter().enumerate() {
+            match pred.plan(arm, alt) {
+                Ok(plan) => {
+                    let label =
+                        if arm.alts.len() == 1 { arm.label.clone() } else { format!("{}#{}", arm.label, j + 1) };
+                    let recursive = plan.makes.iter().any(|m| matches!(m, Make::Rec(_)));
+                    options.push(Opt { arm: ai, label, plan, conjuncts: alt, recursive });
+                }
+                Err((span, msg)) => cx.error(span, msg),
+            }
+        }
+    }
+    // Base options first: at the depth budget, they are the ones offered (where the guards allow one).
+    options.sort_by_key(|o| o.recursive);
+    let base = options.iter().filter(|o| !o.recursive).count();
+    let weight = |label: &str| {
+        let arm_label = label.split('#').next().unwrap_or(label);
+        opts.weights.iter().find(|(l, _)| l == arm_label).map_or(1u32, |(_, w)| *w)
+    };
+    let opt_consts = options.iter().map(|o| {
+        let (label, w) = (&o.label, weight(&o.label));
+        quote!(#core::Opt { label: #label, weight: #w })
+    });
+    let depth = match opts.depth {
+        Some(d) => quote!(#d),
+        None => quote!(#core::__private::DEFAULT_DEPTH),
+    };
+    let arg_names: Vec<&Ident> = pred.args.iter().map(|(n, _)| n).collect();
+    let arg_tys: Vec<&syn::Type> = pred.args.iter().map(|(_, t)| t).collect();
+    let args_ty = quote!((#(#arg_tys,)*));
+    let params = quote!(#(#arg_names: #arg_tys),*);
+    let value = &pred.value;
+
+    // The guards: one bit per option.
+    let bits = options.iter().enumerate().map(|(i, o)| {
+        let bit = 1u64 << i;
+        let arm = &pred.arms[o.arm];
+        let mut gs: Vec<TokenStream> =
+            o.plan.guards.iter().map(|g| quote!(#core::__private::assume_bool(#g))).collect();
+        // An integer bounded by the arguments alone: offered only where its range is not empty.
+        for (i, m) in o.plan.makes.iter().enumerate() {
+            if let Make::Int(lo, hi) = m {
+                let by_args = lo.iter().chain(hi).all(|(e, _)| {
+                    arm.parts.iter().all(|p| !super::model::names(e.to_token_stream(), &p.name.to_string()))
+                });
+                if by_args {
+                    let _ = i;
+                    let span = span_of(lo, hi);
+                    gs.push(quote!(#span.is_some()));
+                }
+            }
+        }
+        // A part only checked, by the arguments and itself: offered only where a value passes.
+        for (j, p) in arm.parts.iter().enumerate() {
+            let checks: Vec<&Expr> = o.plan.early.iter().filter(|(k, _)| *k == j).map(|(_, c)| c).collect();
+            let only_self = checks.iter().all(|c| {
+                arm.parts
+                    .iter()
+                    .enumerate()
+                    .all(|(k, q)| k == j || !super::model::names(c.to_token_stream(), &q.name.to_string()))
+            });
+            if matches!(o.plan.makes[j], Make::Any) && !checks.is_empty() && only_self {
+                let pname = &p.name;
+                let bind_v = if p.by_ref {
+                    quote!(let #pname = __v;)
+                } else {
+                    quote!(let #pname = ::core::clone::Clone::clone(__v);)
+                };
+                let project = projection(pred, &arm.pat, pname);
+                gs.push(quote!(#core::__private::exists(#project, |__v| {
+                    #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
+                })));
+            }
+        }
+        if gs.is_empty() {
+            quote!(#bit)
+        } else {
+            quote!(if #(#gs)&&* { #bit } else { 0 })
+        }
+    });
+    let allowed = quote!(#[allow(unused_variables)] let __allowed: u64 = 0 #(| #bits)*;);
+
+    let mut run_arms = TokenStream::new();
+    let mut back_alts: Vec<TokenStream> = vec![TokenStream::new(); pred.arms.len()];
+    let mut filtered: Vec<String> = Vec::new();
+    for (index, o) in options.iter().enumerate() {
+        let arm = &pred.arms[o.arm];
+        let index64 = index as u64;
+        let plan = &o.plan;
+        let part_site =
+            |i: usize| format!("{site}::{}.{}", o.label, arm.parts[i].name.to_string().trim_start_matches("__"));
+        // Forward: the parts in order, each bound by name as the predicate binds it.
+        let mut stmts = TokenStream::new();
+        for &i in &plan.order {
+            let p = &arm.parts[i];
+            let local = format_ident!("__v_{}", p.name);
+            let psite = part_site(i);
+            let make = match &plan.makes[i] {
+                Make::Rec(args) => quote!(#core::__private::run_part(&#name::with(#(#args),*), #psite, __src)),
+                Make::Eq(e) => quote!(::core::result::Result::<_, #core::Stop>::Ok(#e)),
+                Make::Int(lo, hi) => {
+                    let span = span_of(lo, hi);
+                    quote!(#core::__private::bounded(__src, #psite, #span))
+                }
+                Make::Any => quote!(#core::__private::any(__src, #psite)),
+            };
+            let checks: Vec<&Expr> = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c).collect();
+            filtered.extend(checks.iter().map(|c| c.to_token_stream().to_string()));
+            let pname = &p.name;
+            let bind = if p.by_ref {
+                quote!(let #pname = &#local;)
+            } else {
+                quote!(let #pname = ::core::clone::Clone::clone(&#local);)
+            };
+            let is_rec = matches!(plan.makes[i], Make::Rec(_));
+            let bind_v = if p.by_ref {
+                quote!(let #pname = __v;)
+            } else {
+                quote!(let #pname = ::core::clone::Clone::clone(__v);)
+            };
+            if checks.is_empty() {
+                stmts.extend(quote!(let #local = #make?;));
+            } else if matches!(plan.makes[i], Make::Any) {
+                // A part only checked: drawn among the values that pass, when they are few.
+                let project = projection(pred, &arm.pat, &p.name);
+                stmts.extend(quote!(
+                    let #local = #core::__private::any_where(
+                        __src,
+                        #psite,
+                        #project,
+                        |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
+                    )?;
+                ));
+            } else {
+                stmts.extend(quote!(
+                    let #local = #core::combinators::retrying(
+                        __src,
+                        #core::combinators::DEFAULT_RETRIES,
+                        |__src| #make,
+                        |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
+                    )?;
+                ));
+            }
+            if !is_rec {
+                stmts.extend(quote!(#[allow(unused_variables)] #bind));
+            }
+        }
+        let build = build_expr(&arm.pat, &plan.makes, &arm.parts);
+        let late = &plan.late;
+        filtered.extend(late.iter().map(|c| c.to_token_stream().to_string()));
+        let once = quote!(
+            |__src: &mut __A| -> ::core::result::Result<#value_ty, #core::Stop> {
+                #stmts
+                ::core::result::Result::Ok(#build)
+            }
+        );
+        let pat = &arm.pat;
+        let scrutinee = if pred.deref_scrutinee { quote!(*__value) } else { quote!(__value) };
+        let run = if late.is_empty() {
+            // A part that cannot be made ends the attempt: the option is made again.
+            quote!(#core::combinators::retrying(__src, #core::combinators::DEFAULT_RETRIES, #once, |_| true))
+        } else {
+            quote!(#core::combinators::retrying(
+                __src,
+                #core::combinators::DEFAULT_RETRIES,
+                #once,
+                |__value: &#value_ty| {
+                    #[allow(unused_variables, unreachable_patterns)]
+                    match #scrutinee { #pat => #(#core::__private::assume_bool(#late))&&*, _ => false }
+                },
+            ))
+        };
+        run_arms.extend(quote!(#index64 => #run,));
+
+        // Backward: every constructed conjunct and check as written (the predicate's own
+        // bindings are in scope), then the ways of each part in the forward order.
+        let mut back = TokenStream::new();
+        for &i in &plan.order {
+            let p = &arm.parts[i];
+            let psite = part_site(i);
+            let r = if p.by_ref {
+                let n = &p.name;
+                quote!(#n)
+            } else {
+                let n = &p.name;
+                quote!(&#n)
+            };
+            let step = match &plan.makes[i] {
+                Make::Rec(args) => quote!(
+                    __ways = #core::__private::back_part(
+                        __ways, #psite, #name::__back(#core::__private::borrow_part::<#value_ty, _>(#r) #(, #args)*)
+                    );
+                ),
+                Make::Eq(_) => continue,
+                Make::Int(lo, hi) => {
+                    let span = span_of(lo, hi);
+                    quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, #r);)
+                }
+                Make::Any if plan.early.iter().any(|(j, _)| *j == i) => {
+                    let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
+                    let pname = &p.name;
+                    let bind_v = if p.by_ref {
+                        quote!(let #pname = __v;)
+                    } else {
+                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
+                    };
+                    quote!(
+                        __ways = #core::__private::any_where_back(__ways, #psite, #r, |__v| {
+                            #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
+                        });
+                    )
+                }
+                Make::Any => quote!(__ways = #core::__private::any_back(__ways, #psite, #r);),
+            };
+            back.extend(quote!(#step if __ways.is_empty() { break 'alt; }));
+        }
+        let written: Vec<&Expr> = o.conjuncts.iter().filter(|c| !is_rec_call(c, plan, pred, &arm.parts)).collect();
+        back_alts[o.arm].extend(quote!(
+            'alt: {
+                if !__ARMS.offers(__limited, __allowed, #index) { break 'alt; }
+                if !(true #(&& #core::__private::assume_bool(#written))*) { break 'alt; }
+                #[allow(unused_mut)]
+                let mut __ways = ::std::vec![#core::Way::empty()];
+                #back
+                __all.extend(__ARMS.ways_among(__limited, __allowed, #index, __ways));
+            }
+        ));
+    }
+    let back_arms = pred.arms.iter().zip(&back_alts).map(|(arm, alts)| {
+        let pat = &arm.pat;
+        quote!(#pat => { #alts })
+    });
+    let scrutinee = if pred.deref_scrutinee { quote!(*#value) } else { quote!(#value) };
+    let n_filtered = filtered.len();
+
+    let top = top_generator(pred, opts, &args_ty);
+    let doc = format!(
+        "The generator of the values `{name}` accepts: `{name}::with(args)` under given arguments \
+         (a [`Gen`]). Written by `#[synth]` beside the predicate."
+    );
+    let _ = n_filtered;
+    quote!(
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone)]
+        #vis struct #name {
+            args: #args_ty,
+        }
+
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            const __ARMS: #core::__private::Variants = #core::__private::Variants::new(#site, &[#(#opt_consts),*], #base);
+
+            impl #name {
+                /// The values the predicate accepts under these arguments.
+                #[allow(clippy::too_many_arguments)]
+                pub fn with(#params) -> Self {
+                    #name { args: (#(#arg_names,)*) }
+                }
+
+                /// The conjuncts the generator checks (made again while they fail) rather than constructs.
+                pub const FILTERED: &'static [&'static str] = &[#(#filtered),*];
+
+                #[allow(unused_variables, unused_parens, non_snake_case, clippy::all)]
+                fn __forward<__A: #core::gen::Answerer + ?::core::marker::Sized>(
+                    __src: &mut __A, #params
+                ) -> ::core::result::Result<#value_ty, #core::Stop> {
+                    let __frame = #core::__private::Frame::enter();
+                    if __frame.too_deep() { return ::core::result::Result::Err(#core::Stop::Void); }
+                    let __limited = __frame.at_limit(#depth);
+                    #allowed
+                    // No option under these arguments: invalid, so that the option around is made again.
+                    let __c = __ARMS.choose_among(__src, __limited, __allowed).map_err(|__s| match __s {
+                        #core::Stop::Void => #core::Stop::Invalid,
+                        __s => __s,
+                    })?;
+                    let __r = match __c {
+                        #run_arms
+                        _ => ::core::result::Result::Err(#core::Stop::Rejected),
+                    };
+                    #core::gen::Answerer::leave(__src);
+                    __r
+                }
+
+                #[doc(hidden)]
+                #[allow(unused_variables, unused_parens, unreachable_patterns, unused_labels, non_snake_case, clippy::all)]
+                pub fn __back(#value: &#value_ty, #params) -> ::std::vec::Vec<#core::Way> {
+                    let __frame = #core::__private::Frame::enter();
+                    if __frame.too_deep() { return ::std::vec::Vec::new(); }
+                    let __limited = __frame.at_limit(#depth);
+                    #allowed
+                    let mut __all = ::std::vec::Vec::new();
+                    match #scrutinee {
+                        #(#back_arms)*
+                        _ => {}
+                    }
+                    __all
+                }
+            }
+
+            impl #core::Gen for #name {
+                type Value = #value_ty;
+
+                fn run(&self, __src: &mut dyn #core::Source) -> ::core::result::Result<#value_ty, #core::Stop> {
+                    let (#(#arg_names,)*) = ::core::clone::Clone::clone(&self.args);
+                    Self::__forward(__src, #(#arg_names),*)
+                }
+
+                fn run_rng(&self, __rng: &mut #core::DetRng) -> ::core::result::Result<#value_ty, #core::Stop> {
+                    let (#(#arg_names,)*) = ::core::clone::Clone::clone(&self.args);
+                    Self::__forward(__rng, #(#arg_names),*)
+                }
+
+                fn back(&self, __target: &#value_ty) -> ::std::vec::Vec<#core::Way> {
+                    let (#(#arg_names,)*) = ::core::clone::Clone::clone(&self.args);
+                    Self::__back(__target, #(#arg_names),*)
+                }
+            }
+
+            #top
+        };
+    )
+}
+
+/// Whether `c` is the recursive call that makes a part in `plan` (backward, its ways check it).
+fn is_rec_call(c: &Expr, plan: &Plan, pred: &Pred, parts: &[super::model::PartB]) -> bool {
+    let Expr::Call(call) = strip(c) else { return false };
+    let Expr::Path(f) = &*call.func else { return false };
+    if !f.path.is_ident(&pred.name) {
+        return false;
+    }
+    let Some(first) = call.args.first() else { return false };
+    parts.iter().enumerate().any(|(i, p)| {
+        matches!(plan.makes[i], Make::Rec(ref a) if a.iter().map(|e| e.to_token_stream().to_string()).eq(call.args.iter().skip(1).map(|e| e.to_token_stream().to_string())))
+            && super::model::names(first.to_token_stream(), &p.name.to_string())
+    })
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        _ => e,
+    }
+}
+
+/// A closure taking part `part` from a value of the predicate's type (by the arm's pattern, every
+/// binding by reference): never called, it gives the compiler the part's type.
+fn projection(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
+    let value_ty = &pred.value_ty;
+    let pat = by_reference(pat);
+    quote!(
+        #[allow(unused_variables, unreachable_patterns)]
+        |__t: &#value_ty| match __t { #pat => ::core::option::Option::Some(#part), _ => ::core::option::Option::None }
+    )
+}
+
+/// `pat` to match a reference in the default binding mode: no `&` at the top, no `ref` or `mut`.
+fn by_reference(pat: &Pat) -> Pat {
+    let mut p = match pat {
+        Pat::Reference(r) => (*r.pat).clone(),
+        other => other.clone(),
+    };
+    strip_modes(&mut p);
+    p
+}
+
+fn strip_modes(p: &mut Pat) {
+    match p {
+        Pat::Ident(i) => {
+            i.by_ref = None;
+            i.mutability = None;
+        }
+        Pat::TupleStruct(ts) => ts.elems.iter_mut().for_each(strip_modes),
+        Pat::Tuple(t) => t.elems.iter_mut().for_each(strip_modes),
+        Pat::Struct(s) => s.fields.iter_mut().for_each(|f| strip_modes(&mut f.pat)),
+        Pat::Paren(pp) => strip_modes(&mut pp.pat),
+        _ => {}
+    }
+}
+
+/// `span([lows], [highs])`: the range an integer part's bounds leave.
+fn span_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)]) -> TokenStream {
+    let core = core_path();
+    let b = |(e, strict): &(Expr, bool), strict_fn: TokenStream| {
+        if *strict {
+            quote!(#core::__private::#strict_fn(#e))
+        } else {
+            quote!(::core::option::Option::Some(#e))
+        }
+    };
+    let lows = lo.iter().map(|x| b(x, quote!(above)));
+    let highs = hi.iter().map(|x| b(x, quote!(below)));
+    quote!(#core::__private::span([#(#lows),*], [#(#highs),*]))
+}
+
+/// The value an arm's pattern describes, each part from what made it.
+fn build_expr(pat: &Pat, makes: &[Make], parts: &[super::model::PartB]) -> TokenStream {
+    let core = core_path();
+    let part = |name: &Ident| -> TokenStream {
+        let i = parts.iter().position(|p| p.name == *name).expect("a part");
+        let local = format_ident!("__v_{}", name);
+        match makes[i] {
+            Make::Rec(_) => quote!(#core::__private::into_part(#local)),
+            _ => quote!(#local),
+        }
+    };
+    match pat {
+        Pat::Ident(i) if parts.iter().any(|p| p.name == i.ident) => part(&i.ident),
+        Pat::Ident(i) => i.ident.to_token_stream(),
+        Pat::Path(p) => p.to_token_stream(),
+        Pat::Lit(l) => l.to_token_stream(),
+        Pat::Paren(p) => build_expr(&p.pat, makes, parts),
+        Pat::Reference(r) => build_expr(&r.pat, makes, parts),
+        Pat::Tuple(t) => {
+            let es = t.elems.iter().map(|e| build_expr(e, makes, parts));
+            quote!((#(#es,)*))
+        }
+        Pat::TupleStruct(ts) => {
+            let path = &ts.path;
+            let es = ts.elems.iter().map(|e| build_expr(e, makes, parts));
+            quote!(#path(#(#es),*))
+        }
+        Pat::Struct(s) => {
+            let path = &s.path;
+            let fs = s.fields.iter().map(|f| {
+                let m = &f.member;
+                let e = build_expr(&f.pat, makes, parts);
+                quote!(#m: #e)
+            });
+            quote!(#path { #(#fs),* })
+        }
+        other => other.to_token_stream(),
+    }
+}
+
+/// `name::generator()`, when every argument has a default or a range in the attribute.
+fn top_generator(pred: &Pred, opts: &Options, args_ty: &TokenStream) -> TokenStream {
+    let core = core_path();
+    let name = &pred.name;
+    let value_ty = &pred.value_ty;
+    let tops: Option<Vec<&super::TopArg>> =
+        pred.args.iter().map(|(n, _)| opts.args.iter().find(|a| a.name == *n)).collect();
+    let Some(tops) = tops else { return TokenStream::new() };
+    let names: Vec<&Ident> = pred.args.iter().map(|(n, _)| n).collect();
+    let tys: Vec<&syn::Type> = pred.args.iter().map(|(_, t)| t).collect();
+    let mut forward = TokenStream::new();
+    let mut defaults = TokenStream::new();
+    let mut back = quote!(
+        let __body = #name::__back(__target, #(::core::clone::Clone::clone(&#names)),*);
+        __all.extend(#core::gen::product(__ways, &__body));
+    );
+    for ((a, n), t) in tops.iter().zip(&names).zip(&tys).rev() {
+        let site = format!("{name}.{n}");
+        match &a.top {
+            super::Top::Default(e) => defaults.extend(quote!(let #n: #t = #e;)),
+            super::Top::Range(lo, hi) => {
+                let g = quote!(#core::combinators::int::<#t>(#lo..=#hi).site(#site));
+                back = quote!(
+                    for #n in (#lo as #t)..=(#hi as #t) {
+                        let __ways = #core::__private::back_part(__ways.clone(), #site, #core::Gen::back(&#g, &#n));
+                        if __ways.is_empty() { continue; }
+                        #back
+                    }
+                );
+            }
+        }
+    }
+    for ((a, n), t) in tops.iter().zip(&names).zip(&tys) {
+        let site = format!("{name}.{n}");
+        forward.extend(match &a.top {
+            super::Top::Default(e) => quote!(let #n: #t = #e;),
+            super::Top::Range(lo, hi) => {
+                let g = quote!(#core::combinators::int::<#t>(#lo..=#hi).site(#site));
+                quote!(let #n: #t = #core::__private::run_part(&#g, #site, __src)?;)
+            }
+        });
+    }
+    let _ = args_ty;
+    quote!(
+        /// The predicate's top-level generator: its arguments (the attribute's), then its values.
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
+        pub struct __Top;
+
+        impl __Top {
+            #[allow(unused_variables)]
+            fn __forward<__A: #core::gen::Answerer + ?::core::marker::Sized>(__src: &mut __A) -> ::core::result::Result<#value_ty, #core::Stop> {
+                #forward
+                #core::gen::Answerer::sub(__src, &#name::with(#(#names),*))
+            }
+        }
+
+        impl #core::Gen for __Top {
+            type Value = #value_ty;
+
+            fn run(&self, __src: &mut dyn #core::Source) -> ::core::result::Result<#value_ty, #core::Stop> {
+                Self::__forward(__src)
+            }
+
+            fn run_rng(&self, __rng: &mut #core::DetRng) -> ::core::result::Result<#value_ty, #core::Stop> {
+                Self::__forward(__rng)
+            }
+
+            #[allow(unused_variables)]
+            fn back(&self, __target: &#value_ty) -> ::std::vec::Vec<#core::Way> {
+                let mut __all = ::std::vec::Vec::new();
+                let __ways = ::std::vec![#core::Way::empty()];
+                #defaults
+                #back
+                __all
+            }
+        }
+
+        impl #name {
+            /// The values the predicate accepts, its arguments as the attribute gives them
+            /// (a default, or a choice in a range).
+            pub fn generator() -> impl #core::Gen<Value = #value_ty> + Clone {
+                __Top
+            }
+        }
+    )
+}

@@ -1,0 +1,616 @@
+//! A validity predicate read as a model: its arms, the parts each binds, and what each conjunct makes of them.
+
+use crate::errors::Ctxt;
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, ToTokens};
+use syn::spanned::Spanned;
+use syn::{BinOp, Expr, FnArg, ItemFn, Pat, Type};
+
+/// The predicate: `fn name(value: &V, arg: A, ...) -> bool`.
+pub struct Pred {
+    /// The function's name: the hidden generator type's name too.
+    pub name: Ident,
+    /// The value's parameter.
+    pub value: Ident,
+    /// The value's type (`V` of `&V`).
+    pub value_ty: Type,
+    /// The arguments, by value.
+    pub args: Vec<(Ident, Type)>,
+    /// Whether the `match` is on `*value` (bindings by value) rather than `value`.
+    pub deref_scrutinee: bool,
+    /// The arms, each with the alternatives of its body.
+    pub arms: Vec<Arm>,
+}
+
+/// One arm: a pattern and its body's alternatives (`a || b`).
+pub struct Arm {
+    /// The pattern, every `_` replaced by a binding `__w<i>` (so that backward sees every part).
+    pub pat: Pat,
+    /// The variant's name: the option's label.
+    pub label: String,
+    /// The parts the pattern binds (the user's and the wildcards'), in pattern order.
+    pub parts: Vec<PartB>,
+    /// The alternatives, each a list of conjuncts.
+    pub alts: Vec<Vec<Expr>>,
+}
+
+/// One part a pattern binds.
+pub struct PartB {
+    /// The binding.
+    pub name: Ident,
+    /// Whether the binding is a reference to the part (default binding mode, or `ref`).
+    pub by_ref: bool,
+}
+
+/// How a part is made in one alternative.
+pub enum Make {
+    /// By the predicate itself, with these arguments (`bst(l, lo, *k - 1)`).
+    Rec(Vec<Expr>),
+    /// Computed: equal to this expression.
+    Eq(Expr),
+    /// An integer within bounds: the lower ones and the upper ones, each with whether it is strict.
+    Int(Vec<(Expr, bool)>, Vec<(Expr, bool)>),
+    /// Its type's own generator.
+    Any,
+}
+
+/// What one alternative of an arm makes, and what it can only check.
+pub struct Plan {
+    /// How each part (by index in [`Arm::parts`]) is made.
+    pub makes: Vec<Make>,
+    /// The order the parts are made in.
+    pub order: Vec<usize>,
+    /// Conditions on the arguments alone: the alternative is offered where they hold.
+    pub guards: Vec<Expr>,
+    /// Checks on parts made directly (not by the predicate): each after the last part it names is made,
+    /// that part made again while it fails.
+    pub early: Vec<(usize, Expr)>,
+    /// Checks that name parts the predicate makes, or the value: on the whole value, the alternative made again.
+    pub late: Vec<Expr>,
+}
+
+/// Read `f` as a predicate, recording every form it cannot read.
+pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
+    let sig = &f.sig;
+    let returns_bool = matches!(&sig.output, syn::ReturnType::Type(_, t) if t.to_token_stream().to_string() == "bool");
+    if !returns_bool {
+        cx.error(
+            sig.output.span().join(sig.ident.span()).unwrap_or(sig.ident.span()),
+            "`#[synth]` reads a predicate: a function that returns `bool`",
+        );
+        return None;
+    }
+    if !sig.generics.params.is_empty() {
+        cx.error_spanned(&sig.generics, "`#[synth]` reads a predicate without generic parameters");
+        return None;
+    }
+    let mut inputs = sig.inputs.iter();
+    let Some(first) = inputs.next() else {
+        cx.error(sig.ident.span(), "`#[synth]` reads a predicate over a value: its first parameter is `value: &Type`");
+        return None;
+    };
+    let (value, value_ty) = match first {
+        FnArg::Typed(p) => match (&*p.pat, &*p.ty) {
+            (Pat::Ident(i), Type::Reference(r)) if r.mutability.is_none() => (i.ident.clone(), (*r.elem).clone()),
+            _ => {
+                cx.error_spanned(
+                    p,
+                    "the first parameter of a `#[synth]` predicate is the value, by reference: `t: &Tree`",
+                );
+                return None;
+            }
+        },
+        FnArg::Receiver(r) => {
+            cx.error_spanned(
+                r,
+                "`#[synth]` goes on a free function, such as `fn valid(t: &Tree, ...) -> bool`, not a method",
+            );
+            return None;
+        }
+    };
+    let mut args = Vec::new();
+    for a in inputs {
+        match a {
+            FnArg::Typed(p) => match &*p.pat {
+                Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                    args.push((i.ident.clone(), (*p.ty).clone()))
+                }
+                _ => {
+                    cx.error_spanned(&p.pat, "an argument of a `#[synth]` predicate is a plain name, such as `lo: i32`")
+                }
+            },
+            FnArg::Receiver(r) => cx.error_spanned(r, "`#[synth]` goes on a free function, not a method"),
+        }
+    }
+    let body = single_expr(&f.block)?;
+    let (scrutinee, arms) = match body {
+        Expr::Match(m) => {
+            (&*m.expr, m.arms.iter().map(|a| (&a.pat, a.guard.as_ref().map(|g| &*g.1), &*a.body)).collect::<Vec<_>>())
+        }
+        _ => {
+            cx.error_spanned(
+                body,
+                "`#[synth]` reads a predicate whose body is a `match` on the value, such as \
+                 `match t { Leaf => true, Node(l, k, r) => ... }`; write it in that form",
+            );
+            return None;
+        }
+    };
+    let deref_scrutinee = match strip_parens(scrutinee) {
+        Expr::Path(p) if p.path.is_ident(&value) => false,
+        Expr::Unary(u)
+            if matches!(u.op, syn::UnOp::Deref(_))
+                && matches!(strip_parens(&u.expr), Expr::Path(p) if p.path.is_ident(&value)) =>
+        {
+            true
+        }
+        other => {
+            cx.error_spanned(
+                other,
+                format!("`#[synth]` reads a `match` on the value itself: `match {value} {{ ... }}`"),
+            );
+            return None;
+        }
+    };
+    let mut out = Vec::new();
+    for (pat, guard, body) in arms {
+        for pat in or_cases(pat) {
+            if let Some(arm) = read_arm(cx, pat, guard, body, deref_scrutinee) {
+                out.push(arm);
+            }
+        }
+    }
+    if out.is_empty() {
+        cx.error(sig.ident.span(), "the predicate accepts no value: no arm can be true");
+        return None;
+    }
+    Some(Pred { name: sig.ident.clone(), value, value_ty, args, deref_scrutinee, arms: out })
+}
+
+/// The one expression of a block (`{ e }`), or an error.
+fn single_expr(b: &syn::Block) -> Option<&Expr> {
+    match b.stmts.as_slice() {
+        [syn::Stmt::Expr(e, None)] => Some(e),
+        _ => None,
+    }
+}
+
+/// `e` without parentheses, and without a block around a single expression.
+fn strip_parens(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        Expr::Block(b) if b.label.is_none() => match single_expr(&b.block) {
+            Some(inner) => strip_parens(inner),
+            None => e,
+        },
+        _ => e,
+    }
+}
+
+/// The cases of an or-pattern (`A | B`), each its own arm.
+fn or_cases(p: &Pat) -> Vec<&Pat> {
+    match p {
+        Pat::Or(o) => o.cases.iter().flat_map(or_cases).collect(),
+        _ => vec![p],
+    }
+}
+
+/// One arm, or `None` (after an error, or for an arm that is never true).
+fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: bool) -> Option<Arm> {
+    if matches!(strip_parens(body), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value)) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut label = None;
+    let pat = rewrite_pat(cx, pat, !deref, &mut parts, &mut label, true)?;
+    let label = label.unwrap_or_else(|| "value".to_owned());
+    let guard: Vec<Expr> = guard.into_iter().flat_map(conjuncts).cloned().collect();
+    let forms = dnf(body);
+    if forms.len() > MAX_ALTERNATIVES {
+        cx.error_spanned(
+            body,
+            format!(
+                "this arm's condition has {} alternatives once its `||`s are spread over its `&&`s, more than \
+                 the {MAX_ALTERNATIVES} `#[synth]` makes options of; write fewer `||`s",
+                forms.len()
+            ),
+        );
+        return None;
+    }
+    let mut alts = Vec::new();
+    for alt in forms {
+        let mut conj = guard.clone();
+        conj.extend(alt);
+        conj.retain(|c| !matches!(strip_parens(c), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if b.value)));
+        alts.push(conj);
+    }
+    Some(Arm { pat, label, parts, alts })
+}
+
+/// `p` with each wildcard made a binding `__w<i>`, its bindings recorded in `parts`, and the
+/// variant's name in `label`; `None` (after an error) for a pattern no value can be built from.
+fn rewrite_pat(
+    cx: &mut Ctxt,
+    p: &Pat,
+    refs: bool,
+    parts: &mut Vec<PartB>,
+    label: &mut Option<String>,
+    top: bool,
+) -> Option<Pat> {
+    let mut p = p.clone();
+    let ok = match &mut p {
+        Pat::Ident(i) => {
+            if is_constant_name(&i.ident) && i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() {
+                label.get_or_insert_with(|| i.ident.to_string());
+                true
+            } else if i.subpat.is_some() {
+                cx.error_spanned(&*i, "`#[synth]` builds values from patterns, and cannot build from `name @ pattern`");
+                false
+            } else {
+                parts.push(PartB { name: i.ident.clone(), by_ref: refs || i.by_ref.is_some() });
+                true
+            }
+        }
+        Pat::Wild(w) => {
+            let name = format_ident!("__w{}", parts.len(), span = w.span());
+            parts.push(PartB { name: name.clone(), by_ref: refs });
+            p = Pat::Ident(syn::PatIdent { attrs: vec![], by_ref: None, mutability: None, ident: name, subpat: None });
+            true
+        }
+        Pat::Path(path) => {
+            label.get_or_insert_with(|| last_segment(&path.path));
+            true
+        }
+        Pat::TupleStruct(ts) => {
+            label.get_or_insert_with(|| last_segment(&ts.path));
+            rewrite_elems(cx, ts.elems.iter_mut(), refs, parts, label)
+        }
+        Pat::Tuple(t) => rewrite_elems(cx, t.elems.iter_mut(), refs, parts, label),
+        Pat::Struct(s) => {
+            label.get_or_insert_with(|| last_segment(&s.path));
+            if let Some(rest) = &s.rest {
+                cx.error_spanned(rest, "`#[synth]` builds values from patterns: name every field instead of `..`");
+                return None;
+            }
+            let mut ok = true;
+            for f in s.fields.iter_mut() {
+                if f.colon_token.is_none() {
+                    // `Node { key, .. }`: the shorthand binds the field's name.
+                    if let Pat::Ident(i) = &*f.pat {
+                        parts.push(PartB { name: i.ident.clone(), by_ref: refs || i.by_ref.is_some() });
+                    }
+                } else if let Some(np) = rewrite_pat(cx, &f.pat, refs, parts, label, false) {
+                    *f.pat = np;
+                } else {
+                    ok = false;
+                }
+            }
+            ok
+        }
+        Pat::Reference(r) if top => match rewrite_pat(cx, &r.pat, false, parts, label, false) {
+            Some(np) => {
+                *r.pat = np;
+                true
+            }
+            None => false,
+        },
+        Pat::Lit(_) => true,
+        Pat::Paren(pp) => match rewrite_pat(cx, &pp.pat, refs, parts, label, top) {
+            Some(np) => {
+                *pp.pat = np;
+                true
+            }
+            None => false,
+        },
+        other => {
+            cx.error_spanned(
+                &*other,
+                "`#[synth]` builds values from the arms' patterns: variants, tuples, structs, bindings, `_` and literals",
+            );
+            false
+        }
+    };
+    ok.then_some(p)
+}
+
+fn rewrite_elems<'p>(
+    cx: &mut Ctxt,
+    elems: impl Iterator<Item = &'p mut Pat>,
+    refs: bool,
+    parts: &mut Vec<PartB>,
+    label: &mut Option<String>,
+) -> bool {
+    let mut ok = true;
+    for e in elems {
+        if let Pat::Rest(r) = e {
+            cx.error_spanned(&*r, "`#[synth]` builds values from patterns: name every field instead of `..`");
+            ok = false;
+            continue;
+        }
+        match rewrite_pat(cx, e, refs, parts, label, false) {
+            Some(np) => *e = np,
+            None => ok = false,
+        }
+    }
+    ok
+}
+
+fn last_segment(p: &syn::Path) -> String {
+    p.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
+}
+
+/// A bare name that is a unit variant or a constant (`Leaf`, `E`), not a binding.
+fn is_constant_name(i: &Ident) -> bool {
+    i.to_string().chars().next().is_some_and(char::is_uppercase)
+}
+
+/// The most alternatives one arm may have.
+const MAX_ALTERNATIVES: usize = 32;
+
+/// `e` as alternatives of conjuncts: its `||`s spread over its `&&`s (a
+/// disjunctive normal form), in the order they are written.
+fn dnf(e: &Expr) -> Vec<Vec<Expr>> {
+    match strip_parens(e) {
+        Expr::Binary(b) if matches!(b.op, BinOp::Or(_)) => {
+            let mut v = dnf(&b.left);
+            v.extend(dnf(&b.right));
+            v
+        }
+        Expr::Binary(b) if matches!(b.op, BinOp::And(_)) => {
+            let (l, r) = (dnf(&b.left), dnf(&b.right));
+            let mut out = Vec::with_capacity(l.len() * r.len());
+            for a in &l {
+                for c in &r {
+                    out.push(a.iter().chain(c).cloned().collect());
+                    if out.len() > MAX_ALTERNATIVES {
+                        return out;
+                    }
+                }
+            }
+            out
+        }
+        other => vec![vec![other.clone()]],
+    }
+}
+
+/// The conjuncts of `a && b && ...`.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match strip_parens(e) {
+        Expr::Binary(b) if matches!(b.op, BinOp::And(_)) => {
+            let mut v = conjuncts(&b.left);
+            v.extend(conjuncts(&b.right));
+            v
+        }
+        other => vec![other],
+    }
+}
+
+/// Whether `tokens` use `name` as a value (not as a function called or a path's first segment).
+pub fn names(tokens: TokenStream, name: &str) -> bool {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    tts.iter().enumerate().any(|(i, t)| match t {
+        TokenTree::Ident(id) if id == name => {
+            let path = matches!(tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+            let field = i > 0 && matches!(tts.get(i - 1), Some(TokenTree::Punct(p)) if p.as_char() == '.');
+            !path && !field
+        }
+        TokenTree::Group(g) => names(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// The part an expression stands for (`k`, `*k`, `&l`, `&**l`, `l.as_ref()`), if it is one.
+fn part_of(e: &Expr, parts: &[PartB]) -> Option<usize> {
+    match strip_parens(e) {
+        Expr::Path(p) => parts.iter().position(|b| p.path.is_ident(&b.name)),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => part_of(&u.expr, parts),
+        Expr::Reference(r) => part_of(&r.expr, parts),
+        Expr::MethodCall(m) if m.args.is_empty() && (m.method == "as_ref" || m.method == "as_deref") => {
+            part_of(&m.receiver, parts)
+        }
+        _ => None,
+    }
+}
+
+impl Pred {
+    /// The plan of alternative `alt` of `arm`; `Err` with a span and message when its parts name each other in a circle.
+    pub fn plan(&self, arm: &Arm, alt: &[Expr]) -> Result<Plan, (Span, String)> {
+        let n = arm.parts.len();
+        let mut makes: Vec<Make> = (0..n).map(|_| Make::Any).collect();
+        let names_part = |e: &Expr, i: usize| names(e.to_token_stream(), &arm.parts[i].name.to_string());
+        let names_value = |e: &Expr| names(e.to_token_stream(), &self.value.to_string());
+        // First the recursive calls: the parts the predicate makes.
+        let mut rec = vec![false; n];
+        let mut used = vec![false; alt.len()];
+        for (ci, c) in alt.iter().enumerate() {
+            if let Some((i, args)) = self.recursive_call(c, &arm.parts) {
+                if !rec[i] {
+                    rec[i] = true;
+                    used[ci] = true;
+                    makes[i] = Make::Rec(args);
+                }
+            }
+        }
+        // A recursive call whose arguments name a part the predicate makes is a check.
+        for i in 0..n {
+            if let Make::Rec(args) = &makes[i] {
+                if args.iter().any(|a| (0..n).any(|j| rec[j] && names_part(a, j)) || names_value(a)) {
+                    rec[i] = false;
+                    makes[i] = Make::Any;
+                    let ci = alt
+                        .iter()
+                        .position(|c| self.recursive_call(c, &arm.parts).is_some_and(|(k, _)| k == i))
+                        .expect("a call");
+                    used[ci] = false;
+                }
+            }
+        }
+        let mut guards = Vec::new();
+        let mut early = Vec::new();
+        let mut late = Vec::new();
+        for (ci, c) in alt.iter().enumerate() {
+            if used[ci] {
+                continue;
+            }
+            let named: Vec<usize> = (0..n).filter(|&i| names_part(c, i)).collect();
+            if named.is_empty() && !names_value(c) {
+                guards.push(c.clone());
+                continue;
+            }
+            let clean = |e: &Expr| !names_value(e) && (0..n).all(|j| !rec[j] || !names_part(e, j));
+            if let Some((i, op, other)) = comparison(c, &arm.parts) {
+                let free = !rec[i] && !names_part(&other, i) && clean(&other);
+                if free {
+                    let ok = match (&mut makes[i], op) {
+                        (m @ Make::Any, Cmp::Eq) => {
+                            *m = Make::Eq(other.clone());
+                            true
+                        }
+                        (Make::Eq(_), _) => false,
+                        (m @ Make::Any, _) => {
+                            *m = Make::Int(Vec::new(), Vec::new());
+                            bound(m, op, other.clone())
+                        }
+                        (m @ Make::Int(..), Cmp::Eq) => {
+                            bound(m, Cmp::Ge, other.clone()) && bound(m, Cmp::Le, other.clone())
+                        }
+                        (m @ Make::Int(..), _) => bound(m, op, other.clone()),
+                        (Make::Rec(_), _) => false,
+                    };
+                    if ok {
+                        continue;
+                    }
+                }
+            }
+            if let Some((i, lo, hi)) = contains(c, &arm.parts) {
+                if !rec[i] && !names_part(&lo, i) && !names_part(&hi, i) && clean(&lo) && clean(&hi) {
+                    if matches!(makes[i], Make::Any) {
+                        makes[i] = Make::Int(Vec::new(), Vec::new());
+                    }
+                    if bound(&mut makes[i], Cmp::Ge, lo) && bound(&mut makes[i], Cmp::Le, hi) {
+                        continue;
+                    }
+                }
+            }
+            if clean(c) {
+                early.push((named.clone(), c.clone()));
+            } else {
+                late.push(c.clone());
+            }
+        }
+        // The order: each part after the parts its making names.
+        let deps: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                let exprs: Vec<&Expr> = match &makes[i] {
+                    Make::Rec(a) => a.iter().collect(),
+                    Make::Eq(e) => vec![e],
+                    Make::Int(lo, hi) => lo.iter().chain(hi).map(|(e, _)| e).collect(),
+                    Make::Any => Vec::new(),
+                };
+                (0..n).filter(|&j| j != i && exprs.iter().any(|e| names_part(e, j))).collect()
+            })
+            .collect();
+        let mut placed = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        while order.len() < n {
+            match (0..n).find(|&i| !placed[i] && deps[i].iter().all(|&j| placed[j])) {
+                Some(i) => {
+                    placed[i] = true;
+                    order.push(i);
+                }
+                None => {
+                    let i = (0..n).find(|&i| !placed[i]).unwrap_or(0);
+                    return Err((
+                        arm.parts[i].name.span(),
+                        format!(
+                            "the part `{}` is bounded by parts that are bounded by it, so none can be made first; \
+                             bound one of them by the arguments or by constants only",
+                            arm.parts[i].name
+                        ),
+                    ));
+                }
+            }
+        }
+        let position = |i: usize| order.iter().position(|&j| j == i).unwrap_or(0);
+        let early = early
+            .into_iter()
+            .map(|(named, c)| (named.into_iter().max_by_key(|&i| position(i)).unwrap_or(order[0]), c))
+            .collect();
+        Ok(Plan { makes, order, guards, early, late })
+    }
+
+    /// `name(part, args...)`: the part and the arguments, when `c` is a call of this predicate on a part.
+    fn recursive_call(&self, c: &Expr, parts: &[PartB]) -> Option<(usize, Vec<Expr>)> {
+        let Expr::Call(call) = strip_parens(c) else { return None };
+        let Expr::Path(f) = &*call.func else { return None };
+        if !f.path.is_ident(&self.name) || call.args.len() != self.args.len() + 1 {
+            return None;
+        }
+        let mut args = call.args.iter();
+        let part = part_of(args.next()?, parts)?;
+        Some((part, args.cloned().collect()))
+    }
+}
+
+/// A comparison.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+}
+
+/// `part OP other` (or `other OP part`, turned around): the part, the comparison, the other side.
+fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Cmp, Expr)> {
+    let Expr::Binary(b) = strip_parens(c) else { return None };
+    let op = match b.op {
+        BinOp::Lt(_) => Cmp::Lt,
+        BinOp::Le(_) => Cmp::Le,
+        BinOp::Gt(_) => Cmp::Gt,
+        BinOp::Ge(_) => Cmp::Ge,
+        BinOp::Eq(_) => Cmp::Eq,
+        _ => return None,
+    };
+    if let Some(i) = part_of(&b.left, parts) {
+        return Some((i, op, (*b.right).clone()));
+    }
+    let i = part_of(&b.right, parts)?;
+    let flipped = match op {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        Cmp::Eq => Cmp::Eq,
+    };
+    Some((i, flipped, (*b.left).clone()))
+}
+
+/// `(lo..=hi).contains(part)`: the part and its bounds.
+fn contains(c: &Expr, parts: &[PartB]) -> Option<(usize, Expr, Expr)> {
+    let Expr::MethodCall(m) = strip_parens(c) else { return None };
+    if m.method != "contains" || m.args.len() != 1 {
+        return None;
+    }
+    let Expr::Range(r) = strip_parens(&m.receiver) else { return None };
+    if !matches!(r.limits, syn::RangeLimits::Closed(_)) {
+        return None;
+    }
+    let i = part_of(&m.args[0], parts)?;
+    Some((i, (**r.start.as_ref()?).clone(), (**r.end.as_ref()?).clone()))
+}
+
+/// Adds the bound `part OP e` to an integer's bounds; `false` when `op` is not a bound.
+fn bound(m: &mut Make, op: Cmp, e: Expr) -> bool {
+    let Make::Int(lo, hi) = m else { return false };
+    match op {
+        Cmp::Lt => hi.push((e, true)),
+        Cmp::Le => hi.push((e, false)),
+        Cmp::Gt => lo.push((e, true)),
+        Cmp::Ge => lo.push((e, false)),
+        Cmp::Eq => return false,
+    }
+    true
+}

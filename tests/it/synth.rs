@@ -1,0 +1,179 @@
+//! Generators synthesized from validity predicates: soundness, completeness on small sizes, laws.
+
+use refgen::interpret::{check, generate};
+use refgen::prelude::*;
+use refgen::refgen_core::laws;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tree {
+    Leaf,
+    Node(Box<Tree>, i32, bool, Box<Tree>),
+}
+
+use Tree::{Leaf, Node};
+
+/// A search tree with keys in `lo..=hi`.
+#[synth(lo = 0, hi = 30, weight(Node = 3))]
+pub fn bst(t: &Tree, lo: i32, hi: i32) -> bool {
+    match t {
+        Leaf => true,
+        Node(l, k, _, r) => lo <= *k && *k <= hi && bst(l, lo, *k - 1) && bst(r, *k + 1, hi),
+    }
+}
+
+#[test]
+fn a_search_tree_from_its_predicate() {
+    let g = bst::generator();
+    for seed in 0..2_000 {
+        let t = generate(&g, seed).unwrap();
+        assert!(bst(&t, 0, 30), "seed {seed}: {t:?}");
+    }
+    assert_eq!(laws::round_trip(&g, 300), 300);
+    laws::lenient_replay(&g, 300);
+    let t = Node(Box::new(Leaf), 40, true, Box::new(Leaf));
+    assert!(!check(&g, &t));
+    assert!(check(&bst::with(0, 50), &t));
+    assert!(bst::FILTERED.is_empty(), "{:?}", bst::FILTERED);
+}
+
+/// Every tree of keys in `0..=k_hi` and depth at most `d` (values `false`).
+fn all_trees(d: usize, k_hi: i32) -> Vec<Tree> {
+    let mut out = vec![Leaf];
+    if d == 0 {
+        return out;
+    }
+    let sub = all_trees(d - 1, k_hi);
+    for l in &sub {
+        for r in &sub {
+            for k in 0..=k_hi {
+                out.push(Node(Box::new(l.clone()), k, false, Box::new(r.clone())));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_generator_makes_exactly_the_values_the_predicate_accepts() {
+    // Every tree of depth 3 over keys 0..=2: `check` agrees with the predicate,
+    // and every accepted tree reflects and parses back.
+    let g = bst::with(0, 2);
+    let trees = all_trees(3, 2);
+    let mut accepted = 0;
+    for t in &trees {
+        assert_eq!(check(&g, t), bst(t, 0, 2), "{t:?}");
+        if bst(t, 0, 2) {
+            accepted += 1;
+            let ways = refgen::interpret::reflect(&g, t);
+            assert_eq!(ways.len(), 1, "one way to make {t:?}");
+            assert_eq!(refgen::interpret::parse_tree(&g, &ways[0]).as_ref(), Ok(t));
+        }
+    }
+    // The search trees of each subset of {0, 1, 2}: 1 + 3 * 1 + 3 * 2 + 5.
+    assert_eq!(accepted, 15, "of {} trees", trees.len());
+}
+
+#[test]
+fn a_shrunk_counterexample_satisfies_the_predicate() {
+    let p = Property::new(bst::generator, |t: Tree| {
+        fn size(t: &Tree) -> usize {
+            match t {
+                Leaf => 0,
+                Node(l, _, _, r) => 1 + size(l) + size(r),
+            }
+        }
+        assert!(size(&t) < 3, "three nodes");
+    });
+    for seed in 0..5 {
+        let f = refgen_fixtures::runs::failure(p.check(&Config::new("bst_shrink").seed(seed).no_regressions()));
+        let t = p.value_of(&f).expect("the typed counterexample");
+        assert!(bst(&t, 0, 30), "seed {seed}: {t:?}");
+    }
+}
+
+/// A red-black tree: black height, the parent's colour and key bounds as
+/// arguments; the colour is a finite field the predicate only checks, drawn
+/// among the colours that pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflective)]
+pub enum Color {
+    R,
+    B,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rbt {
+    E,
+    T(Color, Box<Rbt>, i32, Box<Rbt>),
+}
+
+#[synth(bh in 0..=3, parent_red = true, lo = 0, hi = 1_000)]
+pub fn rb(t: &Rbt, bh: u8, parent_red: bool, lo: i32, hi: i32) -> bool {
+    match t {
+        Rbt::E => bh == 0,
+        Rbt::T(c, l, k, r) => {
+            lo <= *k
+                && *k <= hi
+                && !(parent_red && *c == Color::R)
+                && bh >= u8::from(*c == Color::B)
+                && rb(l, bh - u8::from(*c == Color::B), *c == Color::R, lo, *k - 1)
+                && rb(r, bh - u8::from(*c == Color::B), *c == Color::R, *k + 1, hi)
+        }
+    }
+}
+
+#[test]
+fn a_red_black_tree_from_its_predicate() {
+    let g = rb::generator();
+    let mut heights = [0; 4];
+    for seed in 0..2_000 {
+        let t = generate(&g, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let bh = (0..=3).find(|&bh| rb(&t, bh, true, 0, 1_000));
+        heights[bh.unwrap_or_else(|| panic!("seed {seed}: not a red-black tree: {t:?}")) as usize] += 1;
+    }
+    assert!(heights.iter().all(|n| *n > 0), "every black height: {heights:?}");
+    assert_eq!(laws::round_trip(&g, 200), 200);
+    laws::lenient_replay(&g, 200);
+    assert_eq!(rb::FILTERED.len(), 2, "the colour's two conditions are checked: {:?}", rb::FILTERED);
+}
+
+/// An AVL tree whose height is an argument, its three shapes a disjunction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Avl {
+    Leaf,
+    Node(Box<Avl>, u8, Box<Avl>),
+}
+
+#[synth(h in 0..=4)]
+pub fn avl(t: &Avl, h: u8) -> bool {
+    match t {
+        Avl::Leaf => h == 0,
+        Avl::Node(l, _, r) => {
+            h >= 1
+                && ((avl(l, h - 1) && avl(r, h - 1))
+                    || (h >= 2 && avl(l, h - 1) && avl(r, h - 2))
+                    || (h >= 2 && avl(l, h - 2) && avl(r, h - 1)))
+        }
+    }
+}
+
+fn height(t: &Avl) -> u8 {
+    match t {
+        Avl::Leaf => 0,
+        Avl::Node(l, _, r) => 1 + height(l).max(height(r)),
+    }
+}
+
+#[test]
+fn a_balanced_tree_from_its_predicate() {
+    let g = avl::generator();
+    let mut seen = [0; 5];
+    for seed in 0..1_000 {
+        let t = generate(&g, seed).unwrap();
+        let h = height(&t);
+        assert!(avl(&t, h), "seed {seed}: {t:?}");
+        seen[h as usize] += 1;
+    }
+    assert!(seen.iter().all(|n| *n > 0), "every height: {seen:?}");
+    assert_eq!(laws::round_trip(&g, 200), 200);
+    laws::lenient_replay(&g, 200);
+}
