@@ -4,7 +4,7 @@
 //! Several mutants need trees of 5 or more nodes to show (a delete that
 //! unbalances, a rotation's choice when the heavy child is level).
 
-use super::bst::{key, Key};
+use super::bst::{gens, key, Key};
 use super::harness::{is, prop, Prop, Workload};
 use refgen::combinators::{int, vec};
 use refgen::prelude::*;
@@ -265,18 +265,31 @@ pub fn hand_tree() -> impl Gen<Value = Avl> {
     )
 }
 
-fn d_tk() -> BoxGen<(Avl, Key)> {
-    <(Avl, Key)>::generator().boxed()
+/// `is_avl` in the forms `#[synth]` reads: the height and the bounds on the keys passed down, a
+/// node's three legal shapes as alternatives (`is_avl` computes the height bottom-up, `balanced`,
+/// and checks the order on the in-order list), with the keys' range `0..=15` (`Key`'s) as the
+/// top's bounds.
+#[synth(h in 0..=5, lo = 0, hi = 15, depth = 8)]
+pub fn avl_within(t: &Avl, h: u8, lo: i32, hi: i32) -> bool {
+    match t {
+        E => h == 0,
+        T(l, Key(k), r) => {
+            h >= 1
+                && lo <= i32::from(*k)
+                && i32::from(*k) <= hi
+                && ((avl_within(l, h - 1, lo, i32::from(*k) - 1) && avl_within(r, h - 1, i32::from(*k) + 1, hi))
+                    || (h >= 2
+                        && avl_within(l, h - 1, lo, i32::from(*k) - 1)
+                        && avl_within(r, h - 2, i32::from(*k) + 1, hi))
+                    || (h >= 2
+                        && avl_within(l, h - 2, lo, i32::from(*k) - 1)
+                        && avl_within(r, h - 1, i32::from(*k) + 1, hi)))
+        }
+    }
 }
-fn h_tk() -> BoxGen<(Avl, Key)> {
-    (hand_tree(), key()).boxed()
-}
-fn d_tkk() -> BoxGen<(Avl, Key, Key)> {
-    <(Avl, Key, Key)>::generator().boxed()
-}
-fn h_tkk() -> BoxGen<(Avl, Key, Key)> {
-    (hand_tree(), key(), key()).boxed()
-}
+
+gens!(d_tk, h_tk, s_tk: Avl => hand_tree() => avl_within::generator(), Key => key() => key());
+gens!(d_tkk, h_tkk, s_tkk: Avl => hand_tree() => avl_within::generator(), Key => key() => key(), Key => key() => key());
 
 fn sorted_with(t: &Avl, k: Key) -> Vec<Key> {
     let mut xs = list(t);
@@ -301,19 +314,19 @@ pub fn workload() -> Workload {
     ];
     #[rustfmt::skip]
     let props: Vec<Prop> = vec![
-        prop("InsertValid", d_tk, h_tk, |v| size(&v.0), |(t, k)| is_avl(&insert(*k, t))),
-        prop("DeleteValid", d_tk, h_tk, |v| size(&v.0), |(t, k)| is_avl(&delete(*k, t))),
-        prop("InsertPost", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("InsertValid", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| is_avl(&insert(*k, t))),
+        prop("DeleteValid", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| is_avl(&delete(*k, t))),
+        prop("InsertPost", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             member(*k2, &insert(*k, t)) == (k == k2 || member(*k2, t))
         }),
-        prop("DeletePost", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("DeletePost", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             member(*k2, &delete(*k, t)) == (k != k2 && member(*k2, t))
         }),
-        prop("InsertModel", d_tk, h_tk, |v| size(&v.0), |(t, k)| list(&insert(*k, t)) == sorted_with(t, *k)),
-        prop("DeleteModel", d_tk, h_tk, |v| size(&v.0), |(t, k)| {
+        prop("InsertModel", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| list(&insert(*k, t)) == sorted_with(t, *k)),
+        prop("DeleteModel", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| {
             list(&delete(*k, t)) == list(t).into_iter().filter(|x| x != k).collect::<Vec<_>>()
         }),
-        prop("DeleteDelete", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("DeleteDelete", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             let (a, b) = (delete(*k, &delete(*k2, t)), delete(*k2, &delete(*k, t)));
             list(&a) == list(&b) && is_avl(&a) == is_avl(&b)
         }),

@@ -205,6 +205,22 @@ fn model_insert(k: Key, v: bool, t: &Tree) -> Vec<(Key, bool)> {
 
 // ---------------------------------------------------------------- generators
 
+/// `is_bst` in the forms `#[synth]` reads: the bounds on the keys passed down (`is_bst` says the
+/// same of the in-order list: `list(t).windows(2).all(|w| w[0].0 < w[1].0)`), with the keys'
+/// range `0..=15` (`Key`'s) as the top's bounds.
+#[synth(lo = 0, hi = 15, weight(T = 3), depth = 6)]
+pub fn bst_within(t: &Tree, lo: i32, hi: i32) -> bool {
+    match t {
+        E => true,
+        T(l, Key(k), _, r) => {
+            lo <= i32::from(*k)
+                && i32::from(*k) <= hi
+                && bst_within(l, lo, i32::from(*k) - 1)
+                && bst_within(r, i32::from(*k) + 1, hi)
+        }
+    }
+}
+
 /// The hand-written generator: a fold of (correct) inserts over a list of entries.
 pub fn hand_tree() -> impl Gen<Value = Tree> {
     vec((int(0u8..=15), any_bool()), 0..=12).map(
@@ -245,82 +261,86 @@ pub fn key() -> impl Gen<Value = Key> {
     int(0u8..=15).map(Key, |k: &Key| Some(k.0))
 }
 
-/// `gens!(d, h: T => hand_t, U => hand_u)`: `d()` the derived generator of `(T, U)`, `h()` the hand-written one.
+/// `gens!(d, h, s: T => hand_t => synth_t, U => hand_u => synth_u)`: `d()` the derived generator of
+/// `(T, U)`, `h()` the hand-written one, `s()` the synthesized one.
 macro_rules! gens {
-    ($d:ident, $h:ident: $($t:ty => $g:expr),+) => {
+    ($d:ident, $h:ident, $s:ident: $($t:ty => $g:expr => $sg:expr),+) => {
         fn $d() -> BoxGen<($($t,)+)> {
             <($($t,)+) as Reflective>::generator().boxed()
         }
         fn $h() -> BoxGen<($($t,)+)> {
             ($($g,)+).boxed()
         }
+        fn $s() -> BoxGen<($($t,)+)> {
+            ($($sg,)+).boxed()
+        }
     };
 }
 pub(crate) use gens;
 
-gens!(d_t, h_t: Tree => hand_tree());
-gens!(d_tk, h_tk: Tree => hand_tree(), Key => key());
-gens!(d_tkv, h_tkv: Tree => hand_tree(), Key => key(), bool => any_bool());
-gens!(d_tkk, h_tkk: Tree => hand_tree(), Key => key(), Key => key());
-gens!(d_tkkv, h_tkkv: Tree => hand_tree(), Key => key(), Key => key(), bool => any_bool());
-gens!(d_tkkvv, h_tkkvv: Tree => hand_tree(), Key => key(), Key => key(), bool => any_bool(), bool => any_bool());
-gens!(d_tt, h_tt: Tree => hand_tree(), Tree => hand_tree());
-gens!(d_ttk, h_ttk: Tree => hand_tree(), Tree => hand_tree(), Key => key());
-gens!(d_ttkv, h_ttkv: Tree => hand_tree(), Tree => hand_tree(), Key => key(), bool => any_bool());
-gens!(d_ttt, h_ttt: Tree => hand_tree(), Tree => hand_tree(), Tree => hand_tree());
+gens!(d_t, h_t, s_t: Tree => hand_tree() => bst_within::generator());
+gens!(d_tk, h_tk, s_tk: Tree => hand_tree() => bst_within::generator(), Key => key() => key());
+gens!(d_tkv, h_tkv, s_tkv: Tree => hand_tree() => bst_within::generator(), Key => key() => key(), bool => any_bool() => any_bool());
+gens!(d_tkk, h_tkk, s_tkk: Tree => hand_tree() => bst_within::generator(), Key => key() => key(), Key => key() => key());
+gens!(d_tkkv, h_tkkv, s_tkkv: Tree => hand_tree() => bst_within::generator(), Key => key() => key(), Key => key() => key(), bool => any_bool() => any_bool());
+gens!(d_tkkvv, h_tkkvv, s_tkkvv: Tree => hand_tree() => bst_within::generator(), Key => key() => key(), Key => key() => key(), bool => any_bool() => any_bool(), bool => any_bool() => any_bool());
+gens!(d_tt, h_tt, s_tt: Tree => hand_tree() => bst_within::generator(), Tree => hand_tree() => bst_within::generator());
+gens!(d_ttk, h_ttk, s_ttk: Tree => hand_tree() => bst_within::generator(), Tree => hand_tree() => bst_within::generator(), Key => key() => key());
+gens!(d_ttkv, h_ttkv, s_ttkv: Tree => hand_tree() => bst_within::generator(), Tree => hand_tree() => bst_within::generator(), Key => key() => key(), bool => any_bool() => any_bool());
+gens!(d_ttt, h_ttt, s_ttt: Tree => hand_tree() => bst_within::generator(), Tree => hand_tree() => bst_within::generator(), Tree => hand_tree() => bst_within::generator());
 
 /// The workload.
 pub fn workload() -> Workload {
     let mutants = vec!["insert_1", "insert_2", "insert_3", "delete_4", "delete_5", "union_6", "union_7", "union_8"];
     #[rustfmt::skip]
     let props: Vec<Prop> = vec![
-        prop("InsertValid", d_tkv, h_tkv, |v| size(&v.0), |(t, k, v)| is_bst(&insert(*k, *v, t))),
-        prop("DeleteValid", d_tk, h_tk, |v| size(&v.0), |(t, k)| is_bst(&delete(*k, t))),
-        prop("UnionValid", d_tt, h_tt, |v| size(&v.0), |(a, b)| is_bst(&union(a, b))),
-        prop("InsertPost", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("InsertValid", d_tkv, h_tkv, Some(s_tkv), |v| size(&v.0), |(t, k, v)| is_bst(&insert(*k, *v, t))),
+        prop("DeleteValid", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| is_bst(&delete(*k, t))),
+        prop("UnionValid", d_tt, h_tt, Some(s_tt), |v| size(&v.0), |(a, b)| is_bst(&union(a, b))),
+        prop("InsertPost", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             find(*k2, &insert(*k, *v, t)) == if k == k2 { Some(*v) } else { find(*k2, t) }
         }),
-        prop("DeletePost", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("DeletePost", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             find(*k2, &delete(*k, t)) == if k == k2 { None } else { find(*k2, t) }
         }),
-        prop("UnionPost", d_ttk, h_ttk, |v| size(&v.0), |(a, b, k)| find(*k, &union(a, b)) == find(*k, a).or(find(*k, b))),
-        prop("InsertModel", d_tkv, h_tkv, |v| size(&v.0), |(t, k, v)| list(&insert(*k, *v, t)) == model_insert(*k, *v, t)),
-        prop("DeleteModel", d_tk, h_tk, |v| size(&v.0), |(t, k)| {
+        prop("UnionPost", d_ttk, h_ttk, Some(s_ttk), |v| size(&v.0), |(a, b, k)| find(*k, &union(a, b)) == find(*k, a).or(find(*k, b))),
+        prop("InsertModel", d_tkv, h_tkv, Some(s_tkv), |v| size(&v.0), |(t, k, v)| list(&insert(*k, *v, t)) == model_insert(*k, *v, t)),
+        prop("DeleteModel", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| {
             list(&delete(*k, t)) == list(t).into_iter().filter(|e| e.0 != *k).collect::<Vec<_>>()
         }),
-        prop("UnionModel", d_tt, h_tt, |v| size(&v.0), |(a, b)| {
+        prop("UnionModel", d_tt, h_tt, Some(s_tt), |v| size(&v.0), |(a, b)| {
             let mut m = list(a);
             m.extend(list(b).into_iter().filter(|e| find(e.0, a).is_none()));
             m.sort();
             list(&union(a, b)) == m
         }),
-        prop("InsertInsert", d_tkkvv, h_tkkvv, |v| size(&v.0), |(t, k, k2, v, v2)| {
+        prop("InsertInsert", d_tkkvv, h_tkkvv, Some(s_tkkvv), |v| size(&v.0), |(t, k, k2, v, v2)| {
             let lhs = insert(*k, *v, &insert(*k2, *v2, t));
             let rhs = if k == k2 { insert(*k, *v, t) } else { insert(*k2, *v2, &insert(*k, *v, t)) };
             same(&lhs, &rhs)
         }),
-        prop("InsertDelete", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("InsertDelete", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             let lhs = insert(*k, *v, &delete(*k2, t));
             let rhs = if k == k2 { insert(*k, *v, t) } else { delete(*k2, &insert(*k, *v, t)) };
             same(&lhs, &rhs)
         }),
-        prop("InsertUnion", d_ttkv, h_ttkv, |v| size(&v.0), |(a, b, k, v)| {
+        prop("InsertUnion", d_ttkv, h_ttkv, Some(s_ttkv), |v| size(&v.0), |(a, b, k, v)| {
             same(&insert(*k, *v, &union(a, b)), &union(&insert(*k, *v, a), b))
         }),
-        prop("DeleteInsert", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("DeleteInsert", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             let lhs = delete(*k, &insert(*k2, *v, t));
             let rhs = if k == k2 { delete(*k, t) } else { insert(*k2, *v, &delete(*k, t)) };
             same(&lhs, &rhs)
         }),
-        prop("DeleteDelete", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| same(&delete(*k, &delete(*k2, t)), &delete(*k2, &delete(*k, t)))),
-        prop("DeleteUnion", d_ttk, h_ttk, |v| size(&v.0), |(a, b, k)| {
+        prop("DeleteDelete", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| same(&delete(*k, &delete(*k2, t)), &delete(*k2, &delete(*k, t)))),
+        prop("DeleteUnion", d_ttk, h_ttk, Some(s_ttk), |v| size(&v.0), |(a, b, k)| {
             same(&delete(*k, &union(a, b)), &union(&delete(*k, a), &delete(*k, b)))
         }),
-        prop("UnionDeleteInsert", d_ttkv, h_ttkv, |v| size(&v.0), |(a, b, k, v)| {
+        prop("UnionDeleteInsert", d_ttkv, h_ttkv, Some(s_ttkv), |v| size(&v.0), |(a, b, k, v)| {
             same(&union(&delete(*k, a), &insert(*k, *v, b)), &insert(*k, *v, &union(a, b)))
         }),
-        prop("UnionUnionIdem", d_t, h_t, |v| size(&v.0), |(t,)| same(&union(t, t), t)),
-        prop("UnionUnionAssoc", d_ttt, h_ttt, |v| size(&v.0), |(a, b, c)| union(&union(a, b), c) == union(a, &union(b, c))),
+        prop("UnionUnionIdem", d_t, h_t, Some(s_t), |v| size(&v.0), |(t,)| same(&union(t, t), t)),
+        prop("UnionUnionAssoc", d_ttt, h_ttt, Some(s_ttt), |v| size(&v.0), |(a, b, c)| union(&union(a, b), c) == union(a, &union(b, c))),
     ];
     Workload { name: "bst", mutants, props }
 }

@@ -21,26 +21,36 @@ pub struct Floor {
     pub random: f64,
     /// How many random runs made a valid value, of how many.
     pub valid: (u64, u64),
+    /// The synthesized generator, per valid value, and how many of its runs made one; for a
+    /// workload with one.
+    pub synth: Option<(f64, u64)>,
 }
 
 /// The table's title and column heads.
 pub fn print_header() {
     println!("\nµs per value of each workload's first property's arguments (seeds 0 to 19,999):");
-    println!("{:<5} {:>9} {:>14} {:>15} {:>12} {:>15}", "", "hand", "derived parse", "parsed", "random", "valid");
+    println!(
+        "{:<5} {:>9} {:>14} {:>15} {:>12} {:>15} {:>9} {:>9} {:>12}",
+        "", "hand", "derived parse", "parsed", "random", "valid", "synth", "synth/hand", "synth valid"
+    );
 }
 
 impl Floor {
     /// The table's row for workload `name`.
     pub fn print(&self, name: &str) {
+        let synth = match self.synth {
+            Some((us, valid)) => format!("{us:>9.2} {:>9.2}x {valid:>12}", us / self.hand),
+            None => format!("{:>9} {:>10} {:>12}", "-", "-", "-"),
+        };
         println!(
-            "{name:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{}",
+            "{name:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{:<7} {synth}",
             self.hand, self.parse, self.parsed.0, self.parsed.1, self.random, self.valid.0, self.valid.1
         );
     }
 }
 
-/// Measures `derived` against `hand` over [`VALUES`] seeds.
-pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>) -> Floor {
+/// Measures `derived` (and `synth`, if given) against `hand` over [`VALUES`] seeds.
+pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>, synth: Option<&BoxGen<V>>) -> Floor {
     let per = |t0: Instant, n: u64| 1e6 * t0.elapsed().as_secs_f64() / n.max(1) as f64;
     let t0 = Instant::now();
     let values: Vec<V> = (0..VALUES).filter_map(|seed| generate(hand, seed).ok()).collect();
@@ -52,7 +62,13 @@ pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>) -> Floor {
     let t0 = Instant::now();
     let valid = (0..VALUES).filter(|&seed| generate(derived, seed).is_ok()).count() as u64;
     let random_us = per(t0, valid);
+    let synth = synth.map(|s| {
+        let t0 = Instant::now();
+        let valid = (0..VALUES).filter(|&seed| generate(s, seed).is_ok()).count() as u64;
+        (per(t0, valid), valid)
+    });
     Floor {
+        synth,
         hand: hand_us,
         parse: parse_us,
         parsed: (parsed, values.len() as u64),

@@ -114,7 +114,7 @@ fn golden(v: &impl Debug) {
 /// from `budget.seed` (no time limit): one line per setup with the run's counts, the fingerprint of
 /// its values in order, and the guide's notes.
 fn print_golden(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
-    for setup in setups().into_iter().filter(|s| setup_filter(s.name)) {
+    for setup in setups_of(w).filter(|s| setup_filter(s.name)) {
         let c = config(format!("{}/golden/{}", w.name, w.props[0].name), budget, budget.seed)
             .max_time(Duration::from_secs(3600));
         let c = (setup.guide)(c);
@@ -141,7 +141,7 @@ pub static COST: AtomicBool = AtomicBool::new(false);
 /// µs per valid test, the whole loop, and its ratio to the derived type under plain random generation.
 fn print_cost(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool) {
     let mut random = None;
-    for setup in setups().into_iter().filter(|s| setup_filter(s.name) || s.name == "random") {
+    for setup in setups_of(w).filter(|s| setup_filter(s.name) || s.name == "random") {
         let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));
         let t = (w.props[0].run)(setup.source, c);
         take_sizes();
@@ -223,6 +223,9 @@ pub enum Source {
     Derived,
     /// The hand-written generator, valid by construction.
     Hand,
+    /// The generator `#[synth]` writes from the workload's validity predicate (in the forms it
+    /// reads), valid by construction.
+    Synth,
 }
 
 /// How one trial went.
@@ -245,14 +248,17 @@ pub struct Prop {
     run: Runner,
     /// `--floor`: the cost of one of its values, each way.
     floor: Box<dyn Fn() -> Floor>,
+    /// Whether it has a synthesized generator.
+    synthesized: bool,
 }
 
-/// A property over values of type `V`: the derived and hand-written
-/// generators, the size of a value (of its main structure), and the test.
+/// A property over values of type `V`: the derived, hand-written and (where the workload has
+/// one) synthesized generators, the size of a value (of its main structure), and the test.
 pub fn prop<V: Debug + 'static>(
     name: &'static str,
     derived: fn() -> BoxGen<V>,
     hand: fn() -> BoxGen<V>,
+    synth: Option<fn() -> BoxGen<V>>,
     size: fn(&V) -> usize,
     test: fn(&V) -> bool,
 ) -> Prop {
@@ -260,6 +266,7 @@ pub fn prop<V: Debug + 'static>(
         let gen = match source {
             Source::Derived => derived,
             Source::Hand => hand,
+            Source::Synth => synth.expect("a workload with a synthesized generator"),
         };
         let p = Property::new(gen, move |v: V| {
             record(size(&v));
@@ -294,7 +301,12 @@ pub fn prop<V: Debug + 'static>(
             Err(e) => panic!("{name}: {e:?}"),
         }
     };
-    Prop { name, run: Box::new(run), floor: Box::new(move || super::floor::measure(&derived(), &hand())) }
+    Prop {
+        name,
+        run: Box::new(run),
+        floor: Box::new(move || super::floor::measure(&derived(), &hand(), synth.map(|s| s()).as_ref())),
+        synthesized: synth.is_some(),
+    }
 }
 
 /// A workload: mutants of a data structure and properties over it.
@@ -329,6 +341,7 @@ pub fn setups() -> Vec<Setup> {
     let s = |name, source, guide| Setup { name, source, guide };
     vec![
         s("hand", Source::Hand, |c: Config| c.guide(|| RandomGuide)),
+        s("synth", Source::Synth, |c: Config| c.guide(AutoGuide::default)),
         s("random", Source::Derived, |c: Config| c.guide(|| RandomGuide)),
         s("auto", Source::Derived, |c: Config| c.guide(AutoGuide::default)),
         // `guide = rl`, `cgs` and `sa` share their work with grafting once the validity condition
@@ -361,6 +374,11 @@ pub fn setups() -> Vec<Setup> {
             })
         }),
     ]
+}
+
+/// The setups `w` runs under: every one, but `synth` only where the workload has a synthesized generator.
+fn setups_of(w: &Workload) -> impl Iterator<Item = Setup> + '_ {
+    setups().into_iter().filter(|s| s.source != Source::Synth || w.props.iter().all(|p| p.synthesized))
 }
 
 /// The run's limits.
@@ -470,7 +488,7 @@ pub fn run(w: &Workload, budget: &Budget, setup_filter: &dyn Fn(&str) -> bool, t
         "valid",
         BUCKETS.map(|b| format!("{b:>5}")).join(" ")
     );
-    for setup in setups().into_iter().filter(|s| setup_filter(s.name)) {
+    for setup in setups_of(w).filter(|s| setup_filter(s.name)) {
         let mut row = Row::default();
         // The property loop's cost: the first property on the correct code, the whole budget of tests.
         let c = (setup.guide)(config(format!("{}/cost/{}", w.name, w.props[0].name), budget, budget.seed));

@@ -3,7 +3,7 @@
 //! Ranks (the length of the right spine) are computed, not stored, so
 //! validity is heap order and the leftist condition only.
 
-use super::bst::Key;
+use super::bst::{gens, Key};
 use super::harness::{is, prop, Prop, Workload};
 use refgen::combinators::{int, vec};
 use refgen::prelude::*;
@@ -160,24 +160,32 @@ fn key() -> impl Gen<Value = Key> {
     int(0u8..=15).map(Key, |k: &Key| Some(k.0))
 }
 
-fn d_h() -> BoxGen<(Heap,)> {
-    <(Heap,)>::generator().boxed()
+/// `is_heap` in the forms `#[synth]` reads: the rank (the right spine's length) and the lower
+/// bound on the keys passed down, the left child's rank as alternatives (`is_heap` compares each
+/// key with its children's roots and the children's ranks, computed bottom-up), with the keys'
+/// range `0..=15` (`Key`'s) as the top's bounds. Ranks stop at 3: a leftist heap of rank 4 holds
+/// at least 15 keys, which the hand-written generator's 12 inserts never make.
+#[synth(rank in 0..=3, lo = 0, hi = 15, depth = 8, weight("N#1" = 6, "N#2" = 2))]
+pub fn heap_within(h: &Heap, rank: u8, lo: i32, hi: i32) -> bool {
+    match h {
+        E => rank == 0,
+        N(l, Key(k), r) => {
+            rank >= 1
+                && rank <= 3
+                && lo <= i32::from(*k)
+                && i32::from(*k) <= hi
+                && heap_within(r, rank - 1, i32::from(*k), hi)
+                && (heap_within(l, rank - 1, i32::from(*k), hi)
+                    || heap_within(l, rank, i32::from(*k), hi)
+                    || (rank < 3 && heap_within(l, rank + 1, i32::from(*k), hi))
+                    || (rank < 2 && heap_within(l, rank + 2, i32::from(*k), hi)))
+        }
+    }
 }
-fn h_h() -> BoxGen<(Heap,)> {
-    (hand_heap(),).boxed()
-}
-fn d_hk() -> BoxGen<(Heap, Key)> {
-    <(Heap, Key)>::generator().boxed()
-}
-fn h_hk() -> BoxGen<(Heap, Key)> {
-    (hand_heap(), key()).boxed()
-}
-fn d_hh() -> BoxGen<(Heap, Heap)> {
-    <(Heap, Heap)>::generator().boxed()
-}
-fn h_hh() -> BoxGen<(Heap, Heap)> {
-    (hand_heap(), hand_heap()).boxed()
-}
+
+gens!(d_h, h_h, s_h: Heap => hand_heap() => heap_within::generator());
+gens!(d_hk, h_hk, s_hk: Heap => hand_heap() => heap_within::generator(), Key => key() => key());
+gens!(d_hh, h_hh, s_hh: Heap => hand_heap() => heap_within::generator(), Heap => hand_heap() => heap_within::generator());
 
 /// The workload.
 pub fn workload() -> Workload {
@@ -192,22 +200,22 @@ pub fn workload() -> Workload {
     ];
     #[rustfmt::skip]
     let props: Vec<Prop> = vec![
-        prop("InsertValid", d_hk, h_hk, |v| size(&v.0), |(h, k)| is_heap(&insert(*k, h))),
-        prop("MergeValid", d_hh, h_hh, |v| size(&v.0), |(a, b)| is_heap(&merge(a, b))),
-        prop("PopValid", d_h, h_h, |v| size(&v.0), |(h,)| pop(h).is_none_or(|(_, rest)| is_heap(&rest))),
-        prop("InsertModel", d_hk, h_hk, |v| size(&v.0), |(h, k)| {
+        prop("InsertValid", d_hk, h_hk, Some(s_hk), |v| size(&v.0), |(h, k)| is_heap(&insert(*k, h))),
+        prop("MergeValid", d_hh, h_hh, Some(s_hh), |v| size(&v.0), |(a, b)| is_heap(&merge(a, b))),
+        prop("PopValid", d_h, h_h, Some(s_h), |v| size(&v.0), |(h,)| pop(h).is_none_or(|(_, rest)| is_heap(&rest))),
+        prop("InsertModel", d_hk, h_hk, Some(s_hk), |v| size(&v.0), |(h, k)| {
             let mut want = elems(h);
             want.push(*k);
             want.sort();
             elems(&insert(*k, h)) == want
         }),
-        prop("MergeModel", d_hh, h_hh, |v| size(&v.0), |(a, b)| {
+        prop("MergeModel", d_hh, h_hh, Some(s_hh), |v| size(&v.0), |(a, b)| {
             let mut want = elems(a);
             want.extend(elems(b));
             want.sort();
             elems(&merge(a, b)) == want
         }),
-        prop("PopModel", d_h, h_h, |v| size(&v.0), |(h,)| match pop(h) {
+        prop("PopModel", d_h, h_h, Some(s_h), |v| size(&v.0), |(h,)| match pop(h) {
             None => size(h) == 0,
             Some((k, rest)) => {
                 let all = elems(h);

@@ -337,20 +337,20 @@ pub fn workload() -> Workload {
     ];
     #[rustfmt::skip]
     let props: Vec<Prop> = vec![
-        prop("Preservation", derived, hand, |v| size(&v.0 .0), |(p,)| {
+        prop("Preservation", derived, hand, None, |v| size(&v.0 .0), |(p,)| {
             let t = ty(&p.0);
             step(&p.0).is_none_or(|e| ty(&e) == t)
         }),
-        prop("MultiPreservation", derived, hand, |v| size(&v.0 .0), |(p,)| {
+        prop("MultiPreservation", derived, hand, None, |v| size(&v.0 .0), |(p,)| {
             let t = ty(&p.0);
             trace(&p.0).iter().all(|e| ty(e) == t)
         }),
-        prop("Progress", derived, hand, |v| size(&v.0 .0), |(p,)| {
+        prop("Progress", derived, hand, None, |v| size(&v.0 .0), |(p,)| {
             let tr = trace(&p.0);
             let last = tr.last().expect("not empty");
             tr.len() == 200 || is_value(last)
         }),
-        prop("EvalAgrees", derived, hand, |v| size(&v.0 .0), |(p,)| {
+        prop("EvalAgrees", derived, hand, None, |v| size(&v.0 .0), |(p,)| {
             let last = trace(&p.0).pop().expect("not empty");
             match (eval(&Rc::new(Vec::new()), &p.0, &mut 10_000), &last) {
                 (Some(Val::Int(m)), Int(n)) => m == *n,

@@ -394,16 +394,35 @@ fn insertion_order(t: &Rbt) -> Option<Vec<(u8, bool)>> {
 }
 
 /// The hand-written generator: a fold of (correct) inserts over a list of entries.
+/// `valid` (`is_rbt` and `black_root`) in the forms `#[synth]` reads: the black height, the
+/// parent's colour and the bounds on the keys passed down (`is_rbt` computes the black height
+/// bottom-up and checks the order on the in-order list; a red root's parent counts as red, which
+/// makes the root black), with the keys' range `0..=15` (`Key`'s) as the top's bounds.
+#[synth(bh in 0..=3, parent_red = true, lo = 0, hi = 15, depth = 8)]
+pub fn rbt_within(t: &Rbt, bh: u8, parent_red: bool, lo: i32, hi: i32) -> bool {
+    match t {
+        E => bh == 0,
+        T(c, l, Key(k), _, r) => {
+            lo <= i32::from(*k)
+                && i32::from(*k) <= hi
+                && !(parent_red && *c == R)
+                && bh >= u8::from(*c == B)
+                && rbt_within(l, bh - u8::from(*c == B), *c == R, lo, i32::from(*k) - 1)
+                && rbt_within(r, bh - u8::from(*c == B), *c == R, i32::from(*k) + 1, hi)
+        }
+    }
+}
+
 pub fn hand_tree() -> impl Gen<Value = Rbt> {
     vec((int(0u8..=15), any_bool()), 0..=12)
         .map(|entries| entries.into_iter().fold(E, |t, (k, v)| correct_insert(Key(k), v, &t)), insertion_order)
 }
 
-gens!(d_tk, h_tk: Rbt => hand_tree(), Key => key());
-gens!(d_tkv, h_tkv: Rbt => hand_tree(), Key => key(), bool => any_bool());
-gens!(d_tkk, h_tkk: Rbt => hand_tree(), Key => key(), Key => key());
-gens!(d_tkkv, h_tkkv: Rbt => hand_tree(), Key => key(), Key => key(), bool => any_bool());
-gens!(d_tkkvv, h_tkkvv: Rbt => hand_tree(), Key => key(), Key => key(), bool => any_bool(), bool => any_bool());
+gens!(d_tk, h_tk, s_tk: Rbt => hand_tree() => rbt_within::generator(), Key => key() => key());
+gens!(d_tkv, h_tkv, s_tkv: Rbt => hand_tree() => rbt_within::generator(), Key => key() => key(), bool => any_bool() => any_bool());
+gens!(d_tkk, h_tkk, s_tkk: Rbt => hand_tree() => rbt_within::generator(), Key => key() => key(), Key => key() => key());
+gens!(d_tkkv, h_tkkv, s_tkkv: Rbt => hand_tree() => rbt_within::generator(), Key => key() => key(), Key => key() => key(), bool => any_bool() => any_bool());
+gens!(d_tkkvv, h_tkkvv, s_tkkvv: Rbt => hand_tree() => rbt_within::generator(), Key => key() => key(), Key => key() => key(), bool => any_bool() => any_bool(), bool => any_bool() => any_bool());
 
 /// The workload.
 pub fn workload() -> Workload {
@@ -426,34 +445,34 @@ pub fn workload() -> Workload {
     ];
     #[rustfmt::skip]
     let props: Vec<Prop> = vec![
-        prop("InsertValid", d_tkv, h_tkv, |v| size(&v.0), |(t, k, v)| valid(&insert(*k, *v, t))),
-        prop("DeleteValid", d_tk, h_tk, |v| size(&v.0), |(t, k)| delete(*k, t).is_some_and(|t| valid(&t))),
-        prop("InsertPost", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("InsertValid", d_tkv, h_tkv, Some(s_tkv), |v| size(&v.0), |(t, k, v)| valid(&insert(*k, *v, t))),
+        prop("DeleteValid", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| delete(*k, t).is_some_and(|t| valid(&t))),
+        prop("InsertPost", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             find(*k2, &insert(*k, *v, t)) == if k == k2 { Some(*v) } else { find(*k2, t) }
         }),
-        prop("DeletePost", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("DeletePost", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             delete(*k, t).map(|t| find(*k2, &t)) == Some(if k == k2 { None } else { find(*k2, t) })
         }),
-        prop("InsertModel", d_tkv, h_tkv, |v| size(&v.0), |(t, k, v)| list(&insert(*k, *v, t)) == model_insert(*k, *v, t)),
-        prop("DeleteModel", d_tk, h_tk, |v| size(&v.0), |(t, k)| {
+        prop("InsertModel", d_tkv, h_tkv, Some(s_tkv), |v| size(&v.0), |(t, k, v)| list(&insert(*k, *v, t)) == model_insert(*k, *v, t)),
+        prop("DeleteModel", d_tk, h_tk, Some(s_tk), |v| size(&v.0), |(t, k)| {
             delete(*k, t).map(|t| list(&t)) == Some(delete_key(*k, list(t)))
         }),
-        prop("InsertInsert", d_tkkvv, h_tkkvv, |v| size(&v.0), |(t, k, k2, v, v2)| {
+        prop("InsertInsert", d_tkkvv, h_tkkvv, Some(s_tkkvv), |v| size(&v.0), |(t, k, k2, v, v2)| {
             let lhs = insert(*k, *v, &insert(*k2, *v2, t));
             let rhs = if k == k2 { insert(*k, *v, t) } else { insert(*k2, *v2, &insert(*k, *v, t)) };
             same(Some(lhs), Some(rhs))
         }),
-        prop("InsertDelete", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("InsertDelete", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             let lhs = delete(*k2, t).map(|t| insert(*k, *v, &t));
             let rhs = if k == k2 { Some(insert(*k, *v, t)) } else { delete(*k2, &insert(*k, *v, t)) };
             same(lhs, rhs)
         }),
-        prop("DeleteInsert", d_tkkv, h_tkkv, |v| size(&v.0), |(t, k, k2, v)| {
+        prop("DeleteInsert", d_tkkv, h_tkkv, Some(s_tkkv), |v| size(&v.0), |(t, k, k2, v)| {
             let lhs = delete(*k, &insert(*k2, *v, t));
             let rhs = if k == k2 { delete(*k, t) } else { delete(*k, t).map(|t| insert(*k2, *v, &t)) };
             same(lhs, rhs)
         }),
-        prop("DeleteDelete", d_tkk, h_tkk, |v| size(&v.0), |(t, k, k2)| {
+        prop("DeleteDelete", d_tkk, h_tkk, Some(s_tkk), |v| size(&v.0), |(t, k, k2)| {
             same(delete(*k2, t).and_then(|t| delete(*k, &t)), delete(*k, t).and_then(|t| delete(*k2, &t)))
         }),
     ];

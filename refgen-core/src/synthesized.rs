@@ -173,3 +173,10 @@ where
         None => any_back(ways, site, v),
     }
 }
+
+/// A part made in the type the predicate compares it in (`i32::from(*k)`),
+/// converted back; [`Stop::Invalid`] when it does not fit the part's type.
+#[inline]
+pub fn converted<W, T: TryFrom<W>>(w: W) -> Result<T, Stop> {
+    T::try_from(w).map_err(|_| Stop::Invalid)
+}

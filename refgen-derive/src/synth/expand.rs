@@ -42,7 +42,8 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     let base = options.iter().filter(|o| !o.recursive).count();
     let weight = |label: &str| {
         let arm_label = label.split('#').next().unwrap_or(label);
-        opts.weights.iter().find(|(l, _)| l == arm_label).map_or(1u32, |(_, w)| *w)
+        let of = |name: &str| opts.weights.iter().find(|(l, _)| l == name).map(|(_, w)| *w);
+        of(label).or_else(|| of(arm_label)).unwrap_or(1)
     };
     let opt_consts = options.iter().map(|o| {
         let (label, w) = (&o.label, weight(&o.label));
@@ -66,7 +67,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             o.plan.guards.iter().map(|g| quote!(#core::__private::assume_bool(#g))).collect();
         // An integer bounded by the arguments alone: offered only where its range is not empty.
         for (i, m) in o.plan.makes.iter().enumerate() {
-            if let Make::Int(lo, hi) = m {
+            if let Make::Int(lo, hi, _) = m {
                 let by_args = lo.iter().chain(hi).all(|(e, _)| {
                     arm.parts.iter().all(|p| !super::model::names(e.to_token_stream(), &p.name.to_string()))
                 });
@@ -105,7 +106,14 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             quote!(if #(#gs)&&* { #bit } else { 0 })
         }
     });
-    let allowed = quote!(#[allow(unused_variables)] let __allowed: u64 = 0 #(| #bits)*;);
+    // At the depth budget, the base options only: where the arguments allow none, the value is a
+    // dead end, and the option around it is made again.
+    let base_mask = if base >= 64 { u64::MAX } else { (1u64 << base) - 1 };
+    let allowed = quote!(
+        #[allow(unused_variables)]
+        let __allowed: u64 = 0 #(| #bits)*;
+        let __allowed = if __limited { __allowed & #base_mask } else { __allowed };
+    );
 
     let mut run_arms = TokenStream::new();
     let mut back_alts: Vec<TokenStream> = vec![TokenStream::new(); pred.arms.len()];
@@ -124,10 +132,16 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             let psite = part_site(i);
             let make = match &plan.makes[i] {
                 Make::Rec(args) => quote!(#core::__private::run_part(&#name::with(#(#args),*), #psite, __src)),
-                Make::Eq(e) => quote!(::core::result::Result::<_, #core::Stop>::Ok(#e)),
-                Make::Int(lo, hi) => {
+                Make::Eq(e, None) => quote!(::core::result::Result::<_, #core::Stop>::Ok(#e)),
+                Make::Eq(e, Some(_)) => quote!(#core::__private::converted(#e)),
+                Make::Int(lo, hi, conv) => {
                     let span = span_of(lo, hi);
-                    quote!(#core::__private::bounded(__src, #psite, #span))
+                    match conv {
+                        None => quote!(#core::__private::bounded(__src, #psite, #span)),
+                        Some(_) => {
+                            quote!(#core::__private::bounded(__src, #psite, #span).and_then(#core::__private::converted))
+                        }
+                    }
                 }
                 Make::Any => quote!(#core::__private::any(__src, #psite)),
             };
@@ -175,28 +189,23 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         let build = build_expr(&arm.pat, &plan.makes, &arm.parts);
         let late = &plan.late;
         filtered.extend(late.iter().map(|c| c.to_token_stream().to_string()));
-        let once = quote!(
-            |__src: &mut __A| -> ::core::result::Result<#value_ty, #core::Stop> {
-                #stmts
-                ::core::result::Result::Ok(#build)
-            }
-        );
         let pat = &arm.pat;
         let scrutinee = if pred.deref_scrutinee { quote!(*__value) } else { quote!(__value) };
-        let run = if late.is_empty() {
-            // A part that cannot be made ends the attempt: the option is made again.
-            quote!(#core::combinators::retrying(__src, #core::combinators::DEFAULT_RETRIES, #once, |_| true))
-        } else {
-            quote!(#core::combinators::retrying(
-                __src,
-                #core::combinators::DEFAULT_RETRIES,
-                #once,
-                |__value: &#value_ty| {
-                    #[allow(unused_variables, unreachable_patterns)]
-                    match #scrutinee { #pat => #(#core::__private::assume_bool(#late))&&*, _ => false }
-                },
-            ))
-        };
+        // The checks on the whole value: a value that fails them is invalid, and the pick is made again.
+        let late_check = (!late.is_empty()).then(|| {
+            quote!(
+                let __value = &__built;
+                #[allow(unused_variables, unreachable_patterns)]
+                let __ok = match #scrutinee { #pat => #(#core::__private::assume_bool(#late))&&*, _ => false };
+                if !__ok { return ::core::result::Result::Err(#core::Stop::Invalid); }
+            )
+        });
+        let run = quote!({
+            #stmts
+            let __built: #value_ty = #build;
+            #late_check
+            ::core::result::Result::Ok(__built)
+        });
         run_arms.extend(quote!(#index64 => #run,));
 
         // Backward: every constructed conjunct and check as written (the predicate's own
@@ -218,10 +227,13 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                         __ways, #psite, #name::__back(#core::__private::borrow_part::<#value_ty, _>(#r) #(, #args)*)
                     );
                 ),
-                Make::Eq(_) => continue,
-                Make::Int(lo, hi) => {
+                Make::Eq(..) => continue,
+                Make::Int(lo, hi, conv) => {
                     let span = span_of(lo, hi);
-                    quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, #r);)
+                    match conv {
+                        None => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, #r);),
+                        Some(c) => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, &(#c));),
+                    }
                 }
                 Make::Any if plan.early.iter().any(|(j, _)| *j == i) => {
                     let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
@@ -277,6 +289,8 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
             const __ARMS: #core::__private::Variants = #core::__private::Variants::new(#site, &[#(#opt_consts),*], #base);
+            // The predicate and its generator go together: a use of one is a use of both.
+            const _: fn(&#value_ty #(, #arg_tys)*) -> bool = #name;
 
             impl #name {
                 /// The values the predicate accepts under these arguments.
@@ -296,17 +310,28 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     if __frame.too_deep() { return ::core::result::Result::Err(#core::Stop::Void); }
                     let __limited = __frame.at_limit(#depth);
                     #allowed
-                    // No option under these arguments: invalid, so that the option around is made again.
-                    let __c = __ARMS.choose_among(__src, __limited, __allowed).map_err(|__s| match __s {
-                        #core::Stop::Void => #core::Stop::Invalid,
-                        __s => __s,
-                    })?;
-                    let __r = match __c {
-                        #run_arms
-                        _ => ::core::result::Result::Err(#core::Stop::Rejected),
-                    };
-                    #core::gen::Answerer::leave(__src);
-                    __r
+                    // No option under these arguments: a dead end, and the pick around is made again.
+                    if __ARMS.offered_mask(__limited, __allowed) == 0 {
+                        return ::core::result::Result::Err(#core::Stop::Invalid);
+                    }
+                    // An option whose part cannot be made (or whose value fails a check) ends the
+                    // attempt: the pick is made again.
+                    #core::combinators::retrying(
+                        __src,
+                        #core::combinators::DEFAULT_RETRIES,
+                        |__src: &mut __A| {
+                            let __c = __ARMS.choose_among(__src, __limited, __allowed)?;
+                            let __r = (|| -> ::core::result::Result<#value_ty, #core::Stop> {
+                                match __c {
+                                    #run_arms
+                                    _ => ::core::result::Result::Err(#core::Stop::Rejected),
+                                }
+                            })();
+                            #core::gen::Answerer::leave(__src);
+                            __r
+                        },
+                        |_| true,
+                    )
                 }
 
                 #[doc(hidden)]

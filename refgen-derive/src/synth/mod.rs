@@ -9,12 +9,12 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Expr, ItemFn, LitInt, Token};
 
-/// The attribute's options: `name = default`, `name in a..=b`, `weight(Label = N, ...)`, `depth = N`.
+/// The attribute's options: `name = default`, `name in a..=b`, `weight(Variant = N, "Variant#2" = N, ...)`, `depth = N`.
 #[derive(Default)]
 pub struct Options {
     /// What the top-level generator gives each argument.
     pub args: Vec<TopArg>,
-    /// The weight of each arm, by its label (the variant's name).
+    /// The weights: of every alternative of an arm, by the variant's name; of one alternative, by its label (`N#2`).
     pub weights: Vec<(String, u32)>,
     /// The recursion depth budget.
     pub depth: Option<usize>,
@@ -45,14 +45,19 @@ impl Parse for Options {
                 let content;
                 syn::parenthesized!(content in input);
                 while !content.is_empty() {
-                    let label: Ident = content.parse()?;
+                    // A variant's name (every alternative of its arm), or one alternative's label in quotes (`"N#2"`).
+                    let label = if content.peek(syn::LitStr) {
+                        content.parse::<syn::LitStr>()?.value()
+                    } else {
+                        content.parse::<Ident>()?.to_string()
+                    };
                     content.parse::<Token![=]>()?;
                     let n: LitInt = content.parse()?;
                     let w: u32 = n.base10_parse()?;
                     if w == 0 {
                         return Err(syn::Error::new(n.span(), "a weight is at least 1"));
                     }
-                    out.weights.push((label.to_string(), w));
+                    out.weights.push((label, w));
                     if !content.is_empty() {
                         content.parse::<Token![,]>()?;
                     }

@@ -46,10 +46,12 @@ pub struct PartB {
 pub enum Make {
     /// By the predicate itself, with these arguments (`bst(l, lo, *k - 1)`).
     Rec(Vec<Expr>),
-    /// Computed: equal to this expression.
-    Eq(Expr),
-    /// An integer within bounds: the lower ones and the upper ones, each with whether it is strict.
-    Int(Vec<(Expr, bool)>, Vec<(Expr, bool)>),
+    /// Computed: equal to this expression (through the conversion, when the predicate compares one).
+    Eq(Expr, Option<Expr>),
+    /// An integer within bounds: the lower ones and the upper ones, each with whether it is
+    /// strict; with the conversion the predicate compares (`i32::from(*k)`), if any: the bounds
+    /// are of its type, and the part is converted back.
+    Int(Vec<(Expr, bool)>, Vec<(Expr, bool)>, Option<Expr>),
     /// Its type's own generator.
     Any,
 }
@@ -459,19 +461,24 @@ impl Pred {
                 continue;
             }
             let clean = |e: &Expr| !names_value(e) && (0..n).all(|j| !rec[j] || !names_part(e, j));
-            if let Some((i, op, other)) = comparison(c, &arm.parts) {
+            if let Some((i, conv, op, other)) = comparison(c, &arm.parts) {
                 let free = !rec[i] && !names_part(&other, i) && clean(&other);
+                let same_conv = |c2: &Option<Expr>| {
+                    c2.as_ref().map(|e| e.to_token_stream().to_string())
+                        == conv.as_ref().map(|e| e.to_token_stream().to_string())
+                };
                 if free {
                     let ok = match (&mut makes[i], op) {
                         (m @ Make::Any, Cmp::Eq) => {
-                            *m = Make::Eq(other.clone());
+                            *m = Make::Eq(other.clone(), conv.clone());
                             true
                         }
-                        (Make::Eq(_), _) => false,
+                        (Make::Eq(..), _) => false,
                         (m @ Make::Any, _) => {
-                            *m = Make::Int(Vec::new(), Vec::new());
+                            *m = Make::Int(Vec::new(), Vec::new(), conv.clone());
                             bound(m, op, other.clone())
                         }
+                        (Make::Int(_, _, c2), _) if !same_conv(c2) => false,
                         (m @ Make::Int(..), Cmp::Eq) => {
                             bound(m, Cmp::Ge, other.clone()) && bound(m, Cmp::Le, other.clone())
                         }
@@ -483,10 +490,18 @@ impl Pred {
                     }
                 }
             }
-            if let Some((i, lo, hi)) = contains(c, &arm.parts) {
-                if !rec[i] && !names_part(&lo, i) && !names_part(&hi, i) && clean(&lo) && clean(&hi) {
+            if let Some((i, conv, lo, hi)) = contains(c, &arm.parts) {
+                let fits = match &makes[i] {
+                    Make::Any => true,
+                    Make::Int(_, _, c2) => {
+                        c2.as_ref().map(|e| e.to_token_stream().to_string())
+                            == conv.as_ref().map(|e| e.to_token_stream().to_string())
+                    }
+                    _ => false,
+                };
+                if fits && !rec[i] && !names_part(&lo, i) && !names_part(&hi, i) && clean(&lo) && clean(&hi) {
                     if matches!(makes[i], Make::Any) {
-                        makes[i] = Make::Int(Vec::new(), Vec::new());
+                        makes[i] = Make::Int(Vec::new(), Vec::new(), conv);
                     }
                     if bound(&mut makes[i], Cmp::Ge, lo) && bound(&mut makes[i], Cmp::Le, hi) {
                         continue;
@@ -504,8 +519,8 @@ impl Pred {
             .map(|i| {
                 let exprs: Vec<&Expr> = match &makes[i] {
                     Make::Rec(a) => a.iter().collect(),
-                    Make::Eq(e) => vec![e],
-                    Make::Int(lo, hi) => lo.iter().chain(hi).map(|(e, _)| e).collect(),
+                    Make::Eq(e, _) => vec![e],
+                    Make::Int(lo, hi, _) => lo.iter().chain(hi).map(|(e, _)| e).collect(),
                     Make::Any => Vec::new(),
                 };
                 (0..n).filter(|&j| j != i && exprs.iter().any(|e| names_part(e, j))).collect()
@@ -563,8 +578,29 @@ enum Cmp {
     Eq,
 }
 
-/// `part OP other` (or `other OP part`, turned around): the part, the comparison, the other side.
-fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Cmp, Expr)> {
+/// An integer part as a comparison names it: the part itself (`k`, `*k`), or converted
+/// (`i32::from(*k)`, `*k as i32`), with the conversion as written.
+fn int_part(e: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>)> {
+    if let Some(i) = part_of(e, parts) {
+        return Some((i, None));
+    }
+    match strip_parens(e) {
+        Expr::Call(c) if c.args.len() == 1 => {
+            let Expr::Path(f) = &*c.func else { return None };
+            let last = f.path.segments.last()?;
+            (f.path.segments.len() == 2 && (last.ident == "from" || last.ident == "try_from"))
+                .then(|| part_of(&c.args[0], parts))
+                .flatten()
+                .filter(|_| last.ident == "from")
+                .map(|i| (i, Some(e.clone())))
+        }
+        Expr::Cast(c) => part_of(&c.expr, parts).map(|i| (i, Some(e.clone()))),
+        _ => None,
+    }
+}
+
+/// `part OP other` (or `other OP part`, turned around): the part, its conversion, the comparison, the other side.
+fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>, Cmp, Expr)> {
     let Expr::Binary(b) = strip_parens(c) else { return None };
     let op = match b.op {
         BinOp::Lt(_) => Cmp::Lt,
@@ -574,10 +610,10 @@ fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Cmp, Expr)> {
         BinOp::Eq(_) => Cmp::Eq,
         _ => return None,
     };
-    if let Some(i) = part_of(&b.left, parts) {
-        return Some((i, op, (*b.right).clone()));
+    if let Some((i, conv)) = int_part(&b.left, parts) {
+        return Some((i, conv, op, (*b.right).clone()));
     }
-    let i = part_of(&b.right, parts)?;
+    let (i, conv) = int_part(&b.right, parts)?;
     let flipped = match op {
         Cmp::Lt => Cmp::Gt,
         Cmp::Le => Cmp::Ge,
@@ -585,11 +621,11 @@ fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Cmp, Expr)> {
         Cmp::Ge => Cmp::Le,
         Cmp::Eq => Cmp::Eq,
     };
-    Some((i, flipped, (*b.left).clone()))
+    Some((i, conv, flipped, (*b.left).clone()))
 }
 
-/// `(lo..=hi).contains(part)`: the part and its bounds.
-fn contains(c: &Expr, parts: &[PartB]) -> Option<(usize, Expr, Expr)> {
+/// `(lo..=hi).contains(part)`: the part, its conversion and its bounds.
+fn contains(c: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>, Expr, Expr)> {
     let Expr::MethodCall(m) = strip_parens(c) else { return None };
     if m.method != "contains" || m.args.len() != 1 {
         return None;
@@ -598,13 +634,17 @@ fn contains(c: &Expr, parts: &[PartB]) -> Option<(usize, Expr, Expr)> {
     if !matches!(r.limits, syn::RangeLimits::Closed(_)) {
         return None;
     }
-    let i = part_of(&m.args[0], parts)?;
-    Some((i, (**r.start.as_ref()?).clone(), (**r.end.as_ref()?).clone()))
+    let arg = match strip_parens(&m.args[0]) {
+        Expr::Reference(r) => &*r.expr,
+        other => other,
+    };
+    let (i, conv) = int_part(arg, parts)?;
+    Some((i, conv, (**r.start.as_ref()?).clone(), (**r.end.as_ref()?).clone()))
 }
 
 /// Adds the bound `part OP e` to an integer's bounds; `false` when `op` is not a bound.
 fn bound(m: &mut Make, op: Cmp, e: Expr) -> bool {
-    let Make::Int(lo, hi) = m else { return false };
+    let Make::Int(lo, hi, _) = m else { return false };
     match op {
         Cmp::Lt => hi.push((e, true)),
         Cmp::Le => hi.push((e, false)),
