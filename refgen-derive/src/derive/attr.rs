@@ -72,6 +72,8 @@ pub struct ContainerAttrs {
     pub depth: Option<(usize, LitInt)>,
     /// `#[reflect(args(name: Type, ...))]`: the arguments the generator takes, with the span of `args`.
     pub args: Option<(Vec<ArgDecl>, Span)>,
+    /// `#[reflect(with = expr)]`: the type's whole generator (such as a `#[synth]` predicate's).
+    pub with: Option<Expr>,
 }
 
 /// One argument of `#[reflect(args(...))]`: `name: Type`, `name: Type = default` or `name: Type in a..=b`.
@@ -227,7 +229,7 @@ pub struct FieldAttrs {
 /// `tests/reliability.rs` pin both at 128).
 pub(crate) const MAX_DEPTH: usize = 128;
 
-const CONTAINER_KEYS: &str = "`bound = \"...\"`, `depth = N` or `args(name: Type, ...)`";
+const CONTAINER_KEYS: &str = "`bound = \"...\"`, `depth = N`, `args(name: Type, ...)` or `with = generator`";
 const VARIANT_KEYS: &str = "`weight = N`, `label = \"...\"`, `skip` or `when = condition`";
 const FIELD_KEYS: &str = "`range = a..=b`, `len = a..=b`, `regex = \"...\"`, `each(...)`, `some(...)`, `key(...)`, \
      `value(...)`, `args(...)`, `with = expr` or `default` / `default = expr`";
@@ -332,7 +334,12 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                             }
                             set(cx, &mut out.args, (decls.into_iter().collect(), span), span, "args");
                         }
-                        "weight" | "label" | "skip" | "range" | "len" | "regex" | "with" | "each" | "some" | "key"
+                        "with" => {
+                            let e: Expr = meta.value()?.parse()?;
+                            let span = e.span();
+                            set(cx, &mut out.with, e, span, "with");
+                        }
+                        "weight" | "label" | "skip" | "when" | "range" | "len" | "regex" | "each" | "some" | "key"
                         | "value" => {
                             return Err(meta.error(format!(
                                 "`{key}` does not apply to the type; `#[reflect]` takes {CONTAINER_KEYS}"

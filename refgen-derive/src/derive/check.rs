@@ -170,6 +170,10 @@ fn arguments(cx: &mut Ctxt, input: &Input, params: &[&syn::Ident]) {
             }
         }
     }
+    if let (Some(with), Some((_, span))) = (&input.attrs.with, &input.attrs.args) {
+        let _ = with;
+        cx.error(*span, "a type with `#[reflect(with = ...)]` is made by that generator, which takes no arguments from the derive; keep one of the two");
+    }
     let all_top = decls.iter().all(|d| d.top.is_some());
     if let Body::Enum(vs) = &input.body {
         let guarded: Vec<_> = vs.iter().filter(|v| v.attrs.when.is_some()).collect();

@@ -5,7 +5,7 @@ use super::fields::{assume_check, core_path, retries, ExpandCx};
 use super::shape::{self, Tier};
 use super::{args, Body, Field, Input, Style};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;
 use syn::{parse_quote, Type};
 
@@ -90,6 +90,10 @@ pub fn expand(input: &Input) -> TokenStream {
         Some(args) => parse_quote!(#name #args),
         None => parse_quote!(#name #ty_generics),
     };
+
+    if let Some(with) = &input.attrs.with {
+        return whole_with(input, with, &generics, &self_ty);
+    }
 
     let mut members: Vec<(Ident, TokenStream, TokenStream)> = Vec::new();
     let mut helpers = TokenStream::new();
@@ -438,6 +442,31 @@ pub fn expand(input: &Input) -> TokenStream {
 
             #impls
         };
+    )
+}
+
+/// `#[reflect(with = expr)]`: the type's generator is `expr` (any generator of the type, such as
+/// a `#[synth]` predicate's), its values held to the type's `#[assume]`s as a whole.
+fn whole_with(input: &Input, with: &syn::Expr, generics: &syn::Generics, self_ty: &Type) -> TokenStream {
+    let core = core_path();
+    let conds: Vec<TokenStream> = [&input.attrs.assume, &input.attrs.assume_top]
+        .into_iter()
+        .flatten()
+        .map(|a| assume_check(&a.expr, quote!(__value)))
+        .collect();
+    let g = quote_spanned!(syn::spanned::Spanned::span(with)=> #core::__private::with_gen::<#self_ty, _>(#with));
+    let made = if conds.is_empty() {
+        quote!(#core::Gen::boxed(#g))
+    } else {
+        quote!(#core::Gen::boxed(#core::Gen::filter(#g, |__value: &#self_ty| true #(&& #conds)*)))
+    };
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    quote!(
+        impl #impl_generics #core::Reflective for #self_ty #where_clause {
+            fn generator() -> #core::BoxGen<Self> {
+                #core::__private::cached::<Self>(|| -> #core::BoxGen<#self_ty> { #made })
+            }
+        }
     )
 }
 

@@ -37,12 +37,21 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             }
         }
     }
+    for (label, _, span) in &opts.weights {
+        if !options.iter().any(|o| o.label == *label || pred.arms[o.arm].label == *label) {
+            let labels: Vec<String> = options.iter().map(|o| format!("`{}`", o.label)).collect();
+            cx.error(
+                *span,
+                format!("no option of `{name}` is labelled `{label}`; its options are {}", labels.join(", ")),
+            );
+        }
+    }
     // Base options first: at the depth budget, they are the ones offered (where the guards allow one).
     options.sort_by_key(|o| o.recursive);
     let base = options.iter().filter(|o| !o.recursive).count();
     let weight = |label: &str| {
         let arm_label = label.split('#').next().unwrap_or(label);
-        let of = |name: &str| opts.weights.iter().find(|(l, _)| l == name).map(|(_, w)| *w);
+        let of = |name: &str| opts.weights.iter().find(|(l, ..)| l == name).map(|(_, w, _)| *w);
         of(label).or_else(|| of(arm_label)).unwrap_or(1)
     };
     let opt_consts = options.iter().map(|o| {
@@ -272,7 +281,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     let scrutinee = if pred.deref_scrutinee { quote!(*#value) } else { quote!(#value) };
     let n_filtered = filtered.len();
 
-    let top = top_generator(pred, opts, &args_ty);
+    let top = top_generator(pred, vis, opts, &args_ty);
     let doc = format!(
         "The generator of the values `{name}` accepts: `{name}::with(args)` under given arguments \
          (a [`Gen`]). Written by `#[synth]` beside the predicate."
@@ -295,12 +304,12 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             impl #name {
                 /// The values the predicate accepts under these arguments.
                 #[allow(clippy::too_many_arguments)]
-                pub fn with(#params) -> Self {
+                #vis fn with(#params) -> Self {
                     #name { args: (#(#arg_names,)*) }
                 }
 
                 /// The conjuncts the generator checks (made again while they fail) rather than constructs.
-                pub const FILTERED: &'static [&'static str] = &[#(#filtered),*];
+                #vis const FILTERED: &'static [&'static str] = &[#(#filtered),*];
 
                 #[allow(unused_variables, unused_parens, non_snake_case, clippy::all)]
                 fn __forward<__A: #core::gen::Answerer + ?::core::marker::Sized>(
@@ -336,7 +345,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
 
                 #[doc(hidden)]
                 #[allow(unused_variables, unused_parens, unreachable_patterns, unused_labels, non_snake_case, clippy::all)]
-                pub fn __back(#value: &#value_ty, #params) -> ::std::vec::Vec<#core::Way> {
+                #vis fn __back(#value: &#value_ty, #params) -> ::std::vec::Vec<#core::Way> {
                     let __frame = #core::__private::Frame::enter();
                     if __frame.too_deep() { return ::std::vec::Vec::new(); }
                     let __limited = __frame.at_limit(#depth);
@@ -487,7 +496,7 @@ fn build_expr(pat: &Pat, makes: &[Make], parts: &[super::model::PartB]) -> Token
 }
 
 /// `name::generator()`, when every argument has a default or a range in the attribute.
-fn top_generator(pred: &Pred, opts: &Options, args_ty: &TokenStream) -> TokenStream {
+fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options, args_ty: &TokenStream) -> TokenStream {
     let core = core_path();
     let name = &pred.name;
     let value_ty = &pred.value_ty;
@@ -533,7 +542,7 @@ fn top_generator(pred: &Pred, opts: &Options, args_ty: &TokenStream) -> TokenStr
         /// The predicate's top-level generator: its arguments (the attribute's), then its values.
         #[doc(hidden)]
         #[derive(Clone, Copy)]
-        pub struct __Top;
+        #vis struct __Top;
 
         impl __Top {
             #[allow(unused_variables)]
@@ -567,7 +576,7 @@ fn top_generator(pred: &Pred, opts: &Options, args_ty: &TokenStream) -> TokenStr
         impl #name {
             /// The values the predicate accepts, its arguments as the attribute gives them
             /// (a default, or a choice in a range).
-            pub fn generator() -> impl #core::Gen<Value = #value_ty> + Clone {
+            #vis fn generator() -> impl #core::Gen<Value = #value_ty> + Clone {
                 __Top
             }
         }

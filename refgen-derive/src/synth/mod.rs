@@ -15,7 +15,7 @@ pub struct Options {
     /// What the top-level generator gives each argument.
     pub args: Vec<TopArg>,
     /// The weights: of every alternative of an arm, by the variant's name; of one alternative, by its label (`N#2`).
-    pub weights: Vec<(String, u32)>,
+    pub weights: Vec<(String, u32, proc_macro2::Span)>,
     /// The recursion depth budget.
     pub depth: Option<usize>,
 }
@@ -46,10 +46,12 @@ impl Parse for Options {
                 syn::parenthesized!(content in input);
                 while !content.is_empty() {
                     // A variant's name (every alternative of its arm), or one alternative's label in quotes (`"N#2"`).
-                    let label = if content.peek(syn::LitStr) {
-                        content.parse::<syn::LitStr>()?.value()
+                    let (label, span) = if content.peek(syn::LitStr) {
+                        let l = content.parse::<syn::LitStr>()?;
+                        (l.value(), l.span())
                     } else {
-                        content.parse::<Ident>()?.to_string()
+                        let i = content.parse::<Ident>()?;
+                        (i.to_string(), i.span())
                     };
                     content.parse::<Token![=]>()?;
                     let n: LitInt = content.parse()?;
@@ -57,7 +59,7 @@ impl Parse for Options {
                     if w == 0 {
                         return Err(syn::Error::new(n.span(), "a weight is at least 1"));
                     }
-                    out.weights.push((label, w));
+                    out.weights.push((label, w, span));
                     if !content.is_empty() {
                         content.parse::<Token![,]>()?;
                     }
@@ -132,7 +134,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(p) = &pred {
         for a in &opts.args {
             if !p.args.iter().any(|(n, _)| *n == a.name) {
-                cx.error(a.name.span(), format!("`{}` is not an argument of `{}`", a.name, p.name));
+                let names: Vec<String> = p.args.iter().map(|(n, _)| format!("`{n}`")).collect();
+                let args = if names.is_empty() {
+                    "it takes none".to_owned()
+                } else {
+                    format!("its arguments are {}", names.join(", "))
+                };
+                cx.error(
+                    a.name.span(),
+                    format!(
+                        "`{}` is not an argument of `{}` ({args}); `#[synth(...)]` takes `arg = value` or `arg in a..=b` \
+                         for the predicate's arguments, `weight(Variant = N, ...)` and `depth = N`",
+                        a.name, p.name
+                    ),
+                );
             }
         }
     }

@@ -155,14 +155,17 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
         }
     };
     let mut out = Vec::new();
+    let mut unread = false;
     for (pat, guard, body) in arms {
         for pat in or_cases(pat) {
-            if let Some(arm) = read_arm(cx, pat, guard, body, deref_scrutinee) {
-                out.push(arm);
+            match read_arm(cx, pat, guard, body, deref_scrutinee) {
+                Ok(Some(arm)) => out.push(arm),
+                Ok(None) => {}
+                Err(()) => unread = true,
             }
         }
     }
-    if out.is_empty() {
+    if out.is_empty() && !unread {
         cx.error(sig.ident.span(), "the predicate accepts no value: no arm can be true");
         return None;
     }
@@ -198,14 +201,14 @@ fn or_cases(p: &Pat) -> Vec<&Pat> {
     }
 }
 
-/// One arm, or `None` (after an error, or for an arm that is never true).
-fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: bool) -> Option<Arm> {
+/// One arm; `None` for an arm that is never true; `Err` after an error.
+fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: bool) -> Result<Option<Arm>, ()> {
     if matches!(strip_parens(body), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value)) {
-        return None;
+        return Ok(None);
     }
     let mut parts = Vec::new();
     let mut label = None;
-    let pat = rewrite_pat(cx, pat, !deref, &mut parts, &mut label, true)?;
+    let pat = rewrite_pat(cx, pat, !deref, &mut parts, &mut label, true).ok_or(())?;
     let label = label.unwrap_or_else(|| "value".to_owned());
     let guard: Vec<Expr> = guard.into_iter().flat_map(conjuncts).cloned().collect();
     let forms = dnf(body);
@@ -218,7 +221,7 @@ fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: 
                 forms.len()
             ),
         );
-        return None;
+        return Err(());
     }
     let mut alts = Vec::new();
     for alt in forms {
@@ -227,7 +230,7 @@ fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: 
         conj.retain(|c| !matches!(strip_parens(c), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if b.value)));
         alts.push(conj);
     }
-    Some(Arm { pat, label, parts, alts })
+    Ok(Some(Arm { pat, label, parts, alts }))
 }
 
 /// `p` with each wildcard made a binding `__w<i>`, its bindings recorded in `parts`, and the
