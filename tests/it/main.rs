@@ -37,5 +37,6 @@ mod shape_pressure;
 mod splice;
 mod statem_readme;
 mod synth;
+mod synth_workloads;
 mod targeted;
 mod tune_mutate;
