@@ -38,7 +38,9 @@ pub mod regex;
 /// Moved to [`crate::gen::Sequence`]; kept here so that old paths still compile.
 #[doc(hidden)]
 pub use crate::gen::Sequence;
-pub use crate::gen::{failed_attempts, retrying, At, Bind, Filter, Map, Part, Then, DEFAULT_RETRIES, RETRY_BUDGET};
+pub use crate::gen::{
+    failed_attempts, retrying, retrying_dead_ends, At, Bind, Filter, Map, Part, Then, DEFAULT_RETRIES, RETRY_BUDGET,
+};
 pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
 pub(crate) use collections::sequence_forward;
 pub(crate) use collections::POSITIONS;

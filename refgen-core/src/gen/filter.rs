@@ -114,8 +114,36 @@ impl Drop for Running {
 pub fn retrying<A, T>(
     a: &mut A,
     retries: u32,
+    once: impl FnMut(&mut A) -> Result<T, Stop>,
+    valid: impl Fn(&T) -> bool,
+) -> Result<T, Stop>
+where
+    A: Answerer + ?Sized,
+{
+    retry(a, retries, once, valid, true)
+}
+
+/// [`retrying`] for a construction that can meet a dead end (a part no
+/// choice can complete, [`Stop::Invalid`]): the attempt is made again in the
+/// same way, within the same budget, but its failed attempts are not counted
+/// as values a condition rejected ([`failed_attempts`]), which is what tells a
+/// guide that validity is hard to reach by generation. What the generators
+/// `#[synth]` writes use, valid by construction up to their dead ends.
+#[inline]
+pub fn retrying_dead_ends<A, T>(a: &mut A, retries: u32, once: impl FnMut(&mut A) -> Result<T, Stop>) -> Result<T, Stop>
+where
+    A: Answerer + ?Sized,
+{
+    retry(a, retries, once, |_| true, false)
+}
+
+#[inline]
+fn retry<A, T>(
+    a: &mut A,
+    retries: u32,
     mut once: impl FnMut(&mut A) -> Result<T, Stop>,
     valid: impl Fn(&T) -> bool,
+    counted: bool,
 ) -> Result<T, Stop>
 where
     A: Answerer + ?Sized,
@@ -137,7 +165,9 @@ where
         if !failed {
             return r;
         }
-        FAILED.with(|f| f.set(f.get() + 1));
+        if counted {
+            FAILED.with(|f| f.set(f.get() + 1));
+        }
         if left == 0 || !running.take() {
             return Err(Stop::Invalid);
         }

@@ -200,21 +200,27 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         filtered.extend(late.iter().map(|c| c.to_token_stream().to_string()));
         let pat = &arm.pat;
         let scrutinee = if pred.deref_scrutinee { quote!(*__value) } else { quote!(__value) };
-        // The checks on the whole value: a value that fails them is invalid, and the pick is made again.
-        let late_check = (!late.is_empty()).then(|| {
-            quote!(
-                let __value = &__built;
-                #[allow(unused_variables, unreachable_patterns)]
-                let __ok = match #scrutinee { #pat => #(#core::__private::assume_bool(#late))&&*, _ => false };
-                if !__ok { return ::core::result::Result::Err(#core::Stop::Invalid); }
-            )
-        });
-        let run = quote!({
-            #stmts
-            let __built: #value_ty = #build;
-            #late_check
-            ::core::result::Result::Ok(__built)
-        });
+        // The checks on the whole value: a value that fails them is made again (a filter: its
+        // failed attempts count as such).
+        let run = if late.is_empty() {
+            quote!({
+                #stmts
+                ::core::result::Result::Ok(#build)
+            })
+        } else {
+            quote!(#core::combinators::retrying(
+                __src,
+                #core::combinators::DEFAULT_RETRIES,
+                |__src: &mut __A| -> ::core::result::Result<#value_ty, #core::Stop> {
+                    #stmts
+                    ::core::result::Result::Ok(#build)
+                },
+                |__value: &#value_ty| {
+                    #[allow(unused_variables, unreachable_patterns)]
+                    match #scrutinee { #pat => #(#core::__private::assume_bool(#late))&&*, _ => false }
+                },
+            ))
+        };
         run_arms.extend(quote!(#index64 => #run,));
 
         // Backward: every constructed conjunct and check as written (the predicate's own
@@ -325,7 +331,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     }
                     // An option whose part cannot be made (or whose value fails a check) ends the
                     // attempt: the pick is made again.
-                    #core::combinators::retrying(
+                    #core::combinators::retrying_dead_ends(
                         __src,
                         #core::combinators::DEFAULT_RETRIES,
                         |__src: &mut __A| {
@@ -339,7 +345,6 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                             #core::gen::Answerer::leave(__src);
                             __r
                         },
-                        |_| true,
                     )
                 }
 
