@@ -555,7 +555,9 @@
 //! made). Its body is read as alternatives of conjuncts (its `||`s spread
 //! over its `&&`s; each alternative an option of the pick at the site
 //! `name`, labelled `Variant`, or `Variant#1`, `Variant#2`, ...; an arm's
-//! guard `if c` is a conjunct). Each conjunct is one of:
+//! guard `if c` is a conjunct; an arm's block may open with `let name =
+//! expr;` statements, each later `name` read as `(expr)`, as in
+//! `let k = i32::from(*k);`). Each conjunct is one of:
 //!
 //! - **a call of the predicate on a part**, `bst(l, lo, *k - 1)`: the part
 //!   is made by the generator itself with those arguments, after the parts

@@ -211,7 +211,8 @@ fn read_arm(cx: &mut Ctxt, pat: &Pat, guard: Option<&Expr>, body: &Expr, deref: 
     let pat = rewrite_pat(cx, pat, !deref, &mut parts, &mut label, true).ok_or(())?;
     let label = label.unwrap_or_else(|| "value".to_owned());
     let guard: Vec<Expr> = guard.into_iter().flat_map(conjuncts).cloned().collect();
-    let forms = dnf(body);
+    let inlined = inline_lets(cx, body).ok_or(())?;
+    let forms = dnf(&inlined);
     if forms.len() > MAX_ALTERNATIVES {
         cx.error_spanned(
             body,
@@ -348,6 +349,64 @@ fn last_segment(p: &syn::Path) -> String {
 /// A bare name that is a unit variant or a constant (`Leaf`, `E`), not a binding.
 fn is_constant_name(i: &Ident) -> bool {
     i.to_string().chars().next().is_some_and(char::is_uppercase)
+}
+
+/// An arm's body with its `let name = expr;` statements inlined: each later use of `name` becomes
+/// `(expr)`, so that `let k = i32::from(*k); lo <= k` reads as `lo <= (i32::from(*k))`. `None`
+/// (after an error) for a statement of another kind.
+fn inline_lets(cx: &mut Ctxt, body: &Expr) -> Option<Expr> {
+    let Expr::Block(b) = body else { return Some(body.clone()) };
+    let Some((last, lets)) = b.block.stmts.split_last() else { return Some(body.clone()) };
+    let syn::Stmt::Expr(last, None) = last else {
+        cx.error_spanned(last, "`#[synth]` reads an arm whose block ends with its condition");
+        return None;
+    };
+    let mut names: Vec<(String, TokenStream)> = Vec::new();
+    for stmt in lets {
+        match stmt {
+            syn::Stmt::Local(syn::Local { pat: Pat::Ident(i), init: Some(init), .. })
+                if i.by_ref.is_none() && i.subpat.is_none() && init.diverge.is_none() =>
+            {
+                let value = substitute(init.expr.to_token_stream(), &names);
+                names.push((i.ident.to_string(), quote::quote!((#value))));
+            }
+            other => {
+                cx.error_spanned(
+                    other,
+                    "`#[synth]` reads an arm's block of `let name = expr;` statements and a condition; \
+                     write the condition without other statements",
+                );
+                return None;
+            }
+        }
+    }
+    syn::parse2(substitute(last.to_token_stream(), &names)).ok()
+}
+
+/// `tokens` with each identifier bound in `names` (not a field access or a path's segment)
+/// replaced by its tokens.
+fn substitute(tokens: TokenStream, names: &[(String, TokenStream)]) -> TokenStream {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    for (i, t) in tts.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) => {
+                let path = matches!(tts.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                let field = i > 0 && matches!(tts.get(i - 1), Some(TokenTree::Punct(p)) if p.as_char() == '.');
+                match names.iter().rev().find(|(n, _)| id == n) {
+                    Some((_, v)) if !path && !field => out.extend(v.clone()),
+                    _ => out.extend([t.clone()]),
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), substitute(g.stream(), names));
+                ng.set_span(g.span());
+                out.extend([TokenTree::Group(ng)]);
+            }
+            _ => out.extend([t.clone()]),
+        }
+    }
+    out
 }
 
 /// The most alternatives one arm may have.
