@@ -6,7 +6,9 @@
 //!
 //! Flags: `--trials N`, `--tests N` (valid cases per trial), `--secs S` (per
 //! trial), `--seed S`, `--workload NAME` (repeatable: `bst`, `avl`, `rbt`,
-//! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `random`, `auto`, `rl`,
+//! `heap`, `lang`, `sorted`, `avl-sizes`), `--setup NAME` (repeatable: `hand`, `synth` (the
+//! generator `#[synth]` writes from the workload's validity predicate, rewritten in the forms it
+//! reads, under the default guide; `bst`, `avl`, `rbt` and `heap`), `random`, `auto`, `rl`,
 //! `rl(diverse)`, `cgs`, `sa`, `mutate`, `mutate(splice=0)`, `mutate(graft=0)`, and the guide alone:
 //! `rl(grow=0)`, `rl(diverse,grow=0)`, `cgs(grow=0)`, `sa(grow=0)`; without rotations:
 //! `mutate(rotate=0)`, `auto(rotate=0)`), `--task MUTANT/PROPERTY`
@@ -40,7 +42,9 @@
 //! values the derived type can make: a hand-written term deeper than the
 //! derived type's depth limit it cannot); and by the derived generator's
 //! plain random generation, per valid value, its failed attempts and
-//! discarded runs included. The first two say whether the derived generator
+//! discarded runs included; and, where the workload has one, by the
+//! synthesized generator, per valid value, with its ratio to the
+//! hand-written generator's. The first two say whether the derived generator
 //! itself runs at hand-written speed; the gap between the last two is what
 //! searching for a valid value costs), `--golden` (instead of the tables: per
 //! workload and setup, the first property on the correct code for `--tests`

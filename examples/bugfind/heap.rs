@@ -170,8 +170,7 @@ pub fn heap_within(h: &Heap, rank: u8, lo: i32, hi: i32) -> bool {
     match h {
         E => rank == 0,
         N(l, Key(k), r) => {
-            rank >= 1
-                && rank <= 3
+            (1..=3).contains(&rank)
                 && lo <= i32::from(*k)
                 && i32::from(*k) <= hi
                 && heap_within(r, rank - 1, i32::from(*k), hi)

@@ -18,6 +18,7 @@
 //! resort against types whose base options still recurse, a derived
 //! generator at level [`HARD_DEPTH`] stops with [`Stop::Void`].
 
+use crate::args::{BoxGenWith, ReflectiveWith, WithArgs};
 use crate::choice::{ChoiceTree, Opt, Site};
 use crate::combinators::depth::{self, at_budget, offered};
 pub use crate::combinators::depth::{DEFAULT_DEPTH, HARD_DEPTH};
@@ -25,7 +26,6 @@ use crate::combinators::{
     int, option, pick_choose, pick_ways, sequence_forward, total, Collection, Int, OptionGen, Part,
 };
 use crate::gen::{one_forward_body, product, Answerer, BoxGen, Gen, Sequence, Way};
-use crate::given::{BoxGenWith, Given, ReflectiveWith};
 use crate::source::Stop;
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
@@ -222,7 +222,7 @@ fn nth_bit(mask: u64, n: u32) -> u64 {
 /// The body of `T`'s generator that takes arguments, made by `make` once
 /// per thread and shared after.
 pub fn cached_body<T: ReflectiveWith>(make: fn() -> BoxGenWith<T::Args, T>) -> BoxGenWith<T::Args, T> {
-    let key = TypeId::of::<Given<T>>();
+    let key = TypeId::of::<WithArgs<T>>();
     let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<BoxGenWith<T::Args, T>>()).cloned());
     if let Some(g) = hit {
         return g;

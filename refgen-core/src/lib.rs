@@ -60,13 +60,13 @@
 //! assert!(check(&g, &t));
 //! ```
 
+pub mod args;
 pub mod bytes;
 pub mod choice;
 pub mod combinators;
 mod derived;
 pub mod edit;
 pub mod gen;
-pub mod given;
 pub mod hashing;
 pub mod interpret;
 pub mod laws;
@@ -75,12 +75,12 @@ pub mod source;
 mod synthesized;
 pub mod trail;
 
+pub use args::{GenWith, ReflectiveWith, WithArgs};
 pub use choice::{Choice, ChoiceTree, Opt, OwnedRequest, Request, Site, RETRY, ROOT};
 pub use combinators::regex;
 /// The old paths of [`edit::neighbour`] and [`edit::splice`], kept for code written before they moved under [`edit`].
 pub use edit::{neighbour, splice};
 pub use gen::{BoxGen, Gen, Way};
-pub use given::{GenWith, Given, ReflectiveWith};
 pub use interpret::{
     check, derivative, enumerate, generate, generate_recorded, generate_weighted, generate_with, language, next_pick,
     nullable, parse, parse_tree, probability, reflect, replay_lenient, replay_with, run_recorded, sequence_probability,

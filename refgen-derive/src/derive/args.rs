@@ -171,7 +171,7 @@ pub fn top_impl(
         /// The type's own generator: its arguments, then the body under them.
         #[doc(hidden)]
         struct __ReflectTop #impl_generics #where_clause {
-            body: #core::given::BoxGenWith<#args_ty, #self_ty>,
+            body: #core::args::BoxGenWith<#args_ty, #self_ty>,
         }
 
         impl #impl_generics __ReflectTop #ty_generics #where_clause {
@@ -179,7 +179,7 @@ pub fn top_impl(
             #[inline]
             fn __forward<__A: #core::gen::Answerer + ?::core::marker::Sized>(&self, __src: &mut __A) -> ::core::result::Result<#self_ty, #core::Stop> {
                 #forward
-                let __given = #core::Given::<#self_ty>::new(::std::rc::Rc::clone(&self.body), #value);
+                let __given = #core::WithArgs::<#self_ty>::new(::std::rc::Rc::clone(&self.body), #value);
                 #core::gen::Answerer::sub(__src, &__given)
             }
         }

@@ -369,8 +369,8 @@ pub fn expand(input: &Input) -> TokenStream {
             impl #user_impl_generics #core::ReflectiveWith for #self_ty #user_where_clause {
                 type Args = #args_ty;
 
-                fn generator_with(__args: #args_ty) -> #core::Given<Self> {
-                    #core::Given::new(#shared, __args)
+                fn generator_with(__args: #args_ty) -> #core::WithArgs<Self> {
+                    #core::WithArgs::new(#shared, __args)
                 }
             }
 

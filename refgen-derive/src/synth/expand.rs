@@ -290,7 +290,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     let top = top_generator(pred, vis, opts, &args_ty);
     let doc = format!(
         "The generator of the values `{name}` accepts: `{name}::with(args)` under given arguments \
-         (a [`Gen`]). Written by `#[synth]` beside the predicate."
+         (a `Gen`). Written by `#[synth]` beside the predicate."
     );
     let _ = n_filtered;
     quote!(

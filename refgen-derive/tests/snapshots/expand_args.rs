@@ -84,8 +84,8 @@ const _: () = {
     }
     impl ::refgen::refgen_core::ReflectiveWith for Bst {
         type Args = (i32, i32);
-        fn generator_with(__args: (i32, i32)) -> ::refgen::refgen_core::Given<Self> {
-            ::refgen::refgen_core::Given::new(
+        fn generator_with(__args: (i32, i32)) -> ::refgen::refgen_core::WithArgs<Self> {
+            ::refgen::refgen_core::WithArgs::new(
                 ::refgen::refgen_core::__private::cached_body::<Bst>(|| {
                     ::std::rc::Rc::new(__ReflectGen { __marker: ::core::marker::PhantomData })
                 }),
@@ -96,7 +96,7 @@ const _: () = {
     #[doc = r" The type's own generator: its arguments, then the body under them."]
     #[doc(hidden)]
     struct __ReflectTop {
-        body: ::refgen::refgen_core::given::BoxGenWith<(i32, i32), Bst>,
+        body: ::refgen::refgen_core::args::BoxGenWith<(i32, i32), Bst>,
     }
     impl __ReflectTop {
         #[allow(unused_variables)]
@@ -111,7 +111,7 @@ const _: () = {
                 "Bst.hi",
                 __src,
             )?;
-            let __given = ::refgen::refgen_core::Given::<Bst>::new(::std::rc::Rc::clone(&self.body), (lo, hi));
+            let __given = ::refgen::refgen_core::WithArgs::<Bst>::new(::std::rc::Rc::clone(&self.body), (lo, hi));
             ::refgen::refgen_core::gen::Answerer::sub(__src, &__given)
         }
     }

@@ -4,7 +4,7 @@
 //! bounds, a height, a colour, anything its fields' attributes name. Its
 //! generator is then one body, a [`GenWith`], run under whatever arguments a
 //! caller gives: [`ReflectiveWith::generator_with`] pairs the body with the
-//! arguments as a [`Given`], an ordinary [`Gen`] that every interpretation
+//! arguments as a [`WithArgs`], an ordinary [`Gen`] that every interpretation
 //! accepts. Backward, a value is held to the same arguments: `check` is
 //! false on a value the body cannot make under them.
 //!
@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use refgen_core::combinators::int;
-//! use refgen_core::given::{GenWith, Given, ReflectiveWith};
+//! use refgen_core::args::{GenWith, WithArgs, ReflectiveWith};
 //! use refgen_core::{interpret, DetRng, Gen, Source, Stop, Way};
 //! use std::rc::Rc;
 //!
@@ -36,8 +36,8 @@
 //! }
 //! impl ReflectiveWith for Between {
 //!     type Args = (u8, u8);
-//!     fn generator_with(args: (u8, u8)) -> Given<Self> {
-//!         Given::new(Rc::new(Body), args)
+//!     fn generator_with(args: (u8, u8)) -> WithArgs<Self> {
+//!         WithArgs::new(Rc::new(Body), args)
 //!     }
 //! }
 //!
@@ -52,7 +52,7 @@ use std::rc::Rc;
 
 /// A generator body that takes arguments `A`: forward and backward, both
 /// under the arguments given. What `#[derive(Reflective)]` writes for a type
-/// with `#[reflect(args(...))]`; [`Given`] makes it a [`Gen`].
+/// with `#[reflect(args(...))]`; [`WithArgs`] makes it a [`Gen`].
 pub trait GenWith<A> {
     /// The type of the values generated.
     type Value;
@@ -90,19 +90,19 @@ pub trait ReflectiveWith: Sized + 'static {
     type Args: Clone + 'static;
 
     /// The type's generator under `args`.
-    fn generator_with(args: Self::Args) -> Given<Self>;
+    fn generator_with(args: Self::Args) -> WithArgs<Self>;
 }
 
 /// A [`ReflectiveWith`] type's generator body with its arguments: a [`Gen`].
-pub struct Given<T: ReflectiveWith> {
+pub struct WithArgs<T: ReflectiveWith> {
     body: BoxGenWith<T::Args, T>,
     args: T::Args,
 }
 
-impl<T: ReflectiveWith> Given<T> {
+impl<T: ReflectiveWith> WithArgs<T> {
     /// The body `body` under `args`.
     pub fn new(body: BoxGenWith<T::Args, T>, args: T::Args) -> Self {
-        Given { body, args }
+        WithArgs { body, args }
     }
 
     /// The arguments.
@@ -111,13 +111,13 @@ impl<T: ReflectiveWith> Given<T> {
     }
 }
 
-impl<T: ReflectiveWith> Clone for Given<T> {
+impl<T: ReflectiveWith> Clone for WithArgs<T> {
     fn clone(&self) -> Self {
-        Given { body: Rc::clone(&self.body), args: self.args.clone() }
+        WithArgs { body: Rc::clone(&self.body), args: self.args.clone() }
     }
 }
 
-impl<T: ReflectiveWith> Gen for Given<T> {
+impl<T: ReflectiveWith> Gen for WithArgs<T> {
     type Value = T;
 
     #[inline]
