@@ -518,7 +518,9 @@
 //! # `#[synth]`: a generator from a validity predicate
 //!
 //! On a validity predicate, a function `fn name(value: &T, args...) -> bool`
-//! whose body is a `match` on the value, `#[synth]` keeps the function as it
+//! whose body is a `match` on the value (or `if let P = value { .. } else
+//! { false }`, `matches!(value, P if ..)`, or `let P = value;` then the
+//! condition, for a struct), `#[synth]` keeps the function as it
 //! is and writes beside it the generator of exactly the values for which it
 //! returns `true`: a hidden type `name` (types and functions have separate
 //! namespaces), with `name::with(args...)`, a `Gen<Value = T>` under given
@@ -567,7 +569,10 @@
 //!   arguments and of other parts (`lo <= *k`, `*k < hi`, `k > x`, or
 //!   `(lo..=hi).contains(k)`; also through a conversion,
 //!   `i32::from(*k) <= hi` or `*k as i32 <= hi`): the part's range. An
-//!   equality (`*c == Color::B`) computes the part instead;
+//!   equality (`*c == Color::B`, `a == b`) computes the part instead.
+//!   Between two parts (`lo <= hi`), the one with no bound of its own is
+//!   bounded by the other, which is made first; a comparison that would
+//!   make two parts wait for each other is a check;
 //! - **a condition on the arguments alone** (`h >= 1`, `*lo <= *hi` is
 //!   made so where a part's range comes from the arguments): the
 //!   alternative is offered only where it holds;

@@ -243,3 +243,73 @@ fn an_arm_with_lets_reads_as_its_condition() {
     }
     assert_eq!(laws::round_trip(&g, 200), 200);
 }
+
+/// A struct's predicate, in each of the forms besides `match`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interval {
+    pub lo: u8,
+    pub hi: u8,
+}
+
+#[synth]
+pub fn ordered(i: &Interval) -> bool {
+    let Interval { lo, hi } = i;
+    lo <= hi
+}
+
+#[synth]
+pub fn wide(i: &Interval) -> bool {
+    matches!(i, Interval { lo, hi } if *lo < 100 && *lo + 10 <= *hi)
+}
+
+#[synth]
+pub fn narrow(i: &Interval) -> bool {
+    if let Interval { lo, hi } = i {
+        *lo <= *hi && *hi <= *lo + 2 && *lo < 200
+    } else {
+        false
+    }
+}
+
+#[test]
+fn destructuring_matches_and_if_let_read_as_one_arm() {
+    for (name, g, p) in [
+        ("ordered", ordered::generator().boxed(), ordered as fn(&Interval) -> bool),
+        ("wide", wide::generator().boxed(), wide),
+        ("narrow", narrow::generator().boxed(), narrow),
+    ] {
+        for seed in 0..1_000 {
+            let i = generate(&g, seed).unwrap_or_else(|e| panic!("{name}, seed {seed}: {e}"));
+            assert!(p(&i), "{name}, seed {seed}: {i:?}");
+        }
+        assert_eq!(laws::round_trip(&g, 200), 200, "{name}");
+    }
+    assert!(ordered::FILTERED.is_empty() && wide::FILTERED.is_empty() && narrow::FILTERED.is_empty());
+    assert!(!check(&wide::generator(), &Interval { lo: 5, hi: 9 }));
+}
+
+/// Parts compared to each other without dereferencing, one computed from another.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Twins {
+    pub a: u16,
+    pub b: u16,
+    pub name: String,
+    pub copy: String,
+}
+
+#[synth]
+pub fn twins(t: &Twins) -> bool {
+    let Twins { a, b, name, copy } = t;
+    a == b && copy == name
+}
+
+#[test]
+fn a_part_equal_to_another_is_a_copy() {
+    let g = twins::generator();
+    for seed in 0..300 {
+        let t = generate(&g, seed).unwrap();
+        assert!(t.a == t.b && t.name == t.copy, "{t:?}");
+    }
+    assert!(twins::FILTERED.is_empty(), "{:?}", twins::FILTERED);
+    assert_eq!(laws::round_trip(&g, 100), 100);
+}

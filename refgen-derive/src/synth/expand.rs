@@ -82,7 +82,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 });
                 if by_args {
                     let _ = i;
-                    let span = span_of(lo, hi);
+                    let span = span_of(lo, hi, &arm.parts);
                     gs.push(quote!(#span.is_some()));
                 }
             }
@@ -141,10 +141,14 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             let psite = part_site(i);
             let make = match &plan.makes[i] {
                 Make::Rec(args) => quote!(#core::__private::run_part(&#name::with(#(#args),*), #psite, __src)),
+                // Equal to another part bound by reference (`a == b`): a copy of it.
+                Make::Eq(Expr::Path(q), None) if arm.parts.iter().any(|x| x.by_ref && q.path.is_ident(&x.name)) => {
+                    quote!(::core::result::Result::<_, #core::Stop>::Ok(::core::clone::Clone::clone(#q)))
+                }
                 Make::Eq(e, None) => quote!(::core::result::Result::<_, #core::Stop>::Ok(#e)),
                 Make::Eq(e, Some(_)) => quote!(#core::__private::converted(#e)),
                 Make::Int(lo, hi, conv) => {
-                    let span = span_of(lo, hi);
+                    let span = span_of(lo, hi, &arm.parts);
                     match conv {
                         None => quote!(#core::__private::bounded(__src, #psite, #span)),
                         Some(_) => {
@@ -244,7 +248,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 ),
                 Make::Eq(..) => continue,
                 Make::Int(lo, hi, conv) => {
-                    let span = span_of(lo, hi);
+                    let span = span_of(lo, hi, &arm.parts);
                     match conv {
                         None => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, #r);),
                         Some(c) => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, &(#c));),
@@ -445,10 +449,13 @@ fn strip_modes(p: &mut Pat) {
     }
 }
 
-/// `span([lows], [highs])`: the range an integer part's bounds leave.
-fn span_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)]) -> TokenStream {
+/// `span([lows], [highs])`: the range an integer part's bounds leave (a bound that is another
+/// part bound by reference, `lo <= hi`, read through the reference).
+fn span_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
     let core = core_path();
     let b = |(e, strict): &(Expr, bool), strict_fn: TokenStream| {
+        let by_ref = matches!(e, Expr::Path(p) if parts.iter().any(|q| q.by_ref && p.path.is_ident(&q.name)));
+        let e = if by_ref { quote!(*#e) } else { quote!(#e) };
         if *strict {
             quote!(#core::__private::#strict_fn(#e))
         } else {

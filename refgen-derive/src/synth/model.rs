@@ -124,20 +124,17 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
             FnArg::Receiver(r) => cx.error_spanned(r, "`#[synth]` goes on a free function, not a method"),
         }
     }
-    let body = single_expr(&f.block)?;
-    let (scrutinee, arms) = match body {
-        Expr::Match(m) => {
-            (&*m.expr, m.arms.iter().map(|a| (&a.pat, a.guard.as_ref().map(|g| &*g.1), &*a.body)).collect::<Vec<_>>())
-        }
-        _ => {
-            cx.error_spanned(
-                body,
-                "`#[synth]` reads a predicate whose body is a `match` on the value, such as \
-                 `match t { Leaf => true, Node(l, k, r) => ... }`; write it in that form",
-            );
-            return None;
-        }
+    let Some((scrutinee, arms)) = forms(&f.block) else {
+        cx.error_spanned(
+            &f.block,
+            "`#[synth]` reads a predicate whose body is a `match` on the value (`match t { Leaf => true, \
+             Node(l, k, r) => ... }`), an `if let Pattern = t { ... } else { false }`, a \
+             `matches!(t, Pattern)`, or `let Pattern = t;` then the condition; write it in one of these forms",
+        );
+        return None;
     };
+    let scrutinee = &scrutinee;
+    let arms: Vec<(&Pat, Option<&Expr>, &Expr)> = arms.iter().map(|(p, g, b)| (p, g.as_ref(), b)).collect();
     let deref_scrutinee = match strip_parens(scrutinee) {
         Expr::Path(p) if p.path.is_ident(&value) => false,
         Expr::Unary(u)
@@ -149,7 +146,7 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
         other => {
             cx.error_spanned(
                 other,
-                format!("`#[synth]` reads a `match` on the value itself: `match {value} {{ ... }}`"),
+                format!("`#[synth]` reads a `match` on the value itself: `match {value} {{ ... }}` (or `*{value}`)"),
             );
             return None;
         }
@@ -170,6 +167,64 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
         return None;
     }
     Some(Pred { name: sig.ident.clone(), value, value_ty, args, deref_scrutinee, arms: out })
+}
+
+/// The value a predicate's body matches on, and its arms (pattern, guard, body), for each form it
+/// may take: a `match`; `if let P = t { e } else { false }`; `matches!(t, P if g)`; `let P = t;`
+/// then the condition.
+#[allow(clippy::type_complexity)]
+fn forms(b: &syn::Block) -> Option<(Expr, Vec<(Pat, Option<Expr>, Expr)>)> {
+    if let [syn::Stmt::Local(syn::Local { pat, init: Some(init), .. }), rest @ ..] = b.stmts.as_slice() {
+        if init.diverge.is_some() || rest.is_empty() {
+            return None;
+        }
+        let body = Expr::Block(syn::ExprBlock {
+            attrs: vec![],
+            label: None,
+            block: syn::Block { brace_token: b.brace_token, stmts: rest.to_vec() },
+        });
+        return Some(((*init.expr).clone(), vec![(pat.clone(), None, body)]));
+    }
+    match single_expr(b)? {
+        Expr::Match(m) => Some((
+            (*m.expr).clone(),
+            m.arms
+                .iter()
+                .map(|a| (a.pat.clone(), a.guard.as_ref().map(|g| (*g.1).clone()), (*a.body).clone()))
+                .collect(),
+        )),
+        Expr::If(i) => {
+            let Expr::Let(l) = &*i.cond else { return None };
+            let never = match &i.else_branch {
+                None => true,
+                Some((_, e)) => {
+                    matches!(strip_parens(e), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value))
+                }
+            };
+            let then = Expr::Block(syn::ExprBlock { attrs: vec![], label: None, block: i.then_branch.clone() });
+            never.then(|| ((*l.expr).clone(), vec![((*l.pat).clone(), None, then)]))
+        }
+        Expr::Macro(m) if m.mac.path.is_ident("matches") => {
+            let (scrutinee, pat, guard) = m
+                .mac
+                .parse_body_with(|input: syn::parse::ParseStream| {
+                    let e: Expr = input.parse()?;
+                    input.parse::<syn::Token![,]>()?;
+                    let p = Pat::parse_multi_with_leading_vert(input)?;
+                    let g = if input.peek(syn::Token![if]) {
+                        input.parse::<syn::Token![if]>()?;
+                        Some(input.parse::<Expr>()?)
+                    } else {
+                        None
+                    };
+                    let _ = input.parse::<Option<syn::Token![,]>>()?;
+                    Ok((e, p, g))
+                })
+                .ok()?;
+            Some((scrutinee, vec![(pat, guard, syn::parse_quote!(true))]))
+        }
+        _ => None,
+    }
 }
 
 /// The one expression of a block (`{ e }`), or an error.
@@ -513,6 +568,31 @@ impl Pred {
         let mut guards = Vec::new();
         let mut early = Vec::new();
         let mut late = Vec::new();
+        let clean = |e: &Expr| !names_value(e) && (0..n).all(|j| !rec[j] || !names_part(e, j));
+        // Which parts each part's making names so far (the recursive calls' arguments included).
+        let mut deps: Vec<Vec<usize>> = (0..n)
+            .map(|i| match &makes[i] {
+                Make::Rec(a) => (0..n).filter(|&j| j != i && a.iter().any(|e| names_part(e, j))).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        // Whether part `to` is made from part `from`, through the dependencies so far.
+        let reaches = |deps: &Vec<Vec<usize>>, from: usize, to: usize| {
+            let mut stack = vec![from];
+            let mut seen = vec![false; n];
+            while let Some(x) = stack.pop() {
+                if x == to {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[x], true) {
+                    stack.extend(deps[x].iter().copied());
+                }
+            }
+            false
+        };
+        // First the bounds by the arguments alone, then those between parts: a comparison of two
+        // parts bounds the one that has no bound of its own yet, where that keeps an order.
+        let mut pending = Vec::new();
         for (ci, c) in alt.iter().enumerate() {
             if used[ci] {
                 continue;
@@ -522,56 +602,49 @@ impl Pred {
                 guards.push(c.clone());
                 continue;
             }
-            let clean = |e: &Expr| !names_value(e) && (0..n).all(|j| !rec[j] || !names_part(e, j));
-            if let Some((i, conv, op, other)) = comparison(c, &arm.parts) {
-                let free = !rec[i] && !names_part(&other, i) && clean(&other);
-                let same_conv = |c2: &Option<Expr>| {
-                    c2.as_ref().map(|e| e.to_token_stream().to_string())
-                        == conv.as_ref().map(|e| e.to_token_stream().to_string())
-                };
-                if free {
-                    let ok = match (&mut makes[i], op) {
-                        (m @ Make::Any, Cmp::Eq) => {
-                            *m = Make::Eq(other.clone(), conv.clone());
-                            true
-                        }
-                        (Make::Eq(..), _) => false,
-                        (m @ Make::Any, _) => {
-                            *m = Make::Int(Vec::new(), Vec::new(), conv.clone());
-                            bound(m, op, other.clone())
-                        }
-                        (Make::Int(_, _, c2), _) if !same_conv(c2) => false,
-                        (m @ Make::Int(..), Cmp::Eq) => {
-                            bound(m, Cmp::Ge, other.clone()) && bound(m, Cmp::Le, other.clone())
-                        }
-                        (m @ Make::Int(..), _) => bound(m, op, other.clone()),
-                        (Make::Rec(_), _) => false,
-                    };
-                    if ok {
-                        continue;
-                    }
-                }
+            let absolute = |e: &Expr| clean(e) && (0..n).all(|j| !names_part(e, j));
+            let applied = orientations(c, &arm.parts)
+                .into_iter()
+                .filter(|(i, _, _, other)| !rec[*i] && absolute(other))
+                .any(|(i, conv, op, other)| constrain(&mut makes[i], conv, op, other));
+            if applied {
+                continue;
             }
             if let Some((i, conv, lo, hi)) = contains(c, &arm.parts) {
-                let fits = match &makes[i] {
-                    Make::Any => true,
-                    Make::Int(_, _, c2) => {
-                        c2.as_ref().map(|e| e.to_token_stream().to_string())
-                            == conv.as_ref().map(|e| e.to_token_stream().to_string())
-                    }
-                    _ => false,
-                };
-                if fits && !rec[i] && !names_part(&lo, i) && !names_part(&hi, i) && clean(&lo) && clean(&hi) {
-                    if matches!(makes[i], Make::Any) {
-                        makes[i] = Make::Int(Vec::new(), Vec::new(), conv);
-                    }
-                    if bound(&mut makes[i], Cmp::Ge, lo) && bound(&mut makes[i], Cmp::Le, hi) {
-                        continue;
-                    }
+                if !rec[i] && absolute(&lo) && absolute(&hi) && constrain_range(&mut makes[i], conv, lo, hi) {
+                    continue;
+                }
+            }
+            pending.push((named, c));
+        }
+        let bounded: Vec<bool> = makes.iter().map(|m| !matches!(m, Make::Any)).collect();
+        for (named, c) in pending {
+            let mut choices = orientations(c, &arm.parts);
+            // Prefer bounding a part with no bound of its own by one that has.
+            choices.sort_by_key(|(i, ..)| bounded[*i]);
+            let mut applied = false;
+            for (i, conv, op, other) in choices {
+                let from: Vec<usize> = (0..n).filter(|&j| names_part(&other, j)).collect();
+                let ordered = !from.contains(&i) && from.iter().all(|&j| !reaches(&deps, j, i));
+                if !rec[i] && clean(&other) && ordered && constrain(&mut makes[i], conv, op, other) {
+                    deps[i].extend(from);
+                    applied = true;
+                    break;
+                }
+            }
+            if applied {
+                continue;
+            }
+            if let Some((i, conv, lo, hi)) = contains(c, &arm.parts) {
+                let from: Vec<usize> = (0..n).filter(|&j| names_part(&lo, j) || names_part(&hi, j)).collect();
+                let ordered = !from.contains(&i) && from.iter().all(|&j| !reaches(&deps, j, i));
+                if !rec[i] && clean(&lo) && clean(&hi) && ordered && constrain_range(&mut makes[i], conv, lo, hi) {
+                    deps[i].extend(from);
+                    continue;
                 }
             }
             if clean(c) {
-                early.push((named.clone(), c.clone()));
+                early.push((named, c.clone()));
             } else {
                 late.push(c.clone());
             }
@@ -661,21 +734,18 @@ fn int_part(e: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>)> {
     }
 }
 
-/// `part OP other` (or `other OP part`, turned around): the part, its conversion, the comparison, the other side.
-fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>, Cmp, Expr)> {
-    let Expr::Binary(b) = strip_parens(c) else { return None };
+/// Each way to read `c` as `part OP other`: with the part on the left, and turned around with the
+/// part on the right.
+fn orientations(c: &Expr, parts: &[PartB]) -> Vec<(usize, Option<Expr>, Cmp, Expr)> {
+    let Expr::Binary(b) = strip_parens(c) else { return Vec::new() };
     let op = match b.op {
         BinOp::Lt(_) => Cmp::Lt,
         BinOp::Le(_) => Cmp::Le,
         BinOp::Gt(_) => Cmp::Gt,
         BinOp::Ge(_) => Cmp::Ge,
         BinOp::Eq(_) => Cmp::Eq,
-        _ => return None,
+        _ => return Vec::new(),
     };
-    if let Some((i, conv)) = int_part(&b.left, parts) {
-        return Some((i, conv, op, (*b.right).clone()));
-    }
-    let (i, conv) = int_part(&b.right, parts)?;
     let flipped = match op {
         Cmp::Lt => Cmp::Gt,
         Cmp::Le => Cmp::Ge,
@@ -683,7 +753,14 @@ fn comparison(c: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>, Cmp, Ex
         Cmp::Ge => Cmp::Le,
         Cmp::Eq => Cmp::Eq,
     };
-    Some((i, conv, flipped, (*b.left).clone()))
+    let mut out = Vec::new();
+    if let Some((i, conv)) = int_part(&b.left, parts) {
+        out.push((i, conv, op, (*b.right).clone()));
+    }
+    if let Some((i, conv)) = int_part(&b.right, parts) {
+        out.push((i, conv, flipped, (*b.left).clone()));
+    }
+    out
 }
 
 /// `(lo..=hi).contains(part)`: the part, its conversion and its bounds.
@@ -702,6 +779,33 @@ fn contains(c: &Expr, parts: &[PartB]) -> Option<(usize, Option<Expr>, Expr, Exp
     };
     let (i, conv) = int_part(arg, parts)?;
     Some((i, conv, (**r.start.as_ref()?).clone(), (**r.end.as_ref()?).clone()))
+}
+
+/// Makes `m` hold `part OP other` (a bound, or with `==` a computed part); `false` when it cannot
+/// (the part is computed already, or compared through another conversion).
+fn constrain(m: &mut Make, conv: Option<Expr>, op: Cmp, other: Expr) -> bool {
+    let same = |c2: &Option<Expr>| {
+        c2.as_ref().map(|e| e.to_token_stream().to_string()) == conv.as_ref().map(|e| e.to_token_stream().to_string())
+    };
+    match (&*m, op) {
+        (Make::Any, Cmp::Eq) => {
+            *m = Make::Eq(other, conv);
+            true
+        }
+        (Make::Any, _) => {
+            *m = Make::Int(Vec::new(), Vec::new(), conv);
+            bound(m, op, other)
+        }
+        (Make::Int(_, _, c2), _) if !same(c2) => false,
+        (Make::Int(..), Cmp::Eq) => bound(m, Cmp::Ge, other.clone()) && bound(m, Cmp::Le, other),
+        (Make::Int(..), _) => bound(m, op, other),
+        (Make::Eq(..) | Make::Rec(_), _) => false,
+    }
+}
+
+/// Makes `m` hold `(lo..=hi).contains(part)`; `false` when it cannot.
+fn constrain_range(m: &mut Make, conv: Option<Expr>, lo: Expr, hi: Expr) -> bool {
+    constrain(m, conv.clone(), Cmp::Ge, lo) && constrain(m, conv, Cmp::Le, hi)
 }
 
 /// Adds the bound `part OP e` to an integer's bounds; `false` when `op` is not a bound.
