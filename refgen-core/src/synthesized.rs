@@ -12,7 +12,6 @@ use crate::source::Stop;
 use std::any::{Any, TypeId};
 use std::borrow::Borrow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A part the predicate does not constrain: its type's own generator, as the part `site`.
@@ -92,21 +91,23 @@ pub fn span<T: IntValue, const L: usize, const H: usize>(
 const FINITE: usize = 16;
 
 thread_local! {
-    static FINITE_VALUES: RefCell<HashMap<TypeId, Option<Rc<dyn Any>>>> = RefCell::new(HashMap::new());
+    /// The types asked about so far, with their values when few: a short list, scanned (a part
+    /// of few values is asked about at every node that makes one).
+    static FINITE_VALUES: RefCell<Vec<(TypeId, Option<Rc<dyn Any>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Every value of `T`'s generator when there are at most [`FINITE`] (a
 /// colour, a small enum), made once per thread; `None` for a type with more.
 fn finite_values<T: Reflective + Clone>() -> Option<Rc<Vec<T>>> {
     let key = TypeId::of::<T>();
-    let hit = FINITE_VALUES.with(|c| c.borrow().get(&key).cloned());
+    let hit = FINITE_VALUES.with(|c| c.borrow().iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
     let entry = match hit {
         Some(e) => e,
         None => {
             let lang = crate::interpret::language(&*T::generator(), FINITE + 1, 8);
             let values: Option<Rc<dyn Any>> = (lang.complete && lang.members.len() <= FINITE)
                 .then(|| Rc::new(lang.members.into_iter().map(|(_, v)| v).collect::<Vec<T>>()) as Rc<dyn Any>);
-            FINITE_VALUES.with(|c| c.borrow_mut().insert(key, values.clone()));
+            FINITE_VALUES.with(|c| c.borrow_mut().push((key, values.clone())));
             values
         }
     };
