@@ -90,10 +90,13 @@ pub fn span<T: IntValue, const L: usize, const H: usize>(
 /// The most values a type may have for [`any_where`] to choose among them.
 const FINITE: usize = 16;
 
+/// A type asked about, with its values when few.
+type FiniteEntry = (TypeId, Option<Rc<dyn Any>>);
+
 thread_local! {
     /// The types asked about so far, with their values when few: a short list, scanned (a part
     /// of few values is asked about at every node that makes one).
-    static FINITE_VALUES: RefCell<Vec<(TypeId, Option<Rc<dyn Any>>)>> = const { RefCell::new(Vec::new()) };
+    static FINITE_VALUES: RefCell<Vec<FiniteEntry>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Every value of `T`'s generator when there are at most [`FINITE`] (a
