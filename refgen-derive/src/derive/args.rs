@@ -108,6 +108,71 @@ pub fn field_order(fields: &[Field]) -> Result<Vec<usize>, usize> {
     Ok(order)
 }
 
+/// An argument a top-level generator gives: `name: Type = value`, or a choice in a range.
+pub struct Given<'a> {
+    /// Its name.
+    pub name: &'a syn::Ident,
+    /// Its type.
+    pub ty: &'a Type,
+    /// Its value.
+    pub value: GivenValue<'a>,
+}
+
+/// How a top-level generator gives an argument.
+pub enum GivenValue<'a> {
+    /// This value.
+    Default(&'a syn::Expr),
+    /// A choice in `lo..=hi`, at the site `Type.name`.
+    Range(Option<&'a syn::Expr>, Option<&'a syn::Expr>),
+}
+
+/// The arguments a top-level generator gives (a derived type's own, or a `#[synth]` predicate's):
+/// forward, statements binding each (a ranged one drawn as the part `{prefix}.{name}`, in order);
+/// backward, statements collecting in `__all` the ways of `__target`: `body` (which sees the
+/// arguments by name and the ways of their choices in `__ways`) run under every value of the
+/// ranged ones.
+pub fn given_arguments(args: &[Given], prefix: &str, body: TokenStream) -> (TokenStream, TokenStream) {
+    let core = core_path();
+    let draw = |a: &Given| {
+        let (name, ty) = (a.name, a.ty);
+        let site = format!("{prefix}.{name}");
+        match &a.value {
+            GivenValue::Default(e) => (quote!(let #name: #ty = #e;), None),
+            GivenValue::Range(lo, hi) => {
+                let (lo, hi) = (quote!(#lo), quote!(#hi));
+                let g = quote!(#core::combinators::int::<#ty>(#lo..=#hi).site(#site));
+                (quote!(let #name: #ty = #core::__private::run_part(&#g, #site, __src)?;), Some((g, site, lo, hi)))
+            }
+        }
+    };
+    let forward: TokenStream = args.iter().map(|a| draw(a).0).collect();
+    let mut back = body;
+    let mut defaults = TokenStream::new();
+    for a in args.iter().rev() {
+        let (name, ty) = (a.name, a.ty);
+        match draw(a) {
+            (bind, None) => defaults = quote!(#bind #defaults),
+            (_, Some((g, site, lo, hi))) => {
+                back = quote!(
+                    for #name in (#lo as #ty)..=(#hi as #ty) {
+                        let __ways = #core::__private::back_part(__ways.clone(), #site, #core::Gen::back(&#g, &#name));
+                        if __ways.is_empty() { continue; }
+                        #back
+                    }
+                );
+            }
+        }
+    }
+    let back = quote!(
+        let mut __all = ::std::vec::Vec::new();
+        let __ways = ::std::vec![#core::Way::empty()];
+        #defaults
+        #back
+        __all
+    );
+    (forward, back)
+}
+
 /// The type's own generator when every argument has a default or a range
 /// (`#[reflect(args(lo: i32 = 0, h: u8 in 0..=4))]`): each ranged argument
 /// a choice at the site `Type.name`, in declaration order, then the body
@@ -127,45 +192,27 @@ pub fn top_impl(
     };
     let names: Vec<_> = decls.iter().map(|d| &d.name).collect();
     let value = if decls.len() == 1 { quote!(#(#names)*) } else { quote!((#(#names,)*)) };
-    let mut forward = TokenStream::new();
-    let mut defaults = TokenStream::new();
-    // Backward: the body's ways under each value of the ranged arguments,
-    // the loops written from the innermost out.
-    let mut back = quote!(
-        let __args: #args_ty = #value;
-        let __body = #core::GenWith::back_with(&*self.body, &__args, __target);
-        __all.extend(#core::gen::product(__ways, &__body));
+    let given: Vec<Given> = decls
+        .iter()
+        .zip(&tops)
+        .map(|(d, top)| Given {
+            name: &d.name,
+            ty: &d.ty,
+            value: match top {
+                ArgTop::Default(e) => GivenValue::Default(e),
+                ArgTop::Range(r) => GivenValue::Range(r.start.as_deref(), r.end.as_deref()),
+            },
+        })
+        .collect();
+    let (forward, back) = given_arguments(
+        &given,
+        type_name,
+        quote!(
+            let __args: #args_ty = #value;
+            let __body = #core::GenWith::back_with(&*self.body, &__args, __target);
+            __all.extend(#core::gen::product(__ways, &__body));
+        ),
     );
-    for (d, top) in decls.iter().zip(&tops).rev() {
-        let (name, ty) = (&d.name, &d.ty);
-        match top {
-            ArgTop::Default(e) => defaults.extend(quote!(let #name: #ty = #e;)),
-            ArgTop::Range(r) => {
-                let site = format!("{type_name}.{name}");
-                let (lo, hi) = (&r.start, &r.end);
-                let g = quote!(#core::combinators::int::<#ty>(#lo..=#hi).site(#site));
-                back = quote!(
-                    for #name in (#lo as #ty)..=(#hi as #ty) {
-                        let __ways = #core::__private::back_part(__ways.clone(), #site, #core::Gen::back(&#g, &#name));
-                        if __ways.is_empty() { continue; }
-                        #back
-                    }
-                );
-            }
-        }
-    }
-    for (d, top) in decls.iter().zip(&tops) {
-        let (name, ty) = (&d.name, &d.ty);
-        forward.extend(match top {
-            ArgTop::Default(e) => quote!(let #name: #ty = #e;),
-            ArgTop::Range(r) => {
-                let site = format!("{type_name}.{name}");
-                let (lo, hi) = (&r.start, &r.end);
-                let g = quote!(#core::combinators::int::<#ty>(#lo..=#hi).site(#site));
-                quote!(let #name: #ty = #core::__private::run_part(&#g, #site, __src)?;)
-            }
-        });
-    }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote!(
         /// The type's own generator: its arguments, then the body under them.
@@ -197,11 +244,7 @@ pub fn top_impl(
 
             #[allow(unused_variables)]
             fn back(&self, __target: &#self_ty) -> ::std::vec::Vec<#core::Way> {
-                let mut __all = ::std::vec::Vec::new();
-                let __ways = ::std::vec![#core::Way::empty()];
-                #defaults
                 #back
-                __all
             }
         }
 

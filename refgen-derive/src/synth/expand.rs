@@ -2,6 +2,7 @@
 
 use super::model::{Make, Plan, Pred};
 use super::Options;
+use crate::derive::args::{given_arguments, Given, GivenValue};
 use crate::derive::core_path;
 use crate::errors::Ctxt;
 use proc_macro2::{Ident, TokenStream};
@@ -516,39 +517,26 @@ fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options, args_ty: &TokenS
         pred.args.iter().map(|(n, _)| opts.args.iter().find(|a| a.name == *n)).collect();
     let Some(tops) = tops else { return TokenStream::new() };
     let names: Vec<&Ident> = pred.args.iter().map(|(n, _)| n).collect();
-    let tys: Vec<&syn::Type> = pred.args.iter().map(|(_, t)| t).collect();
-    let mut forward = TokenStream::new();
-    let mut defaults = TokenStream::new();
-    let mut back = quote!(
-        let __body = #name::__back(__target, #(::core::clone::Clone::clone(&#names)),*);
-        __all.extend(#core::gen::product(__ways, &__body));
+    let given: Vec<Given> = tops
+        .iter()
+        .zip(&pred.args)
+        .map(|(a, (n, t))| Given {
+            name: n,
+            ty: t,
+            value: match &a.top {
+                super::Top::Default(e) => GivenValue::Default(e),
+                super::Top::Range(lo, hi) => GivenValue::Range(Some(lo), Some(hi)),
+            },
+        })
+        .collect();
+    let (forward, back) = given_arguments(
+        &given,
+        &name.to_string(),
+        quote!(
+            let __body = #name::__back(__target, #(::core::clone::Clone::clone(&#names)),*);
+            __all.extend(#core::gen::product(__ways, &__body));
+        ),
     );
-    for ((a, n), t) in tops.iter().zip(&names).zip(&tys).rev() {
-        let site = format!("{name}.{n}");
-        match &a.top {
-            super::Top::Default(e) => defaults.extend(quote!(let #n: #t = #e;)),
-            super::Top::Range(lo, hi) => {
-                let g = quote!(#core::combinators::int::<#t>(#lo..=#hi).site(#site));
-                back = quote!(
-                    for #n in (#lo as #t)..=(#hi as #t) {
-                        let __ways = #core::__private::back_part(__ways.clone(), #site, #core::Gen::back(&#g, &#n));
-                        if __ways.is_empty() { continue; }
-                        #back
-                    }
-                );
-            }
-        }
-    }
-    for ((a, n), t) in tops.iter().zip(&names).zip(&tys) {
-        let site = format!("{name}.{n}");
-        forward.extend(match &a.top {
-            super::Top::Default(e) => quote!(let #n: #t = #e;),
-            super::Top::Range(lo, hi) => {
-                let g = quote!(#core::combinators::int::<#t>(#lo..=#hi).site(#site));
-                quote!(let #n: #t = #core::__private::run_part(&#g, #site, __src)?;)
-            }
-        });
-    }
     let _ = args_ty;
     quote!(
         /// The predicate's top-level generator: its arguments (the attribute's), then its values.
@@ -577,11 +565,7 @@ fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options, args_ty: &TokenS
 
             #[allow(unused_variables)]
             fn back(&self, __target: &#value_ty) -> ::std::vec::Vec<#core::Way> {
-                let mut __all = ::std::vec::Vec::new();
-                let __ways = ::std::vec![#core::Way::empty()];
-                #defaults
                 #back
-                __all
             }
         }
 
