@@ -125,8 +125,12 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
         }
     }
     let Some((scrutinee, arms)) = forms(&f.block) else {
+        let at: &dyn ToTokens = match single_expr(&f.block) {
+            Some(e) => e,
+            None => &f.block,
+        };
         cx.error_spanned(
-            &f.block,
+            at,
             "`#[synth]` reads a predicate whose body is a `match` on the value (`match t { Leaf => true, \
              Node(l, k, r) => ... }`), an `if let Pattern = t { ... } else { false }`, a \
              `matches!(t, Pattern)`, or `let Pattern = t;` then the condition; write it in one of these forms",
