@@ -184,3 +184,87 @@ where
 pub fn converted<W, T: TryFrom<W>>(w: W) -> Result<T, Stop> {
     T::try_from(w).map_err(|_| Stop::Invalid)
 }
+
+/// The most values an integer part's range may hold for [`bounded_where`] to draw among those
+/// that pass.
+const SMALL_RANGE: u128 = 64;
+
+/// The values of `lo..=hi`, when there are at most [`SMALL_RANGE`].
+fn small_range<W: IntValue>(range: Option<(W, W)>) -> Option<impl Iterator<Item = W> + Clone> {
+    let (lo, hi) = range?;
+    let len = hi.to_bits().wrapping_sub(lo.to_bits()).wrapping_add(1);
+    (len <= SMALL_RANGE).then(|| (0..len).map(move |k| W::from_bits(lo.to_bits().wrapping_add(k))))
+}
+
+/// An integer part the predicate bounds and checks (`valid`): in a small range, one of the values
+/// that pass, drawn uniformly (an integer choice at `site`, the position among them;
+/// [`Stop::Invalid`] when none does); in a large one, a value of the range made again while it
+/// fails. `convert` takes a value of the range (of the type the predicate compares the part in)
+/// to the part. (`_project`, as for [`any_where`], tells the compiler the part's type.)
+#[inline]
+pub fn bounded_where<V, W: IntValue, T, A: Answerer + ?Sized>(
+    src: &mut A,
+    site: Site,
+    _project: impl Fn(&V) -> Option<&T>,
+    range: Option<(W, W)>,
+    convert: impl Fn(W) -> Result<T, Stop>,
+    valid: impl Fn(&T) -> bool,
+) -> Result<T, Stop> {
+    let passes = |w: &W| convert(*w).is_ok_and(|t| valid(&t));
+    match small_range(range) {
+        Some(all) => {
+            let n = all.clone().filter(passes).count();
+            if n == 0 {
+                return Err(Stop::Invalid);
+            }
+            let i = crate::derived::run_part(&int(0..=n - 1).site(site), site, src)?;
+            let w = all.filter(passes).nth(i).ok_or(Stop::Rejected)?;
+            convert(w)
+        }
+        None => crate::combinators::retrying(
+            src,
+            crate::combinators::DEFAULT_RETRIES,
+            |src| bounded(src, site, range).and_then(&convert),
+            valid,
+        ),
+    }
+}
+
+/// Whether an integer part the predicate bounds and checks can pass (see [`bounded_where`]): in a
+/// small range, whether a value does; in a large one, `true`.
+pub fn bounded_exists<V, W: IntValue, T>(
+    _project: impl Fn(&V) -> Option<&T>,
+    range: Option<(W, W)>,
+    convert: impl Fn(W) -> Result<T, Stop>,
+    valid: impl Fn(&T) -> bool,
+) -> bool {
+    match small_range(range) {
+        Some(mut all) => all.any(|w| convert(w).is_ok_and(|t| valid(&t))),
+        None => range.is_some(),
+    }
+}
+
+/// The ways of an integer part the predicate bounds and checks (see [`bounded_where`]), `w` its
+/// value in the range's type, after `ways`.
+pub fn bounded_where_back<V, W: IntValue, T>(
+    ways: Vec<Way>,
+    site: Site,
+    _project: impl Fn(&V) -> Option<&T>,
+    range: Option<(W, W)>,
+    w: W,
+    convert: impl Fn(W) -> Result<T, Stop>,
+    valid: impl Fn(&T) -> bool,
+) -> Vec<Way> {
+    let passes = |x: &W| convert(*x).is_ok_and(|t| valid(&t));
+    match small_range(range) {
+        Some(all) => {
+            let n = all.clone().filter(passes).count();
+            match all.filter(passes).position(|x| x == w) {
+                Some(i) => crate::derived::back_part(ways, site, int(0..=n - 1).site(site).back(&i)),
+                None => Vec::new(),
+            }
+        }
+        None if passes(&w) => bounded_back(ways, site, range, &w),
+        None => Vec::new(),
+    }
+}

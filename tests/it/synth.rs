@@ -326,3 +326,30 @@ fn a_part_equal_to_another_is_a_copy() {
     assert!(twins::FILTERED.is_empty(), "{:?}", twins::FILTERED);
     assert_eq!(laws::round_trip(&g, 100), 100);
 }
+
+/// A variable of a typed language: an index into the context whose type is the one wanted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var(pub u8);
+
+#[synth(ctx = vec![0, 1, 1, 2], want = 1)]
+pub fn var_of(v: &Var, ctx: Vec<u8>, want: u8) -> bool {
+    let Var(i) = v;
+    (*i as usize) < ctx.len() && ctx[*i as usize] == want
+}
+
+#[test]
+fn an_integer_part_in_a_small_range_is_drawn_among_the_values_that_pass() {
+    let g = var_of::generator();
+    let mut seen = [0; 4];
+    for seed in 0..400 {
+        let v = generate(&g, seed).unwrap();
+        assert!(var_of(&v, vec![0, 1, 1, 2], 1), "{v:?}");
+        seen[v.0 as usize] += 1;
+    }
+    assert!(seen[1] > 150 && seen[2] > 150 && seen[0] + seen[3] == 0, "{seen:?}");
+    assert_eq!(laws::round_trip(&g, 100), 100);
+    assert!(!check(&g, &Var(3)));
+    // No index has the type: no value, at once.
+    assert!(generate(&var_of::with(vec![0, 0], 1), 1).is_err());
+    assert_eq!(var_of::FILTERED.len(), 1, "{:?}", var_of::FILTERED);
+}

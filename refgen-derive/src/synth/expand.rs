@@ -97,6 +97,25 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     .enumerate()
                     .all(|(k, q)| k == j || !super::model::names(c.to_token_stream(), &q.name.to_string()))
             });
+            if let (Make::Int(lo, hi, conv), false, true) = (&o.plan.makes[j], checks.is_empty(), only_self) {
+                let by_args = lo.iter().chain(hi).all(|(e, _)| {
+                    arm.parts.iter().all(|q| !super::model::names(e.to_token_stream(), &q.name.to_string()))
+                });
+                if by_args {
+                    let pname = &p.name;
+                    let bind_v = if p.by_ref {
+                        quote!(let #pname = __v;)
+                    } else {
+                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
+                    };
+                    let span = span_of(lo, hi, &arm.parts);
+                    let convert = convert_of(conv.is_some());
+                    let project = projection(pred, &arm.pat, pname);
+                    gs.push(quote!(#core::__private::bounded_exists(#project, #span, #convert, |__v| {
+                        #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
+                    })));
+                }
+            }
             if matches!(o.plan.makes[j], Make::Any) && !checks.is_empty() && only_self {
                 let pname = &p.name;
                 let bind_v = if p.by_ref {
@@ -186,6 +205,21 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
                     )?;
                 ));
+            } else if let Make::Int(lo, hi, conv) = &plan.makes[i] {
+                // An integer bounded and checked: drawn among the values that pass, when the range is small.
+                let span = span_of(lo, hi, &arm.parts);
+                let convert = convert_of(conv.is_some());
+                let project = projection(pred, &arm.pat, &p.name);
+                stmts.extend(quote!(
+                    let #local = #core::__private::bounded_where(
+                        __src,
+                        #psite,
+                        #project,
+                        #span,
+                        #convert,
+                        |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
+                    )?;
+                ));
             } else {
                 stmts.extend(quote!(
                     let #local = #core::combinators::retrying(
@@ -248,6 +282,27 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     );
                 ),
                 Make::Eq(..) => continue,
+                Make::Int(lo, hi, conv) if plan.early.iter().any(|(j, _)| *j == i) => {
+                    let span = span_of(lo, hi, &arm.parts);
+                    let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
+                    let pname = &p.name;
+                    let bind_v = if p.by_ref {
+                        quote!(let #pname = __v;)
+                    } else {
+                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
+                    };
+                    let w = match conv {
+                        None => quote!(::core::clone::Clone::clone(#r)),
+                        Some(c) => quote!(#c),
+                    };
+                    let convert = convert_of(conv.is_some());
+                    let project = projection(pred, &arm.pat, pname);
+                    quote!(
+                        __ways = #core::__private::bounded_where_back(__ways, #psite, #project, #span, #w, #convert, |__v| {
+                            #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
+                        });
+                    )
+                }
                 Make::Int(lo, hi, conv) => {
                     let span = span_of(lo, hi, &arm.parts);
                     match conv {
@@ -447,6 +502,17 @@ fn strip_modes(p: &mut Pat) {
         Pat::Struct(s) => s.fields.iter_mut().for_each(|f| strip_modes(&mut f.pat)),
         Pat::Paren(pp) => strip_modes(&mut pp.pat),
         _ => {}
+    }
+}
+
+/// How a value of an integer part's range becomes the part: as it is, or converted back from the
+/// type the predicate compares it in.
+fn convert_of(converted: bool) -> TokenStream {
+    let core = core_path();
+    if converted {
+        quote!(#core::__private::converted)
+    } else {
+        quote!(|__w| ::core::result::Result::<_, #core::Stop>::Ok(__w))
     }
 }
 
