@@ -577,9 +577,11 @@
 //!   made so where a part's range comes from the arguments): the
 //!   alternative is offered only where it holds;
 //! - **anything else**, a check: on a part whose type has at most 16
-//!   values (a colour, a small enum), the value is drawn among those that
-//!   pass (`!(parent_red && *c == R)`); on other parts, the part is made
-//!   again while it fails; a check that names a part the predicate makes
+//!   values (a colour, a small enum), or an integer part whose bounds leave
+//!   at most 64 values (`(*i as usize) < ctx.len() && ctx[*i as usize] ==
+//!   want`), the value is drawn among those that pass
+//!   (`!(parent_red && *c == R)`); on other parts, the part is made again
+//!   while it fails; a check that names a part the predicate makes
 //!   (`size(l) < 3`) is made on the whole value, and the pick is made again
 //!   while it fails. `name::FILTERED` lists the conjuncts that are checked
 //!   rather than constructed: nothing is dropped, every value satisfies the
