@@ -615,14 +615,17 @@
 //!
 //! **What it sees.** Only the predicate's own tokens: a helper it calls
 //! (`rank(l)`, `is_red(l)`) is a check, and so is a call of another
-//! predicate, even one with `#[synth]`; a newtype's range reaches it as a
+//! predicate, unless the attribute names it in `uses(...)`: a `#[synth]`
+//! predicate's call on a part (`sorted(high, 100)` with `uses(sorted)`)
+//! makes the part by that predicate's generator. A newtype's range reaches it as a
 //! bound in the predicate (`Key(k)` and `i32::from(*k) <= 15`), or as a
 //! top-level argument. Integer bounds are of the compared type; a part
 //! made in a wider type than its own (`i32::from(*k)` for a `u8`) is
 //! converted back, and a value that does not fit is made again.
 //!
 //! **Options**: `arg = value` and `arg in a..=b` for the top-level
-//! generator; `weight(Variant = N, "Variant#2" = N)` (default 1; options
+//! generator; `uses(predicate, ...)`, the other `#[synth]` predicates whose
+//! calls make parts; `weight(Variant = N, "Variant#2" = N)` (default 1; options
 //! are drawn by weight among those the guards allow); `depth = N`, the
 //! recursion depth budget (default as derived types): at the budget, only
 //! options that do not call the predicate are offered, and where the

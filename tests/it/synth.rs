@@ -353,3 +353,29 @@ fn an_integer_part_in_a_small_range_is_drawn_among_the_values_that_pass() {
     assert!(generate(&var_of::with(vec![0, 0], 1), 1).is_err());
     assert_eq!(var_of::FILTERED.len(), 1, "{:?}", var_of::FILTERED);
 }
+
+/// Two runs, each made by another synthesized predicate (`uses`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoRuns {
+    pub low: Box<Sorted>,
+    pub high: Sorted,
+}
+
+#[synth(uses(sorted))]
+pub fn two_runs(t: &TwoRuns) -> bool {
+    let TwoRuns { low, high } = t;
+    sorted(low, 0) && sorted(high, 100)
+}
+
+#[test]
+fn a_part_is_made_by_another_synthesized_predicate() {
+    assert!(two_runs::FILTERED.is_empty(), "{:?}", two_runs::FILTERED);
+    let g = two_runs::generator();
+    for seed in 0..500 {
+        let t = generate(&g, seed).unwrap();
+        assert!(two_runs(&t), "{t:?}");
+    }
+    assert_eq!(laws::round_trip(&g, 200), 200);
+    let bad = TwoRuns { low: Box::new(Sorted::Nil), high: Sorted::Cons(3, Box::new(Sorted::Nil)) };
+    assert!(!check(&g, &bad));
+}

@@ -31,7 +31,8 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 Ok(plan) => {
                     let label =
                         if arm.alts.len() == 1 { arm.label.clone() } else { format!("{}#{}", arm.label, j + 1) };
-                    let recursive = plan.makes.iter().any(|m| matches!(m, Make::Rec(_)));
+                    let recursive =
+                        plan.makes.iter().any(|m| matches!(m, Make::Rec(callee, _) if *callee == pred.name));
                     options.push(Opt { arm: ai, label, plan, conjuncts: alt, recursive });
                 }
                 Err((span, msg)) => cx.error(span, msg),
@@ -160,7 +161,9 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             let local = format_ident!("__v_{}", p.name);
             let psite = part_site(i);
             let make = match &plan.makes[i] {
-                Make::Rec(args) => quote!(#core::__private::run_part(&#name::with(#(#args),*), #psite, __src)),
+                Make::Rec(callee, args) => {
+                    quote!(#core::__private::run_part(&#callee::with(#(#args),*), #psite, __src))
+                }
                 // Equal to another part bound by reference (`a == b`): a copy of it.
                 Make::Eq(Expr::Path(q), None) if arm.parts.iter().any(|x| x.by_ref && q.path.is_ident(&x.name)) => {
                     quote!(::core::result::Result::<_, #core::Stop>::Ok(::core::clone::Clone::clone(#q)))
@@ -186,7 +189,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             } else {
                 quote!(let #pname = ::core::clone::Clone::clone(&#local);)
             };
-            let is_rec = matches!(plan.makes[i], Make::Rec(_));
+            let is_rec = matches!(plan.makes[i], Make::Rec(..));
             let bind_v = if p.by_ref {
                 quote!(let #pname = __v;)
             } else {
@@ -276,11 +279,17 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 quote!(&#n)
             };
             let step = match &plan.makes[i] {
-                Make::Rec(args) => quote!(
-                    __ways = #core::__private::back_part(
-                        __ways, #psite, #name::__back(#core::__private::borrow_part::<#value_ty, _>(#r) #(, #args)*)
-                    );
-                ),
+                Make::Rec(callee, args) => {
+                    // The predicate's own value type named, another's inferred from its `__back`.
+                    let borrowed = if *callee == pred.name {
+                        quote!(#core::__private::borrow_part::<#value_ty, _>(#r))
+                    } else {
+                        quote!(#core::__private::borrow_part(#r))
+                    };
+                    quote!(
+                        __ways = #core::__private::back_part(__ways, #psite, #callee::__back(#borrowed #(, #args)*));
+                    )
+                }
                 Make::Eq(..) => continue,
                 Make::Int(lo, hi, conv) if plan.early.iter().any(|(j, _)| *j == i) => {
                     let span = span_of(lo, hi, &arm.parts);
@@ -448,26 +457,12 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     )
 }
 
-/// Whether `c` is the recursive call that makes a part in `plan` (backward, its ways check it).
+/// Whether `c` is the call that makes a part in `plan` (backward, its ways check it).
 fn is_rec_call(c: &Expr, plan: &Plan, pred: &Pred, parts: &[super::model::PartB]) -> bool {
-    let Expr::Call(call) = strip(c) else { return false };
-    let Expr::Path(f) = &*call.func else { return false };
-    if !f.path.is_ident(&pred.name) {
-        return false;
-    }
-    let Some(first) = call.args.first() else { return false };
-    parts.iter().enumerate().any(|(i, p)| {
-        matches!(plan.makes[i], Make::Rec(ref a) if a.iter().map(|e| e.to_token_stream().to_string()).eq(call.args.iter().skip(1).map(|e| e.to_token_stream().to_string())))
-            && super::model::names(first.to_token_stream(), &p.name.to_string())
-    })
-}
-
-fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        _ => e,
-    }
+    let text = |es: &[Expr]| es.iter().map(|e| e.to_token_stream().to_string()).collect::<Vec<_>>();
+    pred.recursive_call(c, parts).is_some_and(
+        |(i, callee, args)| matches!(&plan.makes[i], Make::Rec(k, a) if *k == callee && text(a) == text(&args)),
+    )
 }
 
 /// A closure taking part `part` from a value of the predicate's type (by the arm's pattern, every
@@ -541,7 +536,7 @@ fn build_expr(pat: &Pat, makes: &[Make], parts: &[super::model::PartB]) -> Token
         let i = parts.iter().position(|p| p.name == *name).expect("a part");
         let local = format_ident!("__v_{}", name);
         match makes[i] {
-            Make::Rec(_) => quote!(#core::__private::into_part(#local)),
+            Make::Rec(..) => quote!(#core::__private::into_part(#local)),
             _ => quote!(#local),
         }
     };

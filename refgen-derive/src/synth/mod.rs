@@ -18,6 +18,8 @@ pub struct Options {
     pub weights: Vec<(String, u32, proc_macro2::Span)>,
     /// The recursion depth budget.
     pub depth: Option<usize>,
+    /// Other `#[synth]` predicates whose calls on a part make the part: `uses(f, g)`.
+    pub uses: Vec<Ident>,
 }
 
 /// One argument of the top-level generator.
@@ -64,6 +66,11 @@ impl Parse for Options {
                         content.parse::<Token![,]>()?;
                     }
                 }
+            } else if name == "uses" && input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in input);
+                let names = syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+                out.uses.extend(names);
             } else if name == "depth" && input.peek(Token![=]) {
                 input.parse::<Token![=]>()?;
                 let n: LitInt = input.parse()?;
@@ -99,7 +106,7 @@ impl Parse for Options {
                 return Err(syn::Error::new(
                     name.span(),
                     "`#[synth(...)]` takes `arg = value` or `arg in a..=b` for the predicate's arguments, \
-                     `weight(Variant = N, ...)` and `depth = N`",
+                     `weight(Variant = N, ...)`, `depth = N` and `uses(predicate, ...)`",
                 ));
             }
             if !input.is_empty() {
@@ -130,7 +137,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             Options::default()
         }
     };
-    let pred = model::read(&mut cx, &f);
+    let pred = model::read(&mut cx, &f, &opts.uses);
     if let Some(p) = &pred {
         for a in &opts.args {
             if !p.args.iter().any(|(n, _)| *n == a.name) {

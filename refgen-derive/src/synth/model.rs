@@ -20,6 +20,8 @@ pub struct Pred {
     pub deref_scrutinee: bool,
     /// The arms, each with the alternatives of its body.
     pub arms: Vec<Arm>,
+    /// Other `#[synth]` predicates whose calls on a part make the part (`uses(...)`).
+    pub uses: Vec<Ident>,
 }
 
 /// One arm: a pattern and its body's alternatives (`a || b`).
@@ -44,8 +46,9 @@ pub struct PartB {
 
 /// How a part is made in one alternative.
 pub enum Make {
-    /// By the predicate itself, with these arguments (`bst(l, lo, *k - 1)`).
-    Rec(Vec<Expr>),
+    /// By the predicate itself (or by another `#[synth]` predicate it names in `uses(...)`), with
+    /// these arguments (`bst(l, lo, *k - 1)`).
+    Rec(Ident, Vec<Expr>),
     /// Computed: equal to this expression (through the conversion, when the predicate compares one).
     Eq(Expr, Option<Expr>),
     /// An integer within bounds: the lower ones and the upper ones, each with whether it is
@@ -72,7 +75,7 @@ pub struct Plan {
 }
 
 /// Read `f` as a predicate, recording every form it cannot read.
-pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
+pub fn read(cx: &mut Ctxt, f: &ItemFn, uses: &[Ident]) -> Option<Pred> {
     let sig = &f.sig;
     let returns_bool = matches!(&sig.output, syn::ReturnType::Type(_, t) if t.to_token_stream().to_string() == "bool");
     if !returns_bool {
@@ -170,7 +173,7 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn) -> Option<Pred> {
         cx.error(sig.ident.span(), "the predicate accepts no value: no arm can be true");
         return None;
     }
-    Some(Pred { name: sig.ident.clone(), value, value_ty, args, deref_scrutinee, arms: out })
+    Some(Pred { name: sig.ident.clone(), value, value_ty, args, deref_scrutinee, arms: out, uses: uses.to_vec() })
 }
 
 /// The value a predicate's body matches on, and its arms (pattern, guard, body), for each form it
@@ -547,23 +550,23 @@ impl Pred {
         let mut rec = vec![false; n];
         let mut used = vec![false; alt.len()];
         for (ci, c) in alt.iter().enumerate() {
-            if let Some((i, args)) = self.recursive_call(c, &arm.parts) {
+            if let Some((i, callee, args)) = self.recursive_call(c, &arm.parts) {
                 if !rec[i] {
                     rec[i] = true;
                     used[ci] = true;
-                    makes[i] = Make::Rec(args);
+                    makes[i] = Make::Rec(callee, args);
                 }
             }
         }
         // A recursive call whose arguments name a part the predicate makes is a check.
         for i in 0..n {
-            if let Make::Rec(args) = &makes[i] {
+            if let Make::Rec(_, args) = &makes[i] {
                 if args.iter().any(|a| (0..n).any(|j| rec[j] && names_part(a, j)) || names_value(a)) {
                     rec[i] = false;
                     makes[i] = Make::Any;
                     let ci = alt
                         .iter()
-                        .position(|c| self.recursive_call(c, &arm.parts).is_some_and(|(k, _)| k == i))
+                        .position(|c| self.recursive_call(c, &arm.parts).is_some_and(|(k, ..)| k == i))
                         .expect("a call");
                     used[ci] = false;
                 }
@@ -576,7 +579,7 @@ impl Pred {
         // Which parts each part's making names so far (the recursive calls' arguments included).
         let mut deps: Vec<Vec<usize>> = (0..n)
             .map(|i| match &makes[i] {
-                Make::Rec(a) => (0..n).filter(|&j| j != i && a.iter().any(|e| names_part(e, j))).collect(),
+                Make::Rec(_, a) => (0..n).filter(|&j| j != i && a.iter().any(|e| names_part(e, j))).collect(),
                 _ => Vec::new(),
             })
             .collect();
@@ -657,7 +660,7 @@ impl Pred {
         let deps: Vec<Vec<usize>> = (0..n)
             .map(|i| {
                 let exprs: Vec<&Expr> = match &makes[i] {
-                    Make::Rec(a) => a.iter().collect(),
+                    Make::Rec(_, a) => a.iter().collect(),
                     Make::Eq(e, _) => vec![e],
                     Make::Int(lo, hi, _) => lo.iter().chain(hi).map(|(e, _)| e).collect(),
                     Make::Any => Vec::new(),
@@ -694,16 +697,19 @@ impl Pred {
         Ok(Plan { makes, order, guards, early, late })
     }
 
-    /// `name(part, args...)`: the part and the arguments, when `c` is a call of this predicate on a part.
-    fn recursive_call(&self, c: &Expr, parts: &[PartB]) -> Option<(usize, Vec<Expr>)> {
+    /// `name(part, args...)`: the part, the predicate called and the arguments, when `c` is a
+    /// call on a part of this predicate or of one it `uses`.
+    pub fn recursive_call(&self, c: &Expr, parts: &[PartB]) -> Option<(usize, Ident, Vec<Expr>)> {
         let Expr::Call(call) = strip_parens(c) else { return None };
         let Expr::Path(f) = &*call.func else { return None };
-        if !f.path.is_ident(&self.name) || call.args.len() != self.args.len() + 1 {
+        let callee = f.path.get_ident()?;
+        let own = *callee == self.name && call.args.len() == self.args.len() + 1;
+        if !own && !self.uses.contains(callee) {
             return None;
         }
         let mut args = call.args.iter();
         let part = part_of(args.next()?, parts)?;
-        Some((part, args.cloned().collect()))
+        Some((part, callee.clone(), args.cloned().collect()))
     }
 }
 
@@ -803,7 +809,7 @@ fn constrain(m: &mut Make, conv: Option<Expr>, op: Cmp, other: Expr) -> bool {
         (Make::Int(_, _, c2), _) if !same(c2) => false,
         (Make::Int(..), Cmp::Eq) => bound(m, Cmp::Ge, other.clone()) && bound(m, Cmp::Le, other),
         (Make::Int(..), _) => bound(m, op, other),
-        (Make::Eq(..) | Make::Rec(_), _) => false,
+        (Make::Eq(..) | Make::Rec(..), _) => false,
     }
 }
 
