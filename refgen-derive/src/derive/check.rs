@@ -170,8 +170,7 @@ fn arguments(cx: &mut Ctxt, input: &Input, params: &[&syn::Ident]) {
             }
         }
     }
-    if let (Some(with), Some((_, span))) = (&input.attrs.with, &input.attrs.args) {
-        let _ = with;
+    if let (Some(_), Some((_, span))) = (&input.attrs.with, &input.attrs.args) {
         cx.error(*span, "a type with `#[reflect(with = ...)]` is made by that generator, which takes no arguments from the derive; keep one of the two");
     }
     let all_top = decls.iter().all(|d| d.top.is_some());

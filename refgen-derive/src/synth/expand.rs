@@ -77,13 +77,12 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         let mut gs: Vec<TokenStream> =
             o.plan.guards.iter().map(|g| quote!(#core::__private::assume_bool(#g))).collect();
         // An integer bounded by the arguments alone: offered only where its range is not empty.
-        for (i, m) in o.plan.makes.iter().enumerate() {
+        for m in &o.plan.makes {
             if let Make::Int(lo, hi, _) = m {
                 let by_args = lo.iter().chain(hi).all(|(e, _)| {
                     arm.parts.iter().all(|p| !super::model::names(e.to_token_stream(), &p.name.to_string()))
                 });
                 if by_args {
-                    let _ = i;
                     let span = span_of(lo, hi, &arm.parts);
                     gs.push(quote!(#span.is_some()));
                 }
@@ -354,14 +353,11 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         quote!(#pat => { #alts })
     });
     let scrutinee = if pred.deref_scrutinee { quote!(*#value) } else { quote!(#value) };
-    let n_filtered = filtered.len();
-
-    let top = top_generator(pred, vis, opts, &args_ty);
+    let top = top_generator(pred, vis, opts);
     let doc = format!(
         "The generator of the values `{name}` accepts: `{name}::with(args)` under given arguments \
          (a `Gen`). Written by `#[synth]` beside the predicate."
     );
-    let _ = n_filtered;
     quote!(
         #[doc = #doc]
         #[allow(non_camel_case_types)]
@@ -570,7 +566,7 @@ fn build_expr(pat: &Pat, makes: &[Make], parts: &[super::model::PartB]) -> Token
 }
 
 /// `name::generator()`, when every argument has a default or a range in the attribute.
-fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options, args_ty: &TokenStream) -> TokenStream {
+fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options) -> TokenStream {
     let core = core_path();
     let name = &pred.name;
     let value_ty = &pred.value_ty;
@@ -598,7 +594,6 @@ fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options, args_ty: &TokenS
             __all.extend(#core::gen::product(__ways, &__body));
         ),
     );
-    let _ = args_ty;
     quote!(
         /// The predicate's top-level generator: its arguments (the attribute's), then its values.
         #[doc(hidden)]
