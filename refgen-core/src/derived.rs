@@ -76,19 +76,19 @@ impl Drop for Frame {
 
 /// The generator of `T`, made by `make` once per thread and shared after.
 pub fn cached<T: 'static>(make: fn() -> BoxGen<T>) -> BoxGen<T> {
-    let key = TypeId::of::<T>();
-    let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<BoxGen<T>>()).cloned());
+    cached_as(TypeId::of::<T>(), make)
+}
+
+/// The value under `key` in the thread's cache, made by `make` the first time (a `make` that asks
+/// for the same key while it runs gets its own, and the first one stored is kept).
+fn cached_as<V: Clone + 'static>(key: TypeId, make: fn() -> V) -> V {
+    let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<V>()).cloned());
     if let Some(g) = hit {
         return g;
     }
     let g = make();
     CACHE.with(|c| {
-        c.borrow_mut()
-            .entry(key)
-            .or_insert_with(|| Box::new(g.clone()))
-            .downcast_ref::<BoxGen<T>>()
-            .cloned()
-            .unwrap_or(g)
+        c.borrow_mut().entry(key).or_insert_with(|| Box::new(g.clone())).downcast_ref::<V>().cloned().unwrap_or(g)
     })
 }
 
@@ -222,20 +222,7 @@ fn nth_bit(mask: u64, n: u32) -> u64 {
 /// The body of `T`'s generator that takes arguments, made by `make` once
 /// per thread and shared after.
 pub fn cached_body<T: ReflectiveWith>(make: fn() -> BoxGenWith<T::Args, T>) -> BoxGenWith<T::Args, T> {
-    let key = TypeId::of::<WithArgs<T>>();
-    let hit = CACHE.with(|c| c.borrow().get(&key).and_then(|b| b.downcast_ref::<BoxGenWith<T::Args, T>>()).cloned());
-    if let Some(g) = hit {
-        return g;
-    }
-    let g = make();
-    CACHE.with(|c| {
-        c.borrow_mut()
-            .entry(key)
-            .or_insert_with(|| Box::new(g.clone()))
-            .downcast_ref::<BoxGenWith<T::Args, T>>()
-            .cloned()
-            .unwrap_or(g)
-    })
+    cached_as(TypeId::of::<WithArgs<T>>(), make)
 }
 
 /// Runs one field's generator as the part `site` (a group in the choice

@@ -103,11 +103,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 });
                 if by_args {
                     let pname = &p.name;
-                    let bind_v = if p.by_ref {
-                        quote!(let #pname = __v;)
-                    } else {
-                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
-                    };
+                    let bind_v = bind_checked(p);
                     let span = span_of(lo, hi, &arm.parts);
                     let convert = convert_of(conv.is_some());
                     let project = projection(pred, &arm.pat, pname);
@@ -118,11 +114,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             }
             if matches!(o.plan.makes[j], Make::Any) && !checks.is_empty() && only_self {
                 let pname = &p.name;
-                let bind_v = if p.by_ref {
-                    quote!(let #pname = __v;)
-                } else {
-                    quote!(let #pname = ::core::clone::Clone::clone(__v);)
-                };
+                let bind_v = bind_checked(p);
                 let project = projection(pred, &arm.pat, pname);
                 gs.push(quote!(#core::__private::exists(#project, |__v| {
                     #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
@@ -189,11 +181,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 quote!(let #pname = ::core::clone::Clone::clone(&#local);)
             };
             let is_rec = matches!(plan.makes[i], Make::Rec(..));
-            let bind_v = if p.by_ref {
-                quote!(let #pname = __v;)
-            } else {
-                quote!(let #pname = ::core::clone::Clone::clone(__v);)
-            };
+            let bind_v = bind_checked(p);
             if checks.is_empty() {
                 stmts.extend(quote!(let #local = #make?;));
             } else if matches!(plan.makes[i], Make::Any) {
@@ -294,11 +282,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     let span = span_of(lo, hi, &arm.parts);
                     let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
                     let pname = &p.name;
-                    let bind_v = if p.by_ref {
-                        quote!(let #pname = __v;)
-                    } else {
-                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
-                    };
+                    let bind_v = bind_checked(p);
                     let w = match conv {
                         None => quote!(::core::clone::Clone::clone(#r)),
                         Some(c) => quote!(#c),
@@ -320,12 +304,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 }
                 Make::Any if plan.early.iter().any(|(j, _)| *j == i) => {
                     let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
-                    let pname = &p.name;
-                    let bind_v = if p.by_ref {
-                        quote!(let #pname = __v;)
-                    } else {
-                        quote!(let #pname = ::core::clone::Clone::clone(__v);)
-                    };
+                    let bind_v = bind_checked(p);
                     quote!(
                         __ways = #core::__private::any_where_back(__ways, #psite, #r, |__v| {
                             #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
@@ -493,6 +472,17 @@ fn strip_modes(p: &mut Pat) {
         Pat::Struct(s) => s.fields.iter_mut().for_each(|f| strip_modes(&mut f.pat)),
         Pat::Paren(pp) => strip_modes(&mut pp.pat),
         _ => {}
+    }
+}
+
+/// `let part = __v;` in a check's closure (`__v` a reference to the value tried), the part bound
+/// as the predicate binds it: by reference, or a copy.
+fn bind_checked(p: &super::model::PartB) -> TokenStream {
+    let name = &p.name;
+    if p.by_ref {
+        quote!(let #name = __v;)
+    } else {
+        quote!(let #name = ::core::clone::Clone::clone(__v);)
     }
 }
 
