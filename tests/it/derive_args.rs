@@ -259,3 +259,21 @@ fn same_seed_same_values() {
         assert_eq!(generate(&Bst::generator(), seed), generate(&Bst::generator(), seed));
     }
 }
+
+/// A generic type with arguments: exactly `n` items.
+#[derive(Debug, Clone, PartialEq, Reflective)]
+#[reflect(args(n: usize = 2))]
+struct Repeat<T> {
+    #[choice(len = *n..=*n)]
+    items: Vec<T>,
+}
+
+#[test]
+fn a_generic_type_takes_arguments() {
+    for seed in 0..50 {
+        assert_eq!(generate(&Repeat::<u8>::generator(), seed).unwrap().items.len(), 2);
+        assert_eq!(generate(&Repeat::<bool>::generator_with(5), seed).unwrap().items.len(), 5);
+    }
+    assert!(!check(&Repeat::<u8>::generator_with(1), &Repeat { items: vec![1, 2] }));
+    assert_eq!(laws::round_trip(&Repeat::<u8>::generator_with(3), 100), 100);
+}

@@ -363,9 +363,24 @@ pub fn expand(input: &Input) -> TokenStream {
         __marker: ::core::marker::PhantomData,
     });
     let impls = if with_args {
-        let shared = quote!(#core::__private::cached_body::<#self_ty>(|| ::std::rc::Rc::new(#new_body)));
+        // The body, made once per thread: for a type without parameters, in a cell of its own
+        // (a recursive value asks for it at every node); for a generic one, in the shared cache.
+        let generic = input.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+        let (cell, shared) = if generic {
+            (quote!(), quote!(#core::__private::cached_body::<#self_ty>(|| ::std::rc::Rc::new(#new_body))))
+        } else {
+            (
+                quote!(::std::thread_local! {
+                    static __BODY: ::std::cell::OnceCell<#core::args::BoxGenWith<#args_ty, #self_ty>> =
+                        const { ::std::cell::OnceCell::new() };
+                }),
+                quote!(__BODY.with(|__c| ::std::rc::Rc::clone(__c.get_or_init(|| ::std::rc::Rc::new(#new_body))))),
+            )
+        };
         let top = args::top_impl(&generics, decls, &self_ty, type_name, &shared);
         quote!(
+            #cell
+
             impl #user_impl_generics #core::ReflectiveWith for #self_ty #user_where_clause {
                 type Args = #args_ty;
 

@@ -82,12 +82,15 @@ const _: () = {
             __r
         }
     }
+    ::std::thread_local! { static __BODY : :: std :: cell :: OnceCell < :: refgen :: refgen_core :: args :: BoxGenWith < (i32 , i32 ,) , Bst >> = const { :: std :: cell :: OnceCell :: new () } ; }
     impl ::refgen::refgen_core::ReflectiveWith for Bst {
         type Args = (i32, i32);
         fn generator_with(__args: (i32, i32)) -> ::refgen::refgen_core::WithArgs<Self> {
             ::refgen::refgen_core::WithArgs::new(
-                ::refgen::refgen_core::__private::cached_body::<Bst>(|| {
-                    ::std::rc::Rc::new(__ReflectGen { __marker: ::core::marker::PhantomData })
+                __BODY.with(|__c| {
+                    ::std::rc::Rc::clone(
+                        __c.get_or_init(|| ::std::rc::Rc::new(__ReflectGen { __marker: ::core::marker::PhantomData })),
+                    )
                 }),
                 __args,
             )
@@ -157,8 +160,12 @@ const _: () = {
         fn generator() -> ::refgen::refgen_core::BoxGen<Self> {
             ::refgen::refgen_core::__private::cached::<Self>(|| -> ::refgen::refgen_core::BoxGen<Bst> {
                 ::std::rc::Rc::new(__ReflectTop {
-                    body: ::refgen::refgen_core::__private::cached_body::<Bst>(|| {
-                        ::std::rc::Rc::new(__ReflectGen { __marker: ::core::marker::PhantomData })
+                    body: __BODY.with(|__c| {
+                        ::std::rc::Rc::clone(
+                            __c.get_or_init(|| {
+                                ::std::rc::Rc::new(__ReflectGen { __marker: ::core::marker::PhantomData })
+                            }),
+                        )
                     }),
                 })
             })
