@@ -1,6 +1,7 @@
 //! Code for a synthesized generator: the hidden type beside the predicate, forward and backward.
 
-use super::model::{Make, Plan, Pred};
+use super::model::Pred;
+use super::plan::{Make, Plan};
 use super::Options;
 use crate::derive::args::{given_arguments, Given, GivenValue};
 use crate::derive::core_path;

@@ -2,6 +2,7 @@
 
 mod expand;
 pub mod model;
+pub mod plan;
 
 use crate::errors::Ctxt;
 use proc_macro2::{Ident, TokenStream};
