@@ -12,6 +12,7 @@ use crate::source::Stop;
 use std::any::{Any, TypeId};
 use std::borrow::Borrow;
 use std::cell::RefCell;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// A part the predicate does not constrain: its type's own generator, as the part `site`.
@@ -266,5 +267,239 @@ pub fn bounded_where_back<V, W: IntValue, T>(
         }
         None if passes(&w) => bounded_back(ways, site, range, &w),
         None => Vec::new(),
+    }
+}
+
+/// An ordered part the predicate bounds (`lo <= *k && *k < hi`), of a type the generated code does
+/// not name: its methods are chosen by the part's type, an integer's from [`RangedInt`] (made
+/// within the bounds), any other ordered type's from [`RangedAny`] (made by its own generator and
+/// checked against them). Called as `(&&ranged(project)).make(...)`: the integer methods, on
+/// `&Ranged`, are found first where they apply, the others after one dereference.
+pub struct Ranged<V, T>(PhantomData<fn(&V) -> Option<&T>>);
+
+/// The [`Ranged`] of the part `_project` takes from a value (never called: it gives the part's type).
+#[inline]
+pub fn ranged<V, T>(_project: impl Fn(&V) -> Option<&T>) -> Ranged<V, T> {
+    Ranged(PhantomData)
+}
+
+/// The range integer bounds leave (each a bound and whether it is strict), or `None`.
+#[inline]
+fn int_span<T: IntValue, const L: usize, const H: usize>(
+    lows: [(T, bool); L],
+    highs: [(T, bool); H],
+) -> Option<(T, T)> {
+    span(
+        lows.map(|(l, strict)| if strict { above(l) } else { Some(l) }),
+        highs.map(|(h, strict)| if strict { below(h) } else { Some(h) }),
+    )
+}
+
+/// Whether `v` lies within the bounds.
+fn within<T: PartialOrd>(v: &T, lows: &[(T, bool)], highs: &[(T, bool)]) -> bool {
+    lows.iter().all(|(l, strict)| if *strict { l < v } else { l <= v })
+        && highs.iter().all(|(h, strict)| if *strict { v < h } else { v <= h })
+}
+
+/// An ordered part's lower and upper bounds, each `(bound, strict)`.
+pub type Bounds<T, const L: usize, const H: usize> = ([(T, bool); L], [(T, bool); H]);
+
+/// An integer part within its bounds (see [`Ranged`]).
+pub trait RangedInt<T> {
+    /// Made within the bounds (see [`bounded`]).
+    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+    ) -> Result<T, Stop>;
+    /// Made within the bounds, passing `valid` (see [`bounded_where`]).
+    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        valid: impl Fn(&T) -> bool,
+    ) -> Result<T, Stop>;
+    /// Its ways after `ways` (see [`bounded_back`]).
+    fn back<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        v: &T,
+    ) -> Vec<Way>;
+    /// Its ways after `ways`, passing `valid` (see [`bounded_where_back`]).
+    fn back_where<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        v: &T,
+        valid: impl Fn(&T) -> bool,
+    ) -> Vec<Way>;
+    /// Whether the bounds leave a value.
+    fn nonempty<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>) -> bool;
+    /// Whether a value within the bounds passes `valid` (see [`bounded_exists`]).
+    fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
+}
+
+impl<V, T: IntValue> RangedInt<T> for &Ranged<V, T> {
+    #[inline]
+    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+    ) -> Result<T, Stop> {
+        bounded(src, site, int_span(lows, highs))
+    }
+
+    #[inline]
+    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+        valid: impl Fn(&T) -> bool,
+    ) -> Result<T, Stop> {
+        bounded_where(src, site, |_: &V| None::<&T>, int_span(lows, highs), Ok, valid)
+    }
+
+    fn back<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+        v: &T,
+    ) -> Vec<Way> {
+        bounded_back(ways, site, int_span(lows, highs), v)
+    }
+
+    fn back_where<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+        v: &T,
+        valid: impl Fn(&T) -> bool,
+    ) -> Vec<Way> {
+        bounded_where_back(ways, site, |_: &V| None::<&T>, int_span(lows, highs), *v, Ok, valid)
+    }
+
+    #[inline]
+    fn nonempty<const L: usize, const H: usize>(&self, (lows, highs): Bounds<T, L, H>) -> bool {
+        int_span(lows, highs).is_some()
+    }
+
+    fn exists<const L: usize, const H: usize>(
+        &self,
+        (lows, highs): Bounds<T, L, H>,
+        valid: impl Fn(&T) -> bool,
+    ) -> bool {
+        bounded_exists(|_: &V| None::<&T>, int_span(lows, highs), Ok, valid)
+    }
+}
+
+/// An ordered part of another type (a newtype, a `char`, a string): made by its type's own
+/// generator, and made again while it lies outside its bounds or fails `valid`; backward, none
+/// outside them (see [`Ranged`]).
+pub trait RangedAny<T> {
+    /// See [`RangedInt::make`].
+    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+    ) -> Result<T, Stop>;
+    /// See [`RangedInt::make_where`].
+    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        valid: impl Fn(&T) -> bool,
+    ) -> Result<T, Stop>;
+    /// See [`RangedInt::back`].
+    fn back<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        v: &T,
+    ) -> Vec<Way>;
+    /// See [`RangedInt::back_where`].
+    fn back_where<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        v: &T,
+        valid: impl Fn(&T) -> bool,
+    ) -> Vec<Way>;
+    /// `true`: not known before making a value.
+    fn nonempty<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>) -> bool;
+    /// `true`: not known before making a value.
+    fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
+}
+
+impl<V, T: Reflective + PartialOrd + Clone> RangedAny<T> for Ranged<V, T> {
+    #[inline]
+    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+    ) -> Result<T, Stop> {
+        self.make_where(src, site, bounds, |_| true)
+    }
+
+    #[inline]
+    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
+        &self,
+        src: &mut A,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+        valid: impl Fn(&T) -> bool,
+    ) -> Result<T, Stop> {
+        crate::combinators::retrying(
+            src,
+            crate::combinators::DEFAULT_RETRIES,
+            |src| any(src, site),
+            |v| within(v, &lows, &highs) && valid(v),
+        )
+    }
+
+    fn back<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        bounds: Bounds<T, L, H>,
+        v: &T,
+    ) -> Vec<Way> {
+        self.back_where(ways, site, bounds, v, |_| true)
+    }
+
+    fn back_where<const L: usize, const H: usize>(
+        &self,
+        ways: Vec<Way>,
+        site: Site,
+        (lows, highs): Bounds<T, L, H>,
+        v: &T,
+        valid: impl Fn(&T) -> bool,
+    ) -> Vec<Way> {
+        if within(v, &lows, &highs) && valid(v) {
+            any_back(ways, site, v)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn nonempty<const L: usize, const H: usize>(&self, _: Bounds<T, L, H>) -> bool {
+        true
+    }
+
+    fn exists<const L: usize, const H: usize>(&self, _: Bounds<T, L, H>, _: impl Fn(&T) -> bool) -> bool {
+        true
     }
 }

@@ -568,7 +568,9 @@
 //! - **a comparison of an integer part** with an expression of the
 //!   arguments and of other parts (`lo <= *k`, `*k < hi`, `k > x`, or
 //!   `(lo..=hi).contains(k)`; also through a conversion,
-//!   `i32::from(*k) <= hi` or `*k as i32 <= hi`): the part's range. An
+//!   `i32::from(*k) <= hi` or `*k as i32 <= hi`): the part's range (a part
+//!   of another ordered type, `Name(k)` compared as a `Name`, is made by its
+//!   type's generator and checked against the bounds instead). An
 //!   equality (`*c == Color::B`, `a == b`) computes the part instead.
 //!   Between two parts (`lo <= hi`), the one with no bound of its own is
 //!   bounded by the other, which is made first; a comparison that would

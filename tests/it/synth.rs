@@ -379,3 +379,38 @@ fn a_part_is_made_by_another_synthesized_predicate() {
     let bad = TwoRuns { low: Box::new(Sorted::Nil), high: Sorted::Cons(3, Box::new(Sorted::Nil)) };
     assert!(!check(&g, &bad));
 }
+
+/// Parts of an ordered type that is not an integer, compared directly: made by their type's own
+/// generator and checked against their bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Reflective)]
+pub struct Name(#[choice(range = 0..=20)] pub u8);
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NameTree {
+    Leaf,
+    Node(Box<NameTree>, Name, Box<NameTree>),
+}
+
+#[synth(lo = Name(0), hi = Name(20))]
+pub fn names_in(t: &NameTree, lo: Name, hi: Name) -> bool {
+    match t {
+        NameTree::Leaf => true,
+        NameTree::Node(l, k, r) => lo <= *k && *k <= hi && names_in(l, lo, *k) && names_in(r, *k, hi),
+    }
+}
+
+#[test]
+fn an_ordered_part_of_another_type_is_checked_against_its_bounds() {
+    let g = names_in::generator();
+    let mut made = 0;
+    for seed in 0..500 {
+        if let Ok(t) = generate(&g, seed) {
+            assert!(names_in(&t, Name(0), Name(20)), "{t:?}");
+            made += 1;
+        }
+    }
+    assert!(made > 400, "{made} of 500");
+    let bad = NameTree::Node(Box::new(NameTree::Leaf), Name(21), Box::new(NameTree::Leaf));
+    assert!(!check(&g, &bad));
+    assert!(check(&g, &NameTree::Node(Box::new(NameTree::Leaf), Name(7), Box::new(NameTree::Leaf))));
+}

@@ -78,14 +78,18 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         let mut gs: Vec<TokenStream> =
             o.plan.guards.iter().map(|g| quote!(#core::__private::assume_bool(#g))).collect();
         // An integer bounded by the arguments alone: offered only where its range is not empty.
-        for m in &o.plan.makes {
-            if let Make::Int(lo, hi, _) = m {
+        for (j, m) in o.plan.makes.iter().enumerate() {
+            if let Make::Int(lo, hi, conv) = m {
                 let by_args = lo.iter().chain(hi).all(|(e, _)| {
                     arm.parts.iter().all(|p| !super::model::names(e.to_token_stream(), &p.name.to_string()))
                 });
-                if by_args {
+                if by_args && conv.is_some() {
                     let span = span_of(lo, hi, &arm.parts);
                     gs.push(quote!(#span.is_some()));
+                } else if by_args {
+                    let ranged = ranged_of(pred, &arm.pat, &arm.parts[j].name);
+                    let bounds = bounds_of(lo, hi, &arm.parts);
+                    gs.push(quote!(#ranged.nonempty(#bounds)));
                 }
             }
         }
@@ -105,12 +109,19 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 if by_args {
                     let pname = &p.name;
                     let bind_v = bind_checked(p);
-                    let span = span_of(lo, hi, &arm.parts);
-                    let convert = convert_of(conv.is_some());
-                    let project = projection(pred, &arm.pat, pname);
-                    gs.push(quote!(#core::__private::bounded_exists(#project, #span, #convert, |__v| {
+                    let valid = quote!(|__v| {
                         #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
-                    })));
+                    });
+                    if conv.is_some() {
+                        let span = span_of(lo, hi, &arm.parts);
+                        let convert = convert_of(true);
+                        let project = projection(pred, &arm.pat, pname);
+                        gs.push(quote!(#core::__private::bounded_exists(#project, #span, #convert, #valid)));
+                    } else {
+                        let ranged = ranged_of(pred, &arm.pat, pname);
+                        let bounds = bounds_of(lo, hi, &arm.parts);
+                        gs.push(quote!(#ranged.exists(#bounds, #valid)));
+                    }
                 }
             }
             if matches!(o.plan.makes[j], Make::Any) && !checks.is_empty() && only_self {
@@ -162,14 +173,13 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 }
                 Make::Eq(e, None) => quote!(::core::result::Result::<_, #core::Stop>::Ok(#e)),
                 Make::Eq(e, Some(_)) => quote!(#core::__private::converted(#e)),
-                Make::Int(lo, hi, conv) => {
+                Make::Int(lo, hi, None) => {
+                    let (ranged, bounds) = (ranged_of(pred, &arm.pat, &p.name), bounds_of(lo, hi, &arm.parts));
+                    quote!(#ranged.make(__src, #psite, #bounds))
+                }
+                Make::Int(lo, hi, Some(_)) => {
                     let span = span_of(lo, hi, &arm.parts);
-                    match conv {
-                        None => quote!(#core::__private::bounded(__src, #psite, #span)),
-                        Some(_) => {
-                            quote!(#core::__private::bounded(__src, #psite, #span).and_then(#core::__private::converted))
-                        }
-                    }
+                    quote!(#core::__private::bounded(__src, #psite, #span).and_then(#core::__private::converted))
                 }
                 Make::Any => quote!(#core::__private::any(__src, #psite)),
             };
@@ -196,8 +206,20 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
                     )?;
                 ));
+            } else if let Make::Int(lo, hi, None) = &plan.makes[i] {
+                // An ordered part bounded and checked: an integer drawn among the values that pass,
+                // when its range is small.
+                let (ranged, bounds) = (ranged_of(pred, &arm.pat, &p.name), bounds_of(lo, hi, &arm.parts));
+                stmts.extend(quote!(
+                    let #local = #ranged.make_where(
+                        __src,
+                        #psite,
+                        #bounds,
+                        |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
+                    )?;
+                ));
             } else if let Make::Int(lo, hi, conv) = &plan.makes[i] {
-                // An integer bounded and checked: drawn among the values that pass, when the range is small.
+                // An integer compared through a conversion, bounded and checked.
                 let span = span_of(lo, hi, &arm.parts);
                 let convert = convert_of(conv.is_some());
                 let project = projection(pred, &arm.pat, &p.name);
@@ -279,6 +301,16 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     )
                 }
                 Make::Eq(..) => continue,
+                Make::Int(lo, hi, None) if plan.early.iter().any(|(j, _)| *j == i) => {
+                    let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
+                    let bind_v = bind_checked(p);
+                    let (ranged, bounds) = (ranged_of(pred, &arm.pat, &p.name), bounds_of(lo, hi, &arm.parts));
+                    quote!(
+                        __ways = #ranged.back_where(__ways, #psite, #bounds, #r, |__v| {
+                            #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&*
+                        });
+                    )
+                }
                 Make::Int(lo, hi, conv) if plan.early.iter().any(|(j, _)| *j == i) => {
                     let span = span_of(lo, hi, &arm.parts);
                     let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
@@ -296,12 +328,13 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                         });
                     )
                 }
-                Make::Int(lo, hi, conv) => {
+                Make::Int(lo, hi, None) => {
+                    let (ranged, bounds) = (ranged_of(pred, &arm.pat, &p.name), bounds_of(lo, hi, &arm.parts));
+                    quote!(__ways = #ranged.back(__ways, #psite, #bounds, #r);)
+                }
+                Make::Int(lo, hi, Some(c)) => {
                     let span = span_of(lo, hi, &arm.parts);
-                    match conv {
-                        None => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, #r);),
-                        Some(c) => quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, &(#c));),
-                    }
+                    quote!(__ways = #core::__private::bounded_back(__ways, #psite, #span, &(#c));)
                 }
                 Make::Any if plan.early.iter().any(|(j, _)| *j == i) => {
                     let checks = plan.early.iter().filter(|(j, _)| *j == i).map(|(_, c)| c);
@@ -349,6 +382,8 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
             const __ARMS: #core::__private::Variants = #core::__private::Variants::new(#site, &[#(#opt_consts),*], #base);
+            #[allow(unused_imports)]
+            use #core::__private::{RangedAny as _, RangedInt as _};
             // The predicate and its generator go together: a use of one is a use of both.
             const _: fn(&#value_ty #(, #arg_tys)*) -> bool = #name;
 
@@ -485,6 +520,29 @@ fn bind_checked(p: &super::model::PartB) -> TokenStream {
     } else {
         quote!(let #name = ::core::clone::Clone::clone(__v);)
     }
+}
+
+/// `(&&ranged(project))`: the receiver whose methods, chosen by the part's type, make an ordered
+/// part within its bounds (see `refgen_core`'s `Ranged`).
+fn ranged_of(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
+    let core = core_path();
+    let project = projection(pred, pat, part);
+    quote!((&&#core::__private::ranged(#project)))
+}
+
+/// `([(low, strict), ...], [(high, strict), ...])`: an ordered part's bounds (a bound that is
+/// another part bound by reference read through the reference).
+fn bounds_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
+    let b = |(e, strict): &(Expr, bool)| {
+        let by_ref = matches!(e, Expr::Path(p) if parts.iter().any(|q| q.by_ref && p.path.is_ident(&q.name)));
+        if by_ref {
+            quote!((::core::clone::Clone::clone(#e), #strict))
+        } else {
+            quote!((#e, #strict))
+        }
+    };
+    let (lows, highs) = (lo.iter().map(b), hi.iter().map(b));
+    quote!(([#(#lows),*], [#(#highs),*]))
 }
 
 /// How a value of an integer part's range becomes the part: as it is, or converted back from the
