@@ -84,10 +84,27 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn, uses: &[Ident]) -> Option<Pred> {
         }
     };
     let mut args = Vec::new();
+    let mut by_reference = false;
     for a in inputs {
         match a {
             FnArg::Typed(p) => match &*p.pat {
                 Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                    if let Type::Reference(r) = &*p.ty {
+                        let owned = match &*r.elem {
+                            Type::Slice(sl) => format!("Vec<{}>", sl.elem.to_token_stream()),
+                            Type::Path(tp) if tp.path.is_ident("str") => "String".to_owned(),
+                            other => other.to_token_stream().to_string(),
+                        };
+                        cx.error_spanned(
+                            &p.ty,
+                            format!(
+                                "the generator `#[synth]` writes holds the predicate's arguments, so they are taken \
+                                 by value: write `{}: {owned}` (and pass it down by value, cloned where needed)",
+                                i.ident
+                            ),
+                        );
+                        by_reference = true;
+                    }
                     args.push((i.ident.clone(), (*p.ty).clone()))
                 }
                 _ => {
@@ -96,6 +113,9 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn, uses: &[Ident]) -> Option<Pred> {
             },
             FnArg::Receiver(r) => cx.error_spanned(r, "`#[synth]` goes on a free function, not a method"),
         }
+    }
+    if by_reference {
+        return None;
     }
     let Some((scrutinee, arms)) = forms(&f.block) else {
         let at: &dyn ToTokens = match single_expr(&f.block) {
