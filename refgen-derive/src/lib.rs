@@ -202,7 +202,7 @@
 //!
 //! - **`#[reflect(with = generator)]`**: the type's generator is this one
 //!   (any generator of the type), such as the one `#[synth]` writes from a
-//!   validity predicate (below); the fields' attributes are not used, and
+//!   validity predicate ([`macro@synth`]); the fields' attributes are not used, and
 //!   the type's `#[assume]`s hold for the value as a whole.
 //!
 //!   ```
@@ -515,132 +515,10 @@
 //! (with a body that never runs), so the type's uses add no errors of their
 //! own.
 //!
-//! # `#[synth]`: a generator from a validity predicate
+//! # `#[synth]`
 //!
-//! On a validity predicate, a function `fn name(value: &T, args...) -> bool`
-//! whose body is a `match` on the value (or `if let P = value { .. } else
-//! { false }`, `matches!(value, P if ..)`, or `let P = value;` then the
-//! condition, for a struct), `#[synth]` keeps the function as it
-//! is and writes beside it the generator of exactly the values for which it
-//! returns `true`: a hidden type `name` (types and functions have separate
-//! namespaces), with `name::with(args...)`, a `Gen<Value = T>` under given
-//! arguments, and `name::generator()` when the attribute gives every
-//! argument (`arg = value`, or `arg in a..=b`: a choice, recomputed backward
-//! by trying each value). What the predicate checks, the generator chooses:
-//! valid by construction, forward and backward (reflection, `check`,
-//! parsing, shrinking and every guide work on it unchanged; `check` agrees
-//! with the predicate).
-//!
-//! ```
-//! use refgen::prelude::*;
-//!
-//! #[derive(Debug, Clone, PartialEq)]
-//! enum Tree { Leaf, Node(Box<Tree>, i32, Box<Tree>) }
-//!
-//! #[synth(lo = 0, hi = 100, weight(Node = 3))]
-//! fn bst(t: &Tree, lo: i32, hi: i32) -> bool {
-//!     match t {
-//!         Tree::Leaf => true,
-//!         Tree::Node(l, k, r) => lo <= *k && *k <= hi && bst(l, lo, *k - 1) && bst(r, *k + 1, hi),
-//!     }
-//! }
-//!
-//! let t = refgen::interpret::generate(&bst::generator(), 3).unwrap();
-//! assert!(bst(&t, 0, 100));
-//! assert!(bst::FILTERED.is_empty()); // every conjunct constructed, none checked
-//! ```
-//!
-//! **What it reads.** Each arm's pattern says what to build (a variant, a
-//! tuple, a struct with every field named; `_` is a part made by its type's
-//! own generator; a nested pattern such as `Node(l, Key(k), r)` builds the
-//! newtype too; `A | B` is two arms; an arm whose body is `false` is never
-//! made). Its body is read as alternatives of conjuncts (its `||`s spread
-//! over its `&&`s; each alternative an option of the pick at the site
-//! `name`, labelled `Variant`, or `Variant#1`, `Variant#2`, ...; an arm's
-//! guard `if c` is a conjunct; an arm's block may open with `let name =
-//! expr;` statements, each later `name` read as `(expr)`, as in
-//! `let k = i32::from(*k);`). Each conjunct is one of:
-//!
-//! - **a call of the predicate on a part**, `bst(l, lo, *k - 1)`: the part
-//!   is made by the generator itself with those arguments, after the parts
-//!   the arguments name (the key before the subtrees it bounds), through
-//!   `Box`, `Rc` or directly;
-//! - **a comparison of an integer part** with an expression of the
-//!   arguments and of other parts (`lo <= *k`, `*k < hi`, `k > x`, or
-//!   `(lo..=hi).contains(k)`; also through a conversion,
-//!   `i32::from(*k) <= hi` or `*k as i32 <= hi`): the part's range (a part
-//!   of another ordered type, `Name(k)` compared as a `Name`, is made by its
-//!   type's generator and checked against the bounds instead). An
-//!   equality (`*c == Color::B`, `a == b`) computes the part instead.
-//!   Between two parts (`lo <= hi`), the one with no bound of its own is
-//!   bounded by the other, which is made first; a comparison that would
-//!   make two parts wait for each other is a check;
-//! - **a condition on the arguments alone** (`h >= 1`, `*lo <= *hi` is
-//!   made so where a part's range comes from the arguments): the
-//!   alternative is offered only where it holds;
-//! - **anything else**, a check: on a part whose type has at most 16
-//!   values (a colour, a small enum), or an integer part whose bounds leave
-//!   at most 64 values (`(*i as usize) < ctx.len() && ctx[*i as usize] ==
-//!   want`), the value is drawn among those that pass
-//!   (`!(parent_red && *c == R)`); on other parts, the part is made again
-//!   while it fails; a check that names a part the predicate makes
-//!   (`size(l) < 3`) is made on the whole value, and the pick is made again
-//!   while it fails. `name::FILTERED` lists the conjuncts that are checked
-//!   rather than constructed: nothing is dropped, every value satisfies the
-//!   whole predicate.
-//!
-//! **Turning a predicate into these forms.** A quantity that a predicate
-//! computes bottom-up and compares between siblings (a height, a black
-//! height, a rank) becomes an argument; the legal combinations become
-//! alternatives. An order checked on an in-order list becomes bounds
-//! passed down:
-//!
-//! ```
-//! # use refgen::prelude::*;
-//! # #[derive(Debug, Clone, PartialEq)]
-//! # enum Avl { Leaf, Node(Box<Avl>, u8, Box<Avl>) }
-//! // Balanced: `balanced(t) -> Option<usize>` (the height, if balanced) as an argument.
-//! #[synth(h in 0..=4)]
-//! fn avl(t: &Avl, h: u8) -> bool {
-//!     match t {
-//!         Avl::Leaf => h == 0,
-//!         Avl::Node(l, _, r) => {
-//!             h >= 1
-//!                 && ((avl(l, h - 1) && avl(r, h - 1))
-//!                     || (h >= 2 && avl(l, h - 1) && avl(r, h - 2))
-//!                     || (h >= 2 && avl(l, h - 2) && avl(r, h - 1)))
-//!         }
-//!     }
-//! }
-//! # assert!(refgen::interpret::generate(&avl::generator(), 1).is_ok());
-//! ```
-//!
-//! **What it sees.** Only the predicate's own tokens: a helper it calls
-//! (`rank(l)`, `is_red(l)`) is a check, and so is a call of another
-//! predicate, unless the attribute names it in `uses(...)`: a `#[synth]`
-//! predicate's call on a part (`sorted(high, 100)` with `uses(sorted)`)
-//! makes the part by that predicate's generator. A newtype's range reaches it as a
-//! bound in the predicate (`Key(k)` and `i32::from(*k) <= 15`), or as a
-//! top-level argument. Integer bounds are of the compared type; a part
-//! made in a wider type than its own (`i32::from(*k)` for a `u8`) is
-//! converted back, and a value that does not fit is made again.
-//!
-//! **Options**: `arg = value` and `arg in a..=b` for the top-level
-//! generator; `uses(predicate, ...)`, the other `#[synth]` predicates whose
-//! calls make parts; `weight(Variant = N, "Variant#2" = N)` (default 1; options
-//! are drawn by weight among those the guards allow); `depth = N`, the
-//! recursion depth budget (default as derived types): at the budget, only
-//! options that do not call the predicate are offered, and where the
-//! arguments allow none, the value is a dead end and the pick around it is
-//! made again. Keep the arguments' ranges within what the depth allows (a
-//! height at most the depth).
-//!
-//! **Limits**: a free function (not a method), no generic parameters, its
-//! arguments `Clone` (they are passed by value, as written); its body a
-//! `match` on the value (or on `*value`); a part's type must be
-//! `Reflective` where the generator makes it by its own generator (a `_`,
-//! a part only checked), and `Clone + PartialEq` when only checked. Misuse
-//! is a compile error at the tokens that cause it.
+//! A generator of exactly the values a validity predicate accepts, written beside it: see
+//! [`macro@synth`] for every form it reads, with an example each.
 
 use proc_macro::TokenStream;
 
@@ -656,8 +534,7 @@ pub fn derive_reflective(input: TokenStream) -> TokenStream {
     derive::derive(&input).into()
 }
 
-/// Reads a validity predicate and writes beside it the generator of the
-/// values it accepts: see the crate documentation, "Synthesis from a predicate".
+#[doc = include_str!("synth/docs.md")]
 #[proc_macro_attribute]
 pub fn synth(attr: TokenStream, item: TokenStream) -> TokenStream {
     synth::expand(attr.into(), item.into()).into()
