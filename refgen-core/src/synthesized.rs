@@ -304,45 +304,61 @@ fn within<T: PartialOrd>(v: &T, lows: &[(T, bool)], highs: &[(T, bool)]) -> bool
 /// An ordered part's lower and upper bounds, each `(bound, strict)`.
 pub type Bounds<T, const L: usize, const H: usize> = ([(T, bool); L], [(T, bool); H]);
 
-/// An integer part within its bounds (see [`Ranged`]).
-pub trait RangedInt<T> {
-    /// Made within the bounds (see [`bounded`]).
-    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
-        &self,
-        src: &mut A,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-    ) -> Result<T, Stop>;
-    /// Made within the bounds, passing `valid` (see [`bounded_where`]).
-    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
-        &self,
-        src: &mut A,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        valid: impl Fn(&T) -> bool,
-    ) -> Result<T, Stop>;
-    /// Its ways after `ways` (see [`bounded_back`]).
-    fn back<const L: usize, const H: usize>(
-        &self,
-        ways: Vec<Way>,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        v: &T,
-    ) -> Vec<Way>;
-    /// Its ways after `ways`, passing `valid` (see [`bounded_where_back`]).
-    fn back_where<const L: usize, const H: usize>(
-        &self,
-        ways: Vec<Way>,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        v: &T,
-        valid: impl Fn(&T) -> bool,
-    ) -> Vec<Way>;
-    /// Whether the bounds leave a value.
-    fn nonempty<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>) -> bool;
-    /// Whether a value within the bounds passes `valid` (see [`bounded_exists`]).
-    fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
+/// The methods of an ordered part within its bounds, declared once for the two traits whose
+/// impls [`Ranged`]'s receiver chooses between.
+macro_rules! ranged_trait {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub trait $name<T> {
+            /// Made within the bounds.
+            fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
+                &self,
+                src: &mut A,
+                site: Site,
+                bounds: Bounds<T, L, H>,
+            ) -> Result<T, Stop>;
+            /// Made within the bounds, passing `valid`.
+            fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
+                &self,
+                src: &mut A,
+                site: Site,
+                bounds: Bounds<T, L, H>,
+                valid: impl Fn(&T) -> bool,
+            ) -> Result<T, Stop>;
+            /// Its ways after `ways`: none outside the bounds.
+            fn back<const L: usize, const H: usize>(
+                &self,
+                ways: Vec<Way>,
+                site: Site,
+                bounds: Bounds<T, L, H>,
+                v: &T,
+            ) -> Vec<Way>;
+            /// Its ways after `ways`, passing `valid`.
+            fn back_where<const L: usize, const H: usize>(
+                &self,
+                ways: Vec<Way>,
+                site: Site,
+                bounds: Bounds<T, L, H>,
+                v: &T,
+                valid: impl Fn(&T) -> bool,
+            ) -> Vec<Way>;
+            /// Whether a value within the bounds can pass `valid` (`true` where that is not known
+            /// before making one).
+            fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
+        }
+    };
 }
+
+ranged_trait!(
+    /// An integer part, made within its bounds (see [`bounded`] and [`bounded_where`]).
+    RangedInt
+);
+
+ranged_trait!(
+    /// An ordered part of another type (a newtype, a `char`, a string): made by its type's own
+    /// generator, and made again while it lies outside its bounds or fails `valid` (see [`Ranged`]).
+    RangedAny
+);
 
 impl<V, T: IntValue> RangedInt<T> for &Ranged<V, T> {
     #[inline]
@@ -387,11 +403,6 @@ impl<V, T: IntValue> RangedInt<T> for &Ranged<V, T> {
         bounded_where_back(ways, site, |_: &V| None::<&T>, int_span(lows, highs), *v, Ok, valid)
     }
 
-    #[inline]
-    fn nonempty<const L: usize, const H: usize>(&self, (lows, highs): Bounds<T, L, H>) -> bool {
-        int_span(lows, highs).is_some()
-    }
-
     fn exists<const L: usize, const H: usize>(
         &self,
         (lows, highs): Bounds<T, L, H>,
@@ -399,48 +410,6 @@ impl<V, T: IntValue> RangedInt<T> for &Ranged<V, T> {
     ) -> bool {
         bounded_exists(|_: &V| None::<&T>, int_span(lows, highs), Ok, valid)
     }
-}
-
-/// An ordered part of another type (a newtype, a `char`, a string): made by its type's own
-/// generator, and made again while it lies outside its bounds or fails `valid`; backward, none
-/// outside them (see [`Ranged`]).
-pub trait RangedAny<T> {
-    /// See [`RangedInt::make`].
-    fn make<A: Answerer + ?Sized, const L: usize, const H: usize>(
-        &self,
-        src: &mut A,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-    ) -> Result<T, Stop>;
-    /// See [`RangedInt::make_where`].
-    fn make_where<A: Answerer + ?Sized, const L: usize, const H: usize>(
-        &self,
-        src: &mut A,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        valid: impl Fn(&T) -> bool,
-    ) -> Result<T, Stop>;
-    /// See [`RangedInt::back`].
-    fn back<const L: usize, const H: usize>(
-        &self,
-        ways: Vec<Way>,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        v: &T,
-    ) -> Vec<Way>;
-    /// See [`RangedInt::back_where`].
-    fn back_where<const L: usize, const H: usize>(
-        &self,
-        ways: Vec<Way>,
-        site: Site,
-        bounds: Bounds<T, L, H>,
-        v: &T,
-        valid: impl Fn(&T) -> bool,
-    ) -> Vec<Way>;
-    /// `true`: not known before making a value.
-    fn nonempty<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>) -> bool;
-    /// `true`: not known before making a value.
-    fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
 }
 
 impl<V, T: Reflective + PartialOrd + Clone> RangedAny<T> for Ranged<V, T> {
@@ -493,10 +462,6 @@ impl<V, T: Reflective + PartialOrd + Clone> RangedAny<T> for Ranged<V, T> {
         } else {
             Vec::new()
         }
-    }
-
-    fn nonempty<const L: usize, const H: usize>(&self, _: Bounds<T, L, H>) -> bool {
-        true
     }
 
     fn exists<const L: usize, const H: usize>(&self, _: Bounds<T, L, H>, _: impl Fn(&T) -> bool) -> bool {

@@ -89,7 +89,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 } else if by_args {
                     let ranged = ranged_of(pred, &arm.pat, &arm.parts[j].name);
                     let bounds = bounds_of(lo, hi, &arm.parts);
-                    gs.push(quote!(#ranged.nonempty(#bounds)));
+                    gs.push(quote!(#ranged.exists(#bounds, |_| true)));
                 }
             }
         }
