@@ -109,7 +109,7 @@ pub use refgen_runtime::{config, distinct, explore, fuzz, guide, guides, html, r
 pub use refgen_runtime::fuzz_property;
 
 /// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
-/// `#[property]`, `assume!`, `maximize!`, `minimize!`, `target!`, `label!`,
+/// `#[property]`, `assume!`, `maximize!`, `minimize!`, `target!`, `label!`, `note!`,
 /// `classify!`), the generator types ([`Reflective`](refgen_core::Reflective),
 /// [`Gen`](refgen_core::Gen), [`BoxGen`](refgen_core::BoxGen)), the functions
 /// that make generators (`int`, `vec`, `regex`, `pick`, ..., everything of
@@ -147,5 +147,5 @@ pub mod prelude {
     pub use refgen_runtime::config::Config;
     pub use refgen_runtime::runner::Property;
     pub use refgen_runtime::statem::{Commands, StateMachine};
-    pub use refgen_runtime::{assume, classify, label, maximize, minimize, target};
+    pub use refgen_runtime::{assume, classify, label, maximize, minimize, note, target};
 }

@@ -593,7 +593,7 @@ pub fn synth(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// when there are several). The function returns `()`, `bool` or
 /// `Result<_, E: Debug>`; inside it, `assume!(cond)` discards a case,
 /// `maximize!(x)` / `minimize!(x)` (or `target!(x)`) report a utility to the guide (`guide = sa` searches on it), and `label!` / `classify!`
-/// label cases for the statistics table.
+/// label cases for the statistics table, and `note!(...)` adds a line shown with the failing case.
 ///
 /// ```
 /// # use refgen::prelude::*;

@@ -1,4 +1,4 @@
-//! What a property says about its case: `assume!`, `target!` and kin, `label!`, its return value.
+//! What a property says about its case: `assume!`, `target!` and kin, `label!`, `note!`, its return value.
 //!
 //! These macros talk to the runner through thread-local state of the thread
 //! running the case. Outside a runner, `target!`, `label!` and `classify!` do
@@ -34,6 +34,7 @@ pub fn discard(condition: &'static str) -> ! {
 pub(crate) struct CaseState {
     pub(crate) labels: Vec<String>,
     pub(crate) utility: Option<f64>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// What the property has reported about the case running on a thread, if one runs.
@@ -44,17 +45,31 @@ struct Current {
     labels: RefCell<Vec<String>>,
     /// Its utility so far (`None` between cases).
     utility: Cell<Option<f64>>,
+    /// Whether its notes are kept (see [`notes_kept`]).
+    keep_notes: Cell<bool>,
+    /// Its notes so far.
+    notes: RefCell<Vec<String>>,
 }
 
 thread_local! {
     static STATE: Current = const {
-        Current { on: Cell::new(false), labels: RefCell::new(Vec::new()), utility: Cell::new(None) }
+        Current {
+            on: Cell::new(false),
+            labels: RefCell::new(Vec::new()),
+            utility: Cell::new(None),
+            keep_notes: Cell::new(false),
+            notes: RefCell::new(Vec::new()),
+        }
     };
 }
 
-/// Starts recording what the property reports about a case on this thread.
-pub(crate) fn begin() {
-    STATE.with(|s| s.on.set(true));
+/// Starts recording what the property reports about a case on this thread,
+/// its notes too when `keep_notes` (the case is shown or observed).
+pub(crate) fn begin(keep_notes: bool) {
+    STATE.with(|s| {
+        s.on.set(true);
+        s.keep_notes.set(keep_notes);
+    });
 }
 
 /// Stops recording and returns what was reported.
@@ -65,8 +80,31 @@ pub(crate) fn end() -> CaseState {
             Ok(mut l) if !l.is_empty() => std::mem::take(&mut *l),
             _ => Vec::new(),
         };
-        CaseState { labels, utility: s.utility.take() }
+        let notes = match s.notes.try_borrow_mut() {
+            Ok(mut n) if !n.is_empty() => std::mem::take(&mut *n),
+            _ => Vec::new(),
+        };
+        s.keep_notes.set(false);
+        CaseState { labels, utility: s.utility.take(), notes }
     })
+}
+
+/// Whether the notes of the case running on this thread are kept: only for
+/// a case the runner shows (the shrunk failing case, a replayed token) or
+/// observes, so that [`crate::note!`] formats nothing while a run searches.
+pub fn notes_kept() -> bool {
+    STATE.with(|s| s.on.get() && s.keep_notes.get())
+}
+
+/// Attach `note` to the current case (what [`crate::note!`] calls): shown
+/// with it if it is the failing case reported. Outside a case whose notes
+/// are kept ([`notes_kept`]) it does nothing.
+pub fn report_note(note: String) {
+    STATE.with(|s| {
+        if s.on.get() && s.keep_notes.get() {
+            s.notes.borrow_mut().push(note);
+        }
+    });
 }
 
 /// Report the utility of the current case, for guides that search for high
@@ -145,6 +183,31 @@ pub fn report_label(label: impl Into<String>) {
             }
         }
     });
+}
+
+/// Attach a line of context to the current case, formatted as `format!`
+/// does: printed under the failing case's arguments in the report (the
+/// shrunk case's notes only, not those of every case tried) and written to
+/// the observability output. The arguments are formatted only when the
+/// case's notes are kept, so a note costs nothing while a run searches.
+/// Outside a property it does nothing.
+///
+/// ```
+/// # use refgen_runtime::note;
+/// fn prop(xs: Vec<u8>) {
+///     let total: u32 = xs.iter().map(|&x| u32::from(x)).sum();
+///     note!("total = {total}");
+///     assert!(total < 10_000);
+/// }
+/// # prop(vec![1, 2]);
+/// ```
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)+) => {
+        if $crate::case::notes_kept() {
+            $crate::case::report_note(::std::format!($($arg)+))
+        }
+    };
 }
 
 /// Discard the current case unless `cond` holds: the runner counts it as a

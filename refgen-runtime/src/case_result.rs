@@ -63,6 +63,8 @@ pub(crate) struct CaseResult {
     pub(crate) args: Option<Args>,
     pub(crate) labels: Vec<String>,
     pub(crate) utility: Option<f64>,
+    /// Its notes (`note!`), when they were kept.
+    pub(crate) notes: Vec<String>,
     pub(crate) gen_time: Duration,
     pub(crate) test_time: Duration,
     /// For each choice of the tree, in order, the label of the option taken
@@ -86,6 +88,7 @@ impl CaseResult {
             args: None,
             labels: Vec::new(),
             utility: None,
+            notes: Vec::new(),
             gen_time: Duration::ZERO,
             test_time: Duration::ZERO,
             options: Vec::new(),

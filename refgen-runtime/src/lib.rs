@@ -12,7 +12,7 @@
 //! - [`token`]: one-line replay tokens;
 //! - [`observe`]: one JSON line per case, for the Tyche viewer;
 //! - [`html`]: an HTML report of a run, and a page comparing guides;
-//! - [`case`]: what a property says about its case (`assume!`, `target!`, `label!`, `classify!`);
+//! - [`case`]: what a property says about its case (`assume!`, `target!`, `label!`, `classify!`, `note!`);
 //! - [`config`]: the options of a run and the environment variables that override them;
 //! - [`hashing`]: deterministic hashing, and when a value is new.
 
@@ -46,5 +46,5 @@ pub mod prelude {
     pub use crate::case::IntoOutcome;
     pub use crate::config::Config;
     pub use crate::runner::{Failure, Property, Report, RunError};
-    pub use crate::{assume, classify, label, maximize, minimize, target};
+    pub use crate::{assume, classify, label, maximize, minimize, note, target};
 }

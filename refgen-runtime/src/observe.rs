@@ -18,7 +18,7 @@
 //! | `features` | the case's labels (`label!`), and `target` when it reported a utility |
 //! | `coverage` | `null` (not collected) |
 //! | `timing` | `generate:arguments` and `execute:test`, in seconds |
-//! | `metadata` | the guide, the replay token of the case (`choices`), the failure reason as `traceback`, the number of choices the case made (`size`), and the choices made at each choice point (`sites`: site → choices, in order: a pick's as its option's label, an integer's as its offset) |
+//! | `metadata` | the guide, the replay token of the case (`choices`), the failure reason as `traceback`, the number of choices the case made (`size`), the choices made at each choice point (`sites`: site → choices, in order: a pick's as its option's label, an integer's as its offset), and the case's notes (`notes`, from `note!`) when it has any |
 //!
 //! The same lines are what an HTML report ([`crate::html`]) is drawn from.
 
@@ -132,6 +132,7 @@ impl Lines {
             arguments,
             how: how_generated.to_owned(),
             labels: r.labels.clone(),
+            notes: r.notes.clone(),
             utility: r.utility,
             size: choices.len(),
             sites,
@@ -197,6 +198,8 @@ pub struct Observation {
     pub how: String,
     /// Its labels (`label!`, `classify!`).
     pub labels: Vec<String>,
+    /// Its notes (`note!`), in order.
+    pub notes: Vec<String>,
     /// The utility it reported (`target!`, `maximize!`, `minimize!`).
     pub utility: Option<f64>,
     /// How many choices it made.
@@ -259,6 +262,9 @@ impl Observation {
                 "sites": sites,
             },
         });
+        if !self.notes.is_empty() {
+            line["metadata"]["notes"] = json!(self.notes);
+        }
         if self.generator_panicked {
             line["metadata"]["generator_panicked"] = Value::Bool(true);
         }
@@ -317,6 +323,11 @@ impl Observation {
             arguments,
             how: text("how_generated").unwrap_or_default(),
             labels,
+            notes: meta
+                .and_then(|m| m.get("notes"))
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
             utility,
             size: meta.and_then(|m| m.get("size")).and_then(Value::as_u64).unwrap_or(0) as usize,
             sites,
@@ -347,6 +358,7 @@ mod tests {
             arguments: vec![("x".to_owned(), "3".to_owned()), ("ys".to_owned(), "[1]".to_owned())],
             how: SHRINKING.to_owned(),
             labels: vec!["small".to_owned()],
+            notes: vec!["total = 3".to_owned()],
             utility: Some(2.5),
             size: 3,
             sites: vec![

@@ -299,6 +299,67 @@ fn labels_are_counted() {
 }
 
 #[test]
+fn notes_are_shown_with_the_shrunk_failing_case_only() {
+    use std::sync::atomic::AtomicU64;
+    static FORMATTED: AtomicU64 = AtomicU64::new(0);
+    struct Counted(u32);
+    impl std::fmt::Display for Counted {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            FORMATTED.fetch_add(1, Ordering::Relaxed);
+            write!(f, "{}", self.0)
+        }
+    }
+    let p = Property::new(
+        || vec(int(0u32..=100), 0..=6),
+        |xs: Vec<u32>| {
+            let total: u32 = xs.iter().sum();
+            note!("total = {}", Counted(total));
+            note!("len = {}", xs.len());
+            total < 150
+        },
+    );
+    let f = failure(p.check(&Config::new("notes").seed(7).cases(2000)));
+    // The shrunk case's notes, in order, and no other case's.
+    let total: u32 =
+        f.args[0].1.trim_matches(|c| c == '[' || c == ']').split(", ").map(|x| x.parse::<u32>().unwrap()).sum();
+    assert_eq!(f.notes, vec![format!("total = {total}"), "len = 2".to_owned()], "{f}");
+    assert_eq!(total, 150, "{f}");
+    let shown = f.to_string();
+    assert!(shown.contains("note: total = 150\nnote: len = 2\nreason:"), "{shown}");
+    // Formatted only for the cases shown (the final replays), not for the cases searched or shrunk.
+    let formatted = FORMATTED.load(Ordering::Relaxed);
+    assert!(
+        formatted <= 8,
+        "{formatted} notes formatted over {} cases and {} shrink steps",
+        f.cases,
+        f.shrink.attempts
+    );
+    // Outside a property, a note does nothing.
+    note!("nowhere {}", Counted(1));
+    assert_eq!(FORMATTED.load(Ordering::Relaxed), formatted);
+}
+
+#[test]
+fn a_note_reaches_the_observations() {
+    let dir = temp_dir("observe-notes");
+    let file = dir.join("obs.jsonl");
+    let p = Property::new(
+        || int(0u32..=9),
+        |x: u32| {
+            note!("x is {x}");
+            x < 9
+        },
+    );
+    failure(p.check(&Config::new("obs::notes").observability(&file)));
+    let text = std::fs::read_to_string(&file).unwrap();
+    for l in text.lines() {
+        let l: serde_json::Value = serde_json::from_str(l).unwrap();
+        let x = l["arguments"].as_object().and_then(|a| a.values().next()).and_then(|x| x.as_str()).unwrap().to_owned();
+        assert_eq!(l["metadata"]["notes"], serde_json::json!([format!("x is {x}")]), "{l}");
+    }
+}
+
+#[test]
 fn observations_are_written_one_json_object_per_case() {
     let dir = temp_dir("observe");
     let file = dir.join("obs.jsonl");

@@ -204,6 +204,8 @@ pub struct Failure {
     pub args: Vec<(String, String)>,
     /// Why the case failed: the panic message and location, or what the property returned.
     pub reason: String,
+    /// What the property noted about the failing case (`note!`), in order.
+    pub notes: Vec<String>,
     /// How it failed.
     pub kind: FailureKind,
     /// Valid cases that passed before it.
@@ -272,6 +274,9 @@ impl fmt::Display for Failure {
         writeln!(f, "minimal failing input:")?;
         for (name, value) in &self.args {
             writeln!(f, "    {name} = {value}")?;
+        }
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
         }
         writeln!(f, "reason: {}", self.reason)?;
         if self.flaky {

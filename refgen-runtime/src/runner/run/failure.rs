@@ -184,6 +184,7 @@ impl<V: 'static> Run<V> {
             guide: self.guide.clone(),
             args,
             reason,
+            notes: Vec::new(),
             kind,
             cases: found.cases,
             discards: found.discards,
@@ -289,6 +290,7 @@ impl<V: 'static> Run<V> {
         let args = last.args.unwrap_or_else(|| vec![(what.to_owned(), tree.to_string())]);
         let found = Found { tree, ..found };
         let mut failure = self.build(&found, args, reason, kind, stats);
+        failure.notes = last.notes;
         failure.flaky = flaky;
         failure.guide_notes = notes;
         RunError::Failed(Box::new(failure))

@@ -406,7 +406,7 @@ impl<V: 'static> Worker<V> {
                         };
                     }
                     let test = &self.prop.test;
-                    case::begin();
+                    case::begin(render || self.observed);
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     if let Some(t1) = t1 {
                         let end = Instant::now();
@@ -418,6 +418,7 @@ impl<V: 'static> Worker<V> {
                     let st = case::end();
                     result.labels = st.labels;
                     result.utility = st.utility;
+                    result.notes = st.notes;
                     result.status = tested(outcome);
                 }
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
