@@ -164,7 +164,8 @@ fn key() -> impl Gen<Value = Key> {
 /// bound on the keys passed down, the left child's rank as alternatives (`is_heap` compares each
 /// key with its children's roots and the children's ranks, computed bottom-up), with the keys'
 /// range `0..=15` (`Key`'s) as the top's bounds. Ranks stop at 3: a leftist heap of rank 4 holds
-/// at least 15 keys, which the hand-written generator's 12 inserts never make.
+/// at least 15 keys, which the hand-written generator's 12 inserts never make. The depth budget is
+/// the derived type's (6).
 #[synth(rank in 0..=2, lo = 0, hi = 15, depth = 6, weight("N#1" = 6, "N#2" = 2))]
 pub fn heap_within(h: &Heap, rank: u8, lo: i32, hi: i32) -> bool {
     match h {
