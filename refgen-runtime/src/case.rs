@@ -236,8 +236,9 @@ macro_rules! assume {
 /// Targeted Property-Based Testing", ICST 2018). A search guide such as
 /// simulated annealing (`#[property(guide = sa)]`) moves toward inputs of
 /// higher utility; the report shows the best utility reached. Several calls
-/// in one case: the largest value counts. The default guide, `auto`, switches
-/// to simulated annealing at the first case that reports a utility; under a
+/// in one case: the largest value counts. The default guide, `auto`, shares
+/// its cases with simulated annealing from the first case that reports a
+/// utility, and keeps generating at random in some of them; under a
 /// guide that does not search on it (`random`, `rl`, `cgs`, `tuned`), the run
 /// says so once. Outside a property it does nothing (said once per process).
 ///
@@ -372,7 +373,7 @@ mod tests {
     fn a_utility_outside_a_property_is_ignored_and_said() {
         crate::maximize!(5u8);
         assert!(UTILITY_OUTSIDE_SAID.load(std::sync::atomic::Ordering::Relaxed));
-        begin();
+        begin(false);
         crate::maximize!(2);
         crate::minimize!(-3.5f32);
         assert_eq!(end().utility, Some(3.5), "inside a case, the largest counts");

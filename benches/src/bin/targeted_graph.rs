@@ -11,7 +11,8 @@
 //! - `random`: plain generation;
 //! - `sa_auto`: `guide = sa`, its neighbourhood constructed from the
 //!   generator's choice trees (nothing written by hand);
-//! - `sa_handwritten`: the paper's Fig. 2 neighbourhood function, in Rust.
+//! - `sa_handwritten`: the paper's Fig. 2 neighbourhood function, in Rust;
+//! - `auto`: the default guide, which searches on the utility from the first case that reports one.
 //!
 //! and the paper's three generators of the same graphs, which its constructor
 //! handles with different success: `graph` (42 vertices, a list of edges),
@@ -27,6 +28,7 @@
 use rand::Rng;
 use refgen::combinators::{int, vec};
 use refgen::guides::sa::{SaConfig, SaGuide};
+use refgen::guides::AutoGuide;
 use refgen::prelude::*;
 use refgen::refgen_core::source::DetRng;
 use refgen::runner::RunError;
@@ -160,6 +162,7 @@ pub fn run(make: MakeGraph, strategy: &str, budget: u64, seed: u64) -> Option<u6
     let config = match strategy {
         "random" => config,
         "sa_auto" => config.guide(|| SaGuide::new(SaConfig::default())),
+        "auto" => config.guide(AutoGuide::default),
         _ => config.guide(move || SaGuide::with_neighbour(SaConfig::default(), make(), graph_next)),
     };
     match p.check(&config) {
@@ -173,7 +176,7 @@ fn main() {
     let mut runs = 100u64;
     let mut seed = 1u64;
     let mut budget = 100_000u64;
-    let mut strategies = vec!["random", "sa_auto", "sa_handwritten"];
+    let mut strategies = vec!["random", "sa_auto", "sa_handwritten", "auto"];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--only" {
@@ -191,7 +194,7 @@ fn main() {
             ("--seed", Some(n)) => seed = n,
             ("--budget", Some(n)) => budget = n,
             _ => {
-                eprintln!("usage: targeted_graph [--runs N] [--seed S] [--budget TESTS] [--no-random] [--only random|sa_auto|sa_handwritten]");
+                eprintln!("usage: targeted_graph [--runs N] [--seed S] [--budget TESTS] [--no-random] [--only random|sa_auto|sa_handwritten|auto]");
                 std::process::exit(2);
             }
         }

@@ -6,9 +6,13 @@
 //!
 //! - a property that reports a utility (`maximize!`, `minimize!`,
 //!   `target!`) asks for inputs of high utility, which random generation does
-//!   not look for: at the first case that reports one, it hands every later
-//!   case to a search on the utility (simulated annealing, [`SaGuide`], by
-//!   default);
+//!   not look for: at the first case that reports one, it shares the later
+//!   cases with a search on the utility (simulated annealing, [`SaGuide`], by
+//!   default): the search makes most of them while its best utility is at
+//!   least what random generation reaches, half while it trails, and random
+//!   generation keeps the rest for the whole run, so a utility adds a search
+//!   and does not take away the cases that find failures without it
+//!   ([`super::switch::MIN_SHARE`]);
 //! - a type whose validity condition (`#[assume]`, a `filter`, `assume!`)
 //!   rejects most random values: the run would give up. Once at least
 //!   [`AutoConfig::min_cases`] cases have run and more than
@@ -62,7 +66,7 @@
 //! let report = Property::new(|| vec(int(0u8..=100), 0..=10), |xs: Vec<u8>| maximize!(xs.len()))
 //!     .check(&Config::new("long").cases(200).guide(AutoGuide::default))
 //!     .unwrap();
-//! assert!(report.guide_notes[0].starts_with("auto: switched from random generation to sa"));
+//! assert!(report.guide_notes[0].starts_with("auto: shares the cases with sa"));
 //!
 //! // Sorted lists, by a filter that retries: valid, but random sorted lists are short.
 //! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());

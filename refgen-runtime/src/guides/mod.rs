@@ -9,7 +9,7 @@
 //!
 //! | `guide =` | what it does | options, `key = value` (default) | module |
 //! |---|---|---|---|
-//! | `auto` (the default) | random generation; at the first case that reports a utility (`maximize!` / `minimize!`) every later case goes to `sa`, once at least 20 cases ran and their retrying `#[assume]`s made more than one failed attempt per case, to `mutate` with half the work fresh, and once more than half of them were discarded, to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
+//! | `auto` (the default) | random generation; from the first case that reports a utility (`maximize!` / `minimize!`), most cases go to `sa` (while it keeps up with random generation's best; random generation keeps at least 1/16), once at least 20 cases ran and their retrying `#[assume]`s made more than one failed attempt per case, to `mutate` with half the work fresh, and once more than half of them were discarded, to `rl` (the switch is shown in the statistics and failure reports) | none | [`auto`] |
 //! | `random` | plain random generation, honouring the generator's weights | none | [`random`] |
 //! | `rl` | RLCheck: Monte Carlo Control per choice point, rewarded for valid new values | `explore = paper` \| `forget` \| `bonus` \| `softmax` \| `diverse` (`paper`; `diverse` also sets ε = 0.05), `epsilon = E` (0.25), `window = N` (4), `abstraction = Sequence` \| `Tree` \| `TreeLR` (`TreeLR`), `prior = weights` \| `uniform` (`weights`: the policy starts as the generator's distribution; `uniform` is RLCheck's start), `grow = P` (0.5) | [`rl`] |
 //! | `cgs` | Choice Gradient Sampling: each option's derivative sampled to steer toward valid values | `samples = N` (50, at least 1), `grow = P` (0.5) | [`cgs`] |

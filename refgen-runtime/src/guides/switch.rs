@@ -6,7 +6,10 @@
 //! [`When`], and so is what it hands over to:
 //!
 //! - at the first case that reports a utility, to a search on it (the
-//!   default guide: simulated annealing);
+//!   default guide: simulated annealing) for a share of the cases that
+//!   follows which side sets the records of the utility ([`MIN_SHARE`]):
+//!   the others stay the first guide's, so a utility adds a search and
+//!   never takes away the cases that would have found a failure without it;
 //! - once at least [`When::min_cases`] cases have run and more than a share
 //!   of them were discarded, to a learner (the default guide: `rl`);
 //! - once the retrying filters (`#[assume]`, a retrying `filter`) make more
@@ -27,6 +30,18 @@ use crate::guide::{CaseInfo, ChoiceContext, Choices, Feedback, Guide, GuideRepor
 use refgen_core::choice::{Choice, ChoiceTree};
 use refgen_core::source::{DetRng, Stop};
 use std::marker::PhantomData;
+
+/// The least share of the cases each side makes once a [`Switching`] guide has switched to a search on a
+/// utility. The search makes all but this share of the cases while its best utility is at least the
+/// best of the first guide's last [`RECENT`] cases (for the default guide, fresh random cases), and half
+/// of them while it trails: random generation keeps cases for the whole run, so a utility never takes
+/// away the cases that would have found a failure without it, and a search that climbs past what random
+/// generation reaches makes nearly all of them
+/// ([measurements](https://github.com/refgen-rs/refgen/blob/main/docs/measurements.md#targeting-beside-generation)).
+pub const MIN_SHARE: f64 = 1.0 / 16.0;
+
+/// How many of the first guide's latest utilities the search is measured against ([`MIN_SHARE`]).
+pub const RECENT: usize = 64;
 
 /// When a [`Switching`] guide hands over.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -115,8 +130,15 @@ pub struct Switching<K> {
     pub(super) switched: Option<Switch>,
     /// Whether the grower has asked for the fast-path cases made before the switch.
     adopted: bool,
-    /// After a switch to [`Grower::Share`]: whether the case under way is the first guide's.
+    /// After a switch to [`Grower::Share`] or to the search: whether the case under way is the first guide's.
     first_case: bool,
+    /// After a switch to the search: the cases made since, how many of them the search made, the best
+    /// utility so far, and the records of it set by the search's cases and by the first guide's.
+    since_switch: u64,
+    searched: u64,
+    best_search: Option<f64>,
+    /// The utilities of the first guide's last [`RECENT`] cases that reported one.
+    recent_first: std::collections::VecDeque<f64>,
     kind: PhantomData<K>,
 }
 
@@ -151,6 +173,10 @@ impl<K> Switching<K> {
             switched: None,
             adopted: false,
             first_case: true,
+            since_switch: 0,
+            searched: 0,
+            best_search: None,
+            recent_first: std::collections::VecDeque::new(),
             kind: PhantomData,
         }
     }
@@ -212,11 +238,19 @@ impl<K> Switching<K> {
         }
     }
 
+    /// A utility reported by a case of the first guide: one of the last [`RECENT`].
+    fn hear_first_utility(&mut self, u: f64) {
+        if self.recent_first.len() == RECENT {
+            self.recent_first.pop_front();
+        }
+        self.recent_first.push_back(u);
+    }
+
     /// The guide making the case under way.
     fn active(&mut self) -> &mut dyn Guide {
         match (self.switched, &mut self.grower) {
             (Some(Switch::Discards { .. }), _) => self.learner.as_deref_mut().expect("a learner"),
-            (Some(Switch::Utility { .. }), _) => self.search.as_deref_mut().expect("a search"),
+            (Some(Switch::Utility { .. }), _) if !self.first_case => self.search.as_deref_mut().expect("a search"),
             (Some(Switch::Validity { .. }), Grower::Replace(g)) => &mut **g,
             (Some(Switch::Validity { .. }), Grower::Share(g)) if !self.first_case => &mut **g,
             _ => &mut *self.first,
@@ -254,9 +288,12 @@ impl<K> Switching<K> {
                 cases - 1,
             ),
             (Switch::Utility { case }, _) => format!(
-                "{}: switched from random generation to {to} after case #{case}, the first to report a utility \
-                 (`maximize!`, `minimize!`, `target!`), to search for higher utility",
+                "{}: shares the cases with {to} after case #{case}, the first to report a utility (`maximize!`, \
+                 `minimize!`, `target!`), to search for higher utility; {to} made {} of the {} cases since, {first} \
+                 the others",
                 self.name,
+                self.searched,
+                self.since_switch,
             ),
         }
     }
@@ -300,6 +337,18 @@ impl<K> Guide for Switching<K> {
                 }
                 _ => self.active().begin_case(case),
             },
+            Some(Switch::Utility { .. }) => {
+                // The search makes its share of the cases, the first guide the others, interleaved.
+                self.since_switch += 1;
+                let recent = self.recent_first.iter().copied().reduce(f64::max);
+                let share = match (self.best_search, recent) {
+                    (Some(search), Some(first)) if search >= first => 1.0 - MIN_SHARE,
+                    _ => 0.5,
+                };
+                self.first_case = self.searched as f64 >= share * self.since_switch as f64;
+                self.searched += u64::from(!self.first_case);
+                self.active().begin_case(case)
+            }
             Some(_) => self.active().begin_case(case),
         }
     }
@@ -319,7 +368,16 @@ impl<K> Guide for Switching<K> {
         }
         if self.switched.is_none() {
             self.first.feedback(feedback);
+            if let Some(u) = feedback.utility {
+                self.hear_first_utility(u);
+            }
             return self.count(feedback);
+        }
+        if let (Some(Switch::Utility { .. }), Some(u)) = (self.switched, feedback.utility) {
+            match self.first_case {
+                true => self.hear_first_utility(u),
+                false => self.best_search = Some(self.best_search.map_or(u, |b| b.max(u))),
+            }
         }
         match &mut self.grower {
             Grower::Share(g) if matches!(self.switched, Some(Switch::Validity { .. })) => {
