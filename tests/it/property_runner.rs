@@ -434,3 +434,18 @@ fn no_regressions_turns_remembering_off() {
     failure(small_lists().check(&with));
     assert!(std::fs::read_dir(&dir).unwrap().next().is_some(), "written when on");
 }
+
+#[test]
+fn a_run_whose_values_are_mostly_filtered_has_a_health_note() {
+    let sorted = Property::new(
+        || vec(int(0u32..=1000), 0..=6).filter(|xs: &Vec<u32>| xs.is_sorted()),
+        |xs: Vec<u32>| assert!(xs.is_sorted()),
+    );
+    let config = Config::new("health").cases(200).guide(|| refgen::guides::RandomGuide);
+    let report = sorted.check(&config).unwrap();
+    assert_eq!(report.health.len(), 1, "{:?}", report.health);
+    assert!(report.health[0].starts_with("most values made were rejected"), "{:?}", report.health);
+    assert!(report.statistics().contains("health: most values"), "{}", report.statistics());
+    let healthy = Property::new(|| vec(int(0u32..=1000), 0..=6), |xs: Vec<u32>| assert!(xs.len() <= 6));
+    assert!(healthy.check(&config).unwrap().health.is_empty());
+}

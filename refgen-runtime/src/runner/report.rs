@@ -40,6 +40,10 @@ pub struct Report {
     /// are written to standard error as they happen (past the test
     /// harness's capture), and listed in [`Report::statistics`].
     pub warnings: Vec<String>,
+    /// Health notes of a run that passed: most of its time went to generation, or most values made were
+    /// rejected by a validity condition. Each is written once to standard error (past the test harness's
+    /// capture) at the end of the run, and listed in [`Report::statistics`].
+    pub health: Vec<String>,
     /// Set when the run only replayed a token, and the case passed.
     pub replay_note: Option<String>,
     /// The guide's name.
@@ -143,6 +147,9 @@ impl Report {
         }
         for w in &self.warnings {
             out.push_str(&format!("  warning: {w}\n"));
+        }
+        for h in &self.health {
+            out.push_str(&format!("  health: {h}\n"));
         }
         if self.labels.is_empty() {
             out.push_str("  (no labels; label cases with `label!` or `classify!`)\n");

@@ -1,6 +1,7 @@
 //! The run's lifecycle: a token, regressions, examples, then generated cases; a failure is shrunk.
 
 mod failure;
+mod health;
 mod observations;
 
 use super::exits::Live;
@@ -208,8 +209,15 @@ impl<V: 'static> Run<V> {
         }
         let _live = self.live();
 
+        let failed_before = refgen_core::combinators::failed_attempts();
         let mut result = self.search();
         self.utility_nowhere(&mut result);
+        if let Ok(report) = &mut result {
+            for note in health::notes(report, refgen_core::combinators::failed_attempts() - failed_before) {
+                let _ = writeln!(std::io::stderr(), "refgen: health: `{}`: {note}", self.config.name);
+                report.health.push(note);
+            }
+        }
         self.progress.finish(&result);
         if let (Some(dir), Some(log)) = (self.config.report.clone(), self.obs.log.take()) {
             let log = log.lock().unwrap_or_else(|e| e.into_inner());
