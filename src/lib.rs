@@ -102,7 +102,7 @@ pub use refgen_derive;
 pub use refgen_runtime;
 
 pub use refgen_core::{bytes, choice, combinators, edit, interpret, laws, regex};
-pub use refgen_runtime::{config, distinct, explore, fuzz, guide, guides, html, runner, statem};
+pub use refgen_runtime::{asyncs, config, distinct, explore, fuzz, guide, guides, html, runner, statem};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]

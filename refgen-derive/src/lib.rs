@@ -630,6 +630,28 @@ pub fn synth(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// | `stats` | print the table of labels and the guide's notes after the run (shown without `--nocapture`) |
 /// | `regressions = false` / `"dir"` | where failures are remembered (default `regressions`) |
 /// | `report = "dir"` | write an HTML report of each run into `dir` (beside `Cargo.toml`) |
+/// | `executor = PATH` | for an `async fn` property: the function that runs each case's future to its output (default `refgen::asyncs::block_on`) |
+///
+/// An `async fn` is a property too: each case's future runs to its output on
+/// the thread running the case, by `refgen::asyncs::block_on` (a current-thread
+/// tokio runtime with `refgen`'s feature `tokio`, else a minimal executor
+/// for futures that need no runtime) or by the function `executor = PATH`
+/// names; timeouts, shrinking, replay and remembered failures are as for a
+/// plain `fn`.
+///
+/// ```
+/// # use refgen::prelude::*;
+/// async fn double(x: u32) -> u32 { x * 2 }
+///
+/// #[property]
+/// async fn doubling_is_adding(#[with(int(0u32..=1000))] x: u32) {
+///     assert_eq!(double(x).await, x + x);
+/// }
+/// # fn main() {
+/// #     let (property, config) = doubling_is_adding::property();
+/// #     property.assert(&config.no_regressions());
+/// # }
+/// ```
 ///
 /// Environment variables override the code for one run: `REFGEN_CASES`,
 /// `REFGEN_SEED`, `REFGEN_REPLAY=<token>` (run only the printed case),

@@ -12,10 +12,12 @@
 //! - [`token`]: one-line replay tokens;
 //! - [`observe`]: one JSON line per case, for the Tyche viewer;
 //! - [`html`]: an HTML report of a run, and a page comparing guides;
+//! - [`asyncs`]: running an async property's cases (`#[property] async fn`, tokio with the feature `tokio`);
 //! - [`case`]: what a property says about its case (`assume!`, `target!`, `label!`, `classify!`, `note!`);
 //! - [`config`]: the options of a run and the environment variables that override them;
 //! - [`hashing`]: deterministic hashing, and when a value is new.
 
+pub mod asyncs;
 pub mod case;
 pub mod case_result;
 pub mod config;

@@ -13,6 +13,7 @@
 //! A test added here must not touch what is global to the process: the panic hook, environment
 //! variables, the current directory, exit hooks.
 
+mod async_property;
 mod cgs;
 mod core_laws;
 mod derive_args;

@@ -51,9 +51,6 @@ fn take_gen_attr(attrs: &mut Vec<Attribute>, errors: &mut Ctxt) -> Option<Expr> 
 /// The arguments of `func`, whose signature is checked (taking their `#[gen]` attributes off).
 pub(super) fn arguments(func: &mut ItemFn, errors: &mut Ctxt) -> Vec<Arg> {
     let sig = &func.sig;
-    if let Some(a) = &sig.asyncness {
-        errors.error_spanned(a, "a property cannot be `async`; write a plain `fn` (block on futures inside it)");
-    }
     if let Some(c) = &sig.constness {
         errors.error_spanned(c, "a property cannot be `const`");
     }

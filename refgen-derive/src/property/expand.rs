@@ -115,6 +115,27 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
     let calls = &calls;
     let examples = opts.examples.iter().map(|e| quote_spanned!(e.span()=> .example(|| #e)));
 
+    // An async property's function stays `async`; the property runs each case's future to its
+    // output on the executor (`refgen::asyncs::block_on` unless `executor = ...` names another).
+    let property_fn = match &func.sig.asyncness {
+        None => quote! {
+            #[allow(clippy::needless_pass_by_value, unused_mut)]
+            fn __reflect_property(#(#pats: #tys),*) #output #block
+        },
+        Some(a) => {
+            let executor = match &opts.executor {
+                Some(e) => quote_spanned!(e.span()=> #e),
+                None => quote_spanned!(a.span()=> #rt::asyncs::block_on),
+            };
+            quote! {
+                #[allow(clippy::needless_pass_by_value, unused_mut)]
+                async fn __reflect_async(#(#pats: #tys),*) #output #block
+                fn __reflect_property(#(#idents: #tys),*) #output {
+                    (#executor)(__reflect_async(#(#idents),*))
+                }
+            }
+        }
+    };
     let checks = quote! {
         #ret_check
         #(#debug_checks)*
@@ -133,8 +154,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
         impl #name {
             /// The property and its config, as the test runs them.
             #vis fn property() -> (#rt::runner::Property<#value_ty>, #rt::config::Config) {
-                #[allow(clippy::needless_pass_by_value, unused_mut)]
-                fn __reflect_property(#(#pats: #tys),*) #output #block
+                #property_fn
                 #checks
                 let __reflect_config = #rt::config::Config::new(::core::concat!(::core::module_path!(), "::", #name_str))
                     #regressions

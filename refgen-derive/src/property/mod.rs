@@ -28,6 +28,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let args = args::arguments(&mut func, &mut errors);
+    if let (Some(e), None) = (&opts.executor, &func.sig.asyncness) {
+        errors.error_spanned(e, "`executor` runs an `async fn` property's futures; this property is a plain `fn`");
+    }
     if let Some(e) = errors.into_compile_error() {
         return e;
     }

@@ -30,7 +30,7 @@ impl Parse for RawOpt {
 
 const OPTIONS: &str =
     "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, \
-                       guide, distinct, difference, example, stats, regressions, report";
+                       guide, distinct, difference, example, stats, regressions, report, executor";
 
 /// Where failures are remembered.
 pub(super) enum Regressions {
@@ -99,6 +99,8 @@ pub(super) struct Options {
     pub(super) regressions: Regressions,
     /// `guide = ...`.
     pub(super) guide: Option<GuideExpr>,
+    /// `executor = EXPR`: what runs an async property's futures.
+    pub(super) executor: Option<Expr>,
 }
 
 fn integer(errors: &mut Ctxt, name: &Ident, value: Option<Expr>) -> Option<Expr> {
@@ -127,6 +129,7 @@ pub(super) fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
         examples: Vec::new(),
         regressions: Regressions::Default,
         guide: None,
+        executor: None,
     };
     let mut distinct = Vec::new();
     let raw = match Punctuated::<RawOpt, Token![,]>::parse_terminated.parse2(attr) {
@@ -207,6 +210,14 @@ pub(super) fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
                 Some(e) => opts.guide = Some(parse_guide(e, errors)),
             },
             "distinct" | "difference" => distinct.push((name, value)),
+            "executor" => match value {
+                None => errors.error_spanned(
+                    &name,
+                    "`executor` needs a value: a function that runs a future to its output, such as \
+                     `executor = my_runtime::block_on`",
+                ),
+                Some(e) => opts.executor = Some(e),
+            },
             "example" => match value {
                 None => errors.error_spanned(&name, "`example` needs a value: `example = (1, vec![2])`"),
                 Some(e) => opts.examples.push(e),

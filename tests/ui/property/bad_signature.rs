@@ -1,7 +1,7 @@
 use refgen::prelude::*;
 
-#[property]
-async fn is_async(x: u8) {
+#[property(executor = refgen::asyncs::block_on)]
+fn not_async(x: u8) {
     let _ = x;
 }
 
