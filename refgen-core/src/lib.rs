@@ -72,6 +72,7 @@ pub mod interpret;
 pub mod laws;
 pub mod reflective;
 pub mod source;
+mod std_types;
 mod synthesized;
 pub mod trail;
 

@@ -9,8 +9,13 @@
 //! `Box<str>`, `Cow<'static, B>` (owned), `PathBuf` (relative, one to three
 //! short components), `Duration`, `SystemTime` (from the Unix epoch to
 //! 2100), `PhantomData<T>`, `Option`, `Box`, `Rc`,
-//! `Arc`, `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap`, `HashMap`
-//! (up to [`DEFAULT_MAX_LEN`] elements), arrays and tuples up to eight.
+//! `Arc`, `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap`, `HashMap`,
+//! `BinaryHeap`, `LinkedList` (up to [`DEFAULT_MAX_LEN`] elements), arrays
+//! and tuples up to eight; and `Result`, `Ordering`, `IpAddr`, `Ipv4Addr`,
+//! `Ipv6Addr`, `SocketAddr` (and its `V4`, `V6`), `Range`, `RangeInclusive`
+//! (any two ends: empty and reversed ranges too), `Wrapping`, `Saturating`,
+//! `Reverse` and `OsString`, each by a map of the generators here (an
+//! address as its integer, so its edge values come up).
 
 use crate::combinators::{
     bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, string, vec,

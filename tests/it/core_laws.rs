@@ -286,6 +286,58 @@ fn standard_collections_reflect() {
     laws::<(i8, String, usize)>();
 }
 
+#[test]
+fn more_standard_types_reflect() {
+    use std::cmp::{Ordering, Reverse};
+    use std::collections::{BinaryHeap, LinkedList};
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+    use std::num::{Saturating, Wrapping};
+    /// Every generated value reflects, and each of its reflections parses back to a value `same` as it.
+    fn laws_by<T: Reflective + Debug>(same: impl Fn(&T, &T) -> bool) -> Vec<T> {
+        let g = T::generator();
+        let mut made = Vec::new();
+        for seed in 0..200 {
+            let v = generate(&g, seed).unwrap();
+            let reflected = reflect(&g, &v);
+            assert!(!reflected.is_empty(), "{v:?}");
+            for t in &reflected {
+                let back = parse_tree(&g, t).unwrap();
+                assert!(same(&back, &v), "{back:?} from {v:?}");
+            }
+            made.push(v);
+        }
+        made
+    }
+    fn laws<T: Reflective + PartialEq + Debug>() -> Vec<T> {
+        laws_by::<T>(|a, b| a == b)
+    }
+    let results = laws::<Result<u8, String>>();
+    assert!(results.iter().any(Result::is_ok) && results.iter().any(Result::is_err));
+    let orderings = laws::<Ordering>();
+    assert!([Ordering::Less, Ordering::Equal, Ordering::Greater].iter().all(|o| orderings.contains(o)));
+    let v4 = laws::<Ipv4Addr>();
+    assert!(v4.contains(&Ipv4Addr::UNSPECIFIED), "the edges come up");
+    laws::<Ipv6Addr>();
+    let ips = laws::<IpAddr>();
+    assert!(ips.iter().any(IpAddr::is_ipv4) && ips.iter().any(IpAddr::is_ipv6));
+    laws::<SocketAddr>();
+    laws::<SocketAddrV4>();
+    laws::<SocketAddrV6>();
+    let ranges = laws::<std::ops::Range<u8>>();
+    assert!(ranges.iter().any(|r| r.is_empty()) && ranges.iter().any(|r| !r.is_empty()));
+    laws::<std::ops::RangeInclusive<i16>>();
+    laws::<Wrapping<u32>>();
+    laws::<Saturating<i8>>();
+    laws::<Reverse<char>>();
+    laws::<std::ffi::OsString>();
+    laws::<LinkedList<u8>>();
+    laws_by::<BinaryHeap<u16>>(|a, b| a.clone().into_sorted_vec() == b.clone().into_sorted_vec());
+    // A value the generator cannot make does not reflect.
+    let scoped = SocketAddrV6::new(Ipv6Addr::LOCALHOST, 80, 0, 7);
+    assert!(reflect(&SocketAddrV6::generator(), &scoped).is_empty());
+    assert!(reflect(&SocketAddr::generator(), &SocketAddr::V6(scoped)).is_empty());
+}
+
 /// A heap of keys: `Empty | Node(key, left, right)`.
 #[derive(Debug, Clone, PartialEq)]
 enum Heap {
