@@ -41,3 +41,12 @@ impl Ctxt {
         self.errors.map(|e| e.to_compile_error())
     }
 }
+
+/// The owned type to write for the borrowed `r`: `String` for `&str`, `Vec<T>` for `&[T]`, `T` for `&T`.
+pub fn owned_type(r: &syn::TypeReference) -> String {
+    match &*r.elem {
+        syn::Type::Slice(sl) => format!("Vec<{}>", sl.elem.to_token_stream()),
+        syn::Type::Path(tp) if tp.path.is_ident("str") => "String".to_owned(),
+        other => other.to_token_stream().to_string(),
+    }
+}

@@ -80,6 +80,16 @@ pub(super) fn arguments(func: &mut ItemFn, errors: &mut Ctxt) -> Vec<Arg> {
             FnArg::Receiver(r) => errors.error_spanned(&*r, "a property cannot take `self`; it is a free function"),
             FnArg::Typed(pt) => {
                 let gen = take_gen_attr(&mut pt.attrs, errors);
+                if let syn::Type::Reference(r) = &*pt.ty {
+                    errors.error_spanned(
+                        r,
+                        format!(
+                            "a property's arguments are generated values it owns: write `{}` (and borrow it \
+                             inside the function)",
+                            crate::errors::owned_type(r)
+                        ),
+                    );
+                }
                 let name = match &*pt.pat {
                     Pat::Ident(p) => p.ident.to_string(),
                     other => other.to_token_stream().to_string(),

@@ -90,11 +90,7 @@ pub fn read(cx: &mut Ctxt, f: &ItemFn, uses: &[Ident]) -> Option<Pred> {
             FnArg::Typed(p) => match &*p.pat {
                 Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
                     if let Type::Reference(r) = &*p.ty {
-                        let owned = match &*r.elem {
-                            Type::Slice(sl) => format!("Vec<{}>", sl.elem.to_token_stream()),
-                            Type::Path(tp) if tp.path.is_ident("str") => "String".to_owned(),
-                            other => other.to_token_stream().to_string(),
-                        };
+                        let owned = crate::errors::owned_type(r);
                         cx.error_spanned(
                             &p.ty,
                             format!(
