@@ -50,9 +50,9 @@ pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Ou
         0..=4
     }
 
-    /// How many commands each branch has (default `0..=4`).
+    /// How many commands each branch has (default `1..=4`: an empty branch races with nothing).
     fn branch_len() -> RangeInclusive<usize> {
-        0..=4
+        1..=4
     }
 
     /// How many times a case runs (each on a new system) before it passes
@@ -129,14 +129,14 @@ fn advance<M: StateMachine>(state: &mut M::State, commands: &[M::Command]) {
 
 impl<M: ParallelStateMachine> ParallelCommands<M> {
     /// Run the case [`ParallelStateMachine::repetitions`] times (4 / k
-    /// times as often when its longest branch has k < 4 commands), each on
+    /// times as often, rounded up, when its longest branch has k < 4 commands), each on
     /// a new system: the prefix in order (its postconditions checked), then
     /// the branches on threads; the results must be [`linearizable`].
     pub fn check(&self) -> Result<(), Violation> {
         // Short branches overlap in a narrower window: a case whose longest
-        // branch has k < 4 commands runs 4 / k times as often.
+        // branch has k < 4 commands runs 4 / k times as often (rounded up).
         let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);
-        let runs = M::repetitions().max(1) * (4 / longest);
+        let runs = (M::repetitions().max(1) * 4).div_ceil(longest);
         for _ in 0..runs {
             let mut sut = M::new_sut();
             let mut state = M::initial_state();
