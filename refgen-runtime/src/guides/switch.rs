@@ -6,10 +6,11 @@
 //! [`When`], and so is what it hands over to:
 //!
 //! - at the first case that reports a utility, to a search on it (the
-//!   default guide: simulated annealing) for a share of the cases that
-//!   follows which side sets the records of the utility ([`MIN_SHARE`]):
-//!   the others stay the first guide's, so a utility adds a search and
-//!   never takes away the cases that would have found a failure without it;
+//!   default guide: simulated annealing) for most of the cases while its
+//!   best utility keeps up with the first guide's recent best, half while it
+//!   trails ([`MIN_SHARE`]): the others stay the first guide's, so a utility
+//!   adds a search and never takes away all the cases that would have found
+//!   a failure without it;
 //! - once at least [`When::min_cases`] cases have run and more than a share
 //!   of them were discarded, to a learner (the default guide: `rl`);
 //! - once the retrying filters (`#[assume]`, a retrying `filter`) make more
@@ -132,8 +133,8 @@ pub struct Switching<K> {
     adopted: bool,
     /// After a switch to [`Grower::Share`] or to the search: whether the case under way is the first guide's.
     first_case: bool,
-    /// After a switch to the search: the cases made since, how many of them the search made, the best
-    /// utility so far, and the records of it set by the search's cases and by the first guide's.
+    /// After a switch to the search: the cases made since, how many of them the search made, and the
+    /// best utility the search's cases reported.
     since_switch: u64,
     searched: u64,
     best_search: Option<f64>,
