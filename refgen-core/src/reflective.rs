@@ -21,7 +21,7 @@ use crate::combinators::{
     bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, string, vec,
 };
 use crate::gen::{BoxGen, Gen};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::Hash;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -229,6 +229,9 @@ macro_rules! reflective_via_vec {
 }
 reflective_via_vec! {
     (T: Reflective + Clone) VecDeque<T>, T, |c: &VecDeque<T>| c.iter().cloned().collect::<Vec<_>>();
+    (T: Reflective + Clone) LinkedList<T>, T, |c: &LinkedList<T>| c.iter().cloned().collect::<Vec<_>>();
+    // Backward in sorted order: two heaps of the same elements are the same heap, whatever their layout.
+    (T: Reflective + Clone + Ord) BinaryHeap<T>, T, |c: &BinaryHeap<T>| c.clone().into_sorted_vec();
     (T: Reflective + Clone + Ord) BTreeSet<T>, T, |c: &BTreeSet<T>| c.iter().cloned().collect::<Vec<_>>();
     (T: Reflective + Clone + Eq + Hash) HashSet<T>, T, |c: &HashSet<T>| c.iter().cloned().collect::<Vec<_>>();
     (K: Reflective + Clone + Ord, V: Reflective + Clone) BTreeMap<K, V>, (K, V),

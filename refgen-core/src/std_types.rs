@@ -1,16 +1,15 @@
-//! `Reflective` for more standard types: `Result`, network addresses, ranges, wrappers, `OsString`, `Ordering`, `BinaryHeap`, `LinkedList`.
+//! `Reflective` for more standard types: `Result`, network addresses, ranges, wrappers, `OsString`, `Ordering`.
 //!
 //! Each is built from the generators of [`crate::reflective`] by a map with its
 //! backward function, so each value reflects, shrinks and persists as its parts
 //! do: an address as its integer (0, 1 and the largest come up often, and shrink
 //! toward `0.0.0.0`), a range as its two ends (empty and reversed ranges
-//! included: a range a function is given can be either), a heap as its elements.
+//! included: a range a function is given can be either).
 
 use crate::combinators::{just, pick};
 use crate::gen::{BoxGen, Gen};
 use crate::reflective::Reflective;
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, LinkedList};
 use std::ffi::OsString;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::num::{Saturating, Wrapping};
@@ -140,21 +139,5 @@ impl Reflective for OsString {
     /// A `String`'s generator, as an `OsString` (one that is not Unicode does not reflect).
     fn generator() -> BoxGen<Self> {
         String::generator().map(OsString::from, |s: &OsString| s.to_str().map(str::to_owned)).boxed()
-    }
-}
-
-impl<T: Reflective + Clone + Ord> Reflective for BinaryHeap<T> {
-    /// The elements of a `Vec`; backward, in sorted order (a heap's own order is not one a value can be
-    /// told apart by: two heaps of the same elements are the same heap).
-    fn generator() -> BoxGen<Self> {
-        <Vec<T>>::generator().map(BinaryHeap::from, |h: &BinaryHeap<T>| Some(h.clone().into_sorted_vec())).boxed()
-    }
-}
-
-impl<T: Reflective + Clone> Reflective for LinkedList<T> {
-    fn generator() -> BoxGen<Self> {
-        <Vec<T>>::generator()
-            .map(|v| v.into_iter().collect(), |l: &LinkedList<T>| Some(l.iter().cloned().collect()))
-            .boxed()
     }
 }
