@@ -25,7 +25,9 @@ pub type Site = &'static str;
 pub struct Opt {
     /// The option's label, used by weighted generation and reports.
     pub label: &'static str,
-    /// The option's relative weight; always at least 1.
+    /// The option's relative weight: at least 1, but for the lengths a
+    /// collection of default length does not draw within its value's budget
+    /// (0: never drawn, still a valid answer; see [`crate::combinators::sizes`]).
     pub weight: u32,
 }
 

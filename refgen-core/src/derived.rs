@@ -23,7 +23,7 @@ use crate::choice::{ChoiceTree, Opt, Site};
 use crate::combinators::depth::{self, at_budget, offered};
 pub use crate::combinators::depth::{DEFAULT_DEPTH, HARD_DEPTH};
 use crate::combinators::{
-    int, option, pick_choose, pick_ways, sequence_forward, total, Collection, Int, OptionGen, Part,
+    int, option, pick_choose, pick_ways, sequence_forward, total, Collection, Length, OptionGen, Part,
 };
 use crate::gen::{one_forward_body, product, Answerer, BoxGen, Gen, Sequence, Way};
 use crate::source::Stop;
@@ -244,7 +244,8 @@ pub fn back_part(ways: Vec<Way>, site: Site, field: Vec<Way>) -> Vec<Way> {
 }
 
 /// A `Vec` or `String` field: a length in `lo..=hi` (an integer choice point
-/// at `site`), then that many elements from `elem`, each the part `"elem"`.
+/// at `site`), or of default length ([`SeqField::sized`]), then that many
+/// elements from `elem`, each the part `"elem"`.
 /// When `limited` (the element may recurse) and the enclosing derived
 /// generator is at its depth budget, only the length `lo` is offered. The
 /// element generator is kept unboxed, so its calls are static.
@@ -253,8 +254,8 @@ pub struct SeqField<G, C> {
     depth: usize,
     limited: bool,
     /// The length generator, and the one at the depth budget (only `lo`).
-    len: Int<usize>,
-    base_len: Int<usize>,
+    len: Length,
+    base_len: Length,
     elem: G,
     _c: PhantomData<fn() -> C>,
 }
@@ -266,13 +267,20 @@ impl<G, C> SeqField<G, C> {
     /// When `lo > hi`.
     pub fn new(site: Site, lo: usize, hi: usize, depth: usize, limited: bool, elem: G) -> Self {
         assert!(lo <= hi, "the length range {lo}..={hi} of `{site}` is empty; write it low..=high");
-        let (len, base_len) = (int(lo..=hi).site(site), int(lo..=lo).site(site));
-        SeqField { lo, depth, limited, len, base_len, elem, _c: PhantomData }
+        let len = Length::Range(int(lo..=hi).site(site));
+        SeqField { lo, depth, limited, len, base_len: Length::Range(int(lo..=lo).site(site)), elem, _c: PhantomData }
+    }
+
+    /// A field of default length (see [`crate::combinators::sizes`]): the
+    /// field's type without `len`.
+    pub fn sized(site: Site, depth: usize, limited: bool, elem: G) -> Self {
+        let base_len = Length::Range(int(0..=0).site(site));
+        SeqField { lo: 0, depth, limited, len: Length::Sized(site), base_len, elem, _c: PhantomData }
     }
 
     /// The length generator for the current level.
     #[inline]
-    fn len(&self) -> &Int<usize> {
+    fn len(&self) -> &Length {
         if self.limited && at_budget(self.depth) {
             &self.base_len
         } else {

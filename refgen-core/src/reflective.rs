@@ -10,7 +10,8 @@
 //! short components), `Duration`, `SystemTime` (from the Unix epoch to
 //! 2100), `PhantomData<T>`, `Option`, `Box`, `Rc`,
 //! `Arc`, `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap`, `HashMap`,
-//! `BinaryHeap`, `LinkedList` (up to [`DEFAULT_MAX_LEN`] elements), arrays
+//! `BinaryHeap`, `LinkedList` (of default length: short most often, up to
+//! the largest size at times, see [`crate::combinators::sizes`]), arrays
 //! and tuples up to eight; and `Result`, `Ordering`, `IpAddr`, `Ipv4Addr`,
 //! `Ipv6Addr`, `SocketAddr` (and its `V4`, `V6`), `Range`, `RangeInclusive`
 //! (any two ends: empty and reversed ranges too), `Wrapping`, `Saturating`,
@@ -18,7 +19,7 @@
 //! address as its integer, so its edge values come up).
 
 use crate::combinators::{
-    bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, string, vec,
+    bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, sized_string, sized_vec, vec,
 };
 use crate::gen::{BoxGen, Gen};
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
@@ -26,7 +27,12 @@ use std::hash::Hash;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// The longest collection the standard implementations generate.
+/// The longest collection the standard implementations generated before
+/// default lengths had sizes; they now reach the largest size
+/// ([`crate::combinators::sizes`]). Write `len = 0..=8` for the old range.
+#[deprecated(
+    note = "default lengths now reach the largest size (refgen_core::combinators::sizes); write `0..=8` for the old range"
+)]
 pub const DEFAULT_MAX_LEN: usize = 8;
 
 /// A type with its own reflective generator, written once and used by every
@@ -80,7 +86,7 @@ impl Reflective for () {
 
 impl Reflective for String {
     fn generator() -> BoxGen<Self> {
-        string(char_gen(), 0..=DEFAULT_MAX_LEN).boxed()
+        sized_string(char_gen()).boxed()
     }
 }
 
@@ -89,7 +95,7 @@ where
     T: Clone,
 {
     fn generator() -> BoxGen<Self> {
-        vec(T::generator(), 0..=DEFAULT_MAX_LEN).boxed()
+        sized_vec(T::generator()).boxed()
     }
 }
 

@@ -74,8 +74,8 @@
 //!   small values; chars favour printable ASCII and whitespace, then
 //!   control characters, then the rest of Unicode: see
 //!   `refgen_core::combinators::integer` and `refgen_core::combinators::char`);
-//!   `Vec<T>` fields have a length in
-//!   `0..=refgen_core::reflective::DEFAULT_MAX_LEN` at the field's site, and
+//!   `Vec<T>` fields have a default length at the field's site (short most
+//!   often, up to the run's largest size at times: `refgen_core::combinators::sizes`), and
 //!   `Option<T>` fields a `None`/`Some` pick (weights 1 and 3) at the field's site.
 //! - **One forward body.** The generator's forward direction is written
 //!   once, generic over what answers its choices, and serves both the
@@ -623,6 +623,7 @@ pub fn synth(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// | `timeout = none` | no per-case time limit (as `timeout_ms = 0`): cases run on the test's thread, unwatched |
 /// | `max_time_ms = N` | a time budget: no case is generated once the run has taken `N` ms, and the report says how many ran; without `cases`, the run searches for that long ("10 seconds of search", as fuzzers allow; `REFGEN_MAX_TIME` overrides) |
 /// | `max_discard_ratio = N` | give up as vacuous after `cases * N` discards (default 4); a guide's edits of earlier cases that are rejected (mutants, grafts, rotations) are not discards, and have a budget of their own of the same size, after which the run's cases are random generation's |
+/// | `max_size = N` | the largest length of a collection of default length (`Vec<T>`, `String`, a set or map without `len`), 1 to 10 000 (default 100; most lengths stay short; `REFGEN_MAX_SIZE` overrides) |
 /// | `guide = NAME` / `NAME(key = value, ...)` / `EXPR` | the guide that answers the generator's choices: one of `refgen::guides` by its name, with its options (`guide = rl`, `guide = rl(explore = diverse)`, `guide = mutate(corpus = 64)`; the guides, their options and defaults are the table in the docs of `refgen::guides`), or any expression whose value implements `Guide` (`guide = MyGuide::default()`); default `auto` |
 /// | `distinct = N` | check the property on `N` valid inputs that are pairwise different (the distinct guide): `N` cases, the set first (random ones after it, should fewer than `N` different inputs exist); instead of `cases` and `guide` |
 /// | `difference = EXPR` | with `distinct`: when two inputs differ, a `refgen::distinct::Difference` over the argument's type (the tuple of them, with several), written with `refgen::distinct`'s constructors in scope: `cover` (one input per pick pattern), `cover_regex`, `cover_regex_counts`, `not_equal`, `different_lengths` (a bare name is called), `numeric_distance(10, \|x: &i64\| i128::from(*x))`, `edit_distance(3)`, `differ(\|a, b\| ...)`, `all_of([...])`, `some_of([...])`, `not(...)`; default: different `Debug` |

@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `REFGEN_CASES=n` | run `n` cases (at least 1) |
 //! | `REFGEN_SEED=n` | use seed `n` (decimal or `0x` hex) |
+//! | `REFGEN_MAX_SIZE=n` | the largest length of a collection of default length ([`Config::max_size`]), 1 to 10 000 |
 //! | `REFGEN_MAX_TIME=secs` | a time budget for the run ([`Config::max_time`]), in seconds (`10`, `2.5`) or with a unit (`500ms`, `10s`, `2m`): no case is generated once the run has taken that long; unless `REFGEN_CASES` is set too, the run has no bound of cases, so it searches for that long |
 //! | `REFGEN_REPLAY=token` | the property that printed the token runs only that case, and reports it (unshrunk: the input the report showed); every other property runs as usual and says once that the token is not its own |
 //! | `REFGEN_STATS=1` | print the table of labels (see [`crate::label!`]) and the guide's notes after the run, to the standard error directly, so `cargo test` shows it without `--nocapture` |
@@ -86,6 +87,12 @@ pub struct Config {
     /// Count the distinct values of the generated cases that passed, into
     /// [`crate::runner::Report::distinct`]; on with [`Config::statistics`].
     pub count_distinct: bool,
+    /// The largest length a collection of default length is given (a `Vec`,
+    /// `String`, set or map without a length range of its own; see
+    /// `refgen_core::combinators::sizes`); default 100, at most 10 000.
+    /// Most lengths stay short; stored failures and examples replay at any
+    /// length up to it.
+    pub max_size: usize,
     /// Makes the guide that answers the choices of generated cases; by
     /// default [`AutoGuide`] (random, switching to simulated annealing at
     /// the first utility, or to a learning guide when
@@ -110,6 +117,7 @@ impl fmt::Debug for Config {
             .field("observability", &self.observability)
             .field("report", &self.report)
             .field("count_distinct", &self.count_distinct)
+            .field("max_size", &self.max_size)
             .finish_non_exhaustive()
     }
 }
@@ -138,6 +146,7 @@ impl Config {
             observability: None,
             report: None,
             count_distinct: false,
+            max_size: refgen_core::combinators::sizes::DEFAULT_MAX_SIZE,
             guide: Arc::new(|| Box::<AutoGuide>::default()),
         }
     }
@@ -190,6 +199,20 @@ impl Config {
     /// discarded (see [`Config::max_discard_ratio`](Config#structfield.max_discard_ratio)).
     pub fn max_discard_ratio(mut self, ratio: u64) -> Self {
         self.max_discard_ratio = ratio;
+        self
+    }
+
+    /// Give collections of default length lengths up to `n` (see
+    /// [`Config::max_size`](Config#structfield.max_size)).
+    ///
+    /// # Panics
+    /// When `n` is 0 or more than 10 000.
+    pub fn max_size(mut self, n: usize) -> Self {
+        assert!(
+            (1..=refgen_core::combinators::sizes::MAX_SIZE_LIMIT).contains(&n),
+            "max_size: {n} is not a largest size; give 1 to 10 000"
+        );
+        self.max_size = n;
         self
     }
 
@@ -271,6 +294,12 @@ impl Config {
         }
         if let Some(v) = env("REFGEN_SEED") {
             self.seed = Some(parse_u64(&v).unwrap_or_else(|| bad_env("REFGEN_SEED", &v, "a seed (decimal or 0x hex)")));
+        }
+        if let Some(v) = env("REFGEN_MAX_SIZE") {
+            self.max_size = parse_u64(&v)
+                .filter(|n| (1..=refgen_core::combinators::sizes::MAX_SIZE_LIMIT as u64).contains(n))
+                .unwrap_or_else(|| bad_env("REFGEN_MAX_SIZE", &v, "a largest length of 1 to 10000"))
+                as usize;
         }
         if let Some(v) = env("REFGEN_MAX_TIME") {
             self.max_time = Some(parse_duration(&v).unwrap_or_else(|| {

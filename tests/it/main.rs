@@ -35,6 +35,7 @@ mod rl_learner;
 mod rl_state;
 mod rotate;
 mod shape_pressure;
+mod sizes;
 mod splice;
 mod statem_readme;
 mod synth;

@@ -20,7 +20,8 @@ fn addition_commutes(a: u16, b: u16) -> bool {
     a.wrapping_add(b) == b.wrapping_add(a)
 }
 
-#[property(seed = 7, cases = 50)]
+/// `max_size = 8`: no default length past 8.
+#[property(seed = 7, cases = 50, max_size = 8)]
 fn results_are_outcomes(s: String) -> Result<(), String> {
     if s.chars().count() <= 8 {
         Ok(())
@@ -89,7 +90,7 @@ fn rl_with_a_scheme_and_an_abstraction(t: (bool, u8)) {
     let _ = t;
 }
 
-#[property(cases = 30, example = (vec![1, 2, 3], 9), example = (vec![], 0), stats, regressions = false)]
+#[property(cases = 30, example = (vec![1, 2, 3], 9), example = (vec![], 0), stats, regressions = false, max_size = 8)]
 fn examples_and_labels(xs: Vec<u8>, n: u8) {
     label!(if xs.is_empty() { "empty" } else { "non-empty" });
     classify!(n == 0, "n is zero");

@@ -1,6 +1,7 @@
 //! Container generators: `Option`, sequences (`Vec`, `String`) with a length choice, and tuples.
 
 use super::integers::{int, Int};
+use super::sizes;
 use super::{pick_choose, pick_ways, total};
 use crate::choice::{ChoiceTree, Opt, Site};
 use crate::gen::{one_forward_body, product, Gen, Way};
@@ -96,11 +97,36 @@ impl<G: Gen> Gen for OptionGen<G> {
 
 // ---------------------------------------------------------------- collections
 
-/// A length in a range (one integer choice point), then that many
-/// elements, each recorded as a part named by the element site.
+/// How a collection's length is chosen: uniformly in a range (one integer
+/// choice point), or at a default length (one weighted pick, see [`super::sizes`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Length {
+    Range(Int<usize>),
+    Sized(Site),
+}
+
+impl Length {
+    fn site(self, site: Site) -> Self {
+        match self {
+            Length::Range(len) => Length::Range(len.site(site)),
+            Length::Sized(_) => Length::Sized(site),
+        }
+    }
+
+    /// The ways of the length `n`.
+    pub(crate) fn ways(&self, n: usize) -> Vec<Way> {
+        match self {
+            Length::Range(len) => len.back(&n),
+            Length::Sized(site) => sizes::len_ways(site, n),
+        }
+    }
+}
+
+/// A length (see [`vec`], [`sized_vec`]), then that many elements, each
+/// recorded as a part named by the element site.
 #[derive(Debug, Clone)]
 pub struct Collection<G, C> {
-    pub(crate) len: Int<usize>,
+    pub(crate) len: Length,
     pub(crate) elem_site: Site,
     pub(crate) gen: G,
     pub(crate) _c: PhantomData<fn() -> C>,
@@ -108,12 +134,33 @@ pub struct Collection<G, C> {
 
 /// A `Vec` whose length is uniform in `len` (site `"len"`), elements from `gen` (parts `"elem"`).
 pub fn vec<G: Gen>(gen: G, len: RangeInclusive<usize>) -> Collection<G, Vec<G::Value>> {
-    Collection { len: int(len).site("len"), elem_site: "elem", gen, _c: PhantomData }
+    Collection { len: Length::Range(int(len).site("len")), elem_site: "elem", gen, _c: PhantomData }
 }
 
 /// A `String` whose length in chars is uniform in `len`, chars from `gen`.
 pub fn string<G: Gen<Value = char>>(gen: G, len: RangeInclusive<usize>) -> Collection<G, String> {
-    Collection { len: int(len).site("len"), elem_site: "elem", gen, _c: PhantomData }
+    Collection { len: Length::Range(int(len).site("len")), elem_site: "elem", gen, _c: PhantomData }
+}
+
+/// A `Vec` of default length, as `Vec<T>`'s own generator makes it: short
+/// most often, up to the largest size at times, within one budget of
+/// elements per value (see [`super::sizes`]).
+///
+/// ```
+/// use refgen_core::combinators::{int, sized_vec};
+/// use refgen_core::generate;
+///
+/// let lens: Vec<usize> = (0..200).map(|s| generate(&sized_vec(int(0u8..=9)), s).unwrap().len()).collect();
+/// assert!(lens.iter().filter(|&&n| n <= 4).count() > 100);
+/// assert!(lens.iter().any(|&n| n > 16) && lens.iter().all(|&n| n <= 100));
+/// ```
+pub fn sized_vec<G: Gen>(gen: G) -> Collection<G, Vec<G::Value>> {
+    Collection { len: Length::Sized("len"), elem_site: "elem", gen, _c: PhantomData }
+}
+
+/// A `String` of default length in chars, chars from `gen` (see [`sized_vec`]).
+pub fn sized_string<G: Gen<Value = char>>(gen: G) -> Collection<G, String> {
+    Collection { len: Length::Sized("len"), elem_site: "elem", gen, _c: PhantomData }
 }
 
 impl<G, C> Collection<G, C> {
@@ -142,15 +189,19 @@ impl<G: Gen, C: Sequence<G::Value>> Collection<G, C> {
 /// type's sequence fields): a length from `len`,
 /// then that many elements from `gen`, each the part `elem_site`.
 #[inline]
-pub(crate) fn sequence_forward<A, G, C>(a: &mut A, len: &Int<usize>, elem_site: Site, gen: &G) -> Result<C, Stop>
+pub(crate) fn sequence_forward<A, G, C>(a: &mut A, len: &Length, elem_site: Site, gen: &G) -> Result<C, Stop>
 where
     A: Answerer + ?Sized,
     G: Gen,
     C: Sequence<G::Value>,
 {
-    let n = a.sub(len)?;
+    let (n, open) = match len {
+        Length::Range(len) => (a.sub(len)?, None),
+        Length::Sized(site) => (sizes::choose_len(a, site)?, Some(sizes::Open::enter())),
+    };
     let mut out = C::with_capacity(n.min(MAX_PREALLOC));
     a.repeat(gen, n, Some(elem_site), &mut out)?;
+    drop(open);
     Ok(out)
 }
 
@@ -159,7 +210,7 @@ impl<G: Gen, C: Sequence<G::Value>> Gen for Collection<G, C> {
     one_forward_body!();
     fn back(&self, target: &C) -> Vec<Way> {
         let elems = target.elems();
-        let mut ways = self.len.back(&elems.len());
+        let mut ways = self.len.ways(elems.len());
         for e in &elems {
             if ways.is_empty() {
                 break;

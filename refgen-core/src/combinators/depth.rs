@@ -23,11 +23,21 @@ thread_local! {
 /// Raises the level by one for a derived generator that begins; the level it ran at.
 #[inline]
 pub(crate) fn enter() -> usize {
-    LEVEL.with(|l| {
+    let v = LEVEL.with(|l| {
         let v = l.get();
         l.set(v + 1);
         v
-    })
+    });
+    if v == 0 {
+        super::sizes::value_begins();
+    }
+    v
+}
+
+/// How many derived generators are running (0 when none runs).
+#[inline]
+pub(crate) fn raw_level() -> usize {
+    LEVEL.with(|l| l.get())
 }
 
 /// Sets the level back to `level` when the derived generator that entered at it ends.

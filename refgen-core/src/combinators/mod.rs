@@ -34,6 +34,7 @@ pub(crate) mod depth;
 mod floats;
 mod integers;
 pub mod regex;
+pub mod sizes;
 
 /// Moved to [`crate::gen::Sequence`]; kept here so that old paths still compile.
 #[doc(hidden)]
@@ -42,9 +43,9 @@ pub use crate::gen::{
     failed_attempts, retrying, retrying_dead_ends, At, Bind, Filter, Map, Part, Then, DEFAULT_RETRIES, RETRY_BUDGET,
 };
 pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
-pub(crate) use collections::sequence_forward;
 pub(crate) use collections::POSITIONS;
-pub use collections::{option, string, vec, Collection, OptionGen};
+pub use collections::{option, sized_string, sized_vec, string, vec, Collection, OptionGen};
+pub(crate) use collections::{sequence_forward, Length};
 pub use depth::{DEFAULT_DEPTH, HARD_DEPTH};
 pub use floats::{float, FloatValue};
 pub use integers::{any_int, int, integer, nonzero_integer, ConstInt, Int, IntValue};

@@ -180,7 +180,8 @@ pub fn check<G: Gen + ?Sized>(g: &G, value: &G::Value) -> bool {
 }
 
 /// The probability that generation gives `value` (Goldstein's `Prob`):
-/// the sum over every way of making it.
+/// the sum over every way of making it. A value of hundreds of choices
+/// can be less likely than the smallest `f64`, and then gives 0.
 pub fn probability<G: Gen + ?Sized>(g: &G, value: &G::Value) -> f64 {
     g.back(value).iter().map(|w| w.prob).sum()
 }

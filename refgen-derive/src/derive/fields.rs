@@ -252,7 +252,11 @@ impl ExpandCx<'_> {
             let (lo, hi) = (&r.start, &r.end);
             quote_spanned!(r.span()=> #lo, #hi)
         });
-        let default_len = || quote!(0, #core::reflective::DEFAULT_MAX_LEN);
+        // Without `len`: the default length (`SeqField::sized`).
+        let seq = |len: Option<TokenStream>, lim: bool, g: TokenStream, c: TokenStream| match len {
+            Some(len) => quote!(#core::__private::SeqField::<_, #c>::new(#site, #len, #depth, #lim, #g)),
+            None => quote!(#core::__private::SeqField::<_, #c>::sized(#site, #depth, #lim, #g)),
+        };
         let part = |q: &Option<Part>, t: &Type, name: &str| match q {
             Some((inner, _)) => self.part_gen(t, inner, &format!("{site}.{name}")),
             None => own_of(t, None),
@@ -265,8 +269,7 @@ impl ExpandCx<'_> {
             }
         }
         if let Some(elem) = shape::generic_arg(ty, "Vec") {
-            let (lim, len, g) = (limited(elem), len.unwrap_or_else(default_len), part(&p.each, elem, "each"));
-            return quote!(#core::__private::SeqField::<_, #ty>::new(#site, #len, #depth, #lim, #g));
+            return seq(len, limited(elem), part(&p.each, elem, "each"), quote!(#ty));
         }
         if let Some(inner) = shape::generic_arg(ty, "Option") {
             let (lim, g) = (limited(inner), part(&p.some, inner, "some"));
@@ -285,10 +288,8 @@ impl ExpandCx<'_> {
             // The check pass reported the attributes that do not fit the type.
             (None, None) => return own(),
         };
-        let len = len.unwrap_or_else(default_len);
-        quote!(#core::__private::collected::<#ty, _>(
-            #core::__private::SeqField::<_, ::std::vec::Vec<#entry>>::new(#site, #len, #depth, #lim, #g)
-        ))
+        let seq = seq(len, lim, g, quote!(::std::vec::Vec<#entry>));
+        quote!(#core::__private::collected::<#ty, _>(#seq))
     }
 
     /// Statements generating `fields` into their locals (forward).

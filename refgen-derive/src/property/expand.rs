@@ -150,7 +150,7 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
         #[allow(dead_code, non_camel_case_types)]
         #vis struct #name {}
 
-        #[allow(dead_code, private_interfaces, clippy::redundant_closure)]
+        #[allow(dead_code, private_interfaces, clippy::redundant_closure, clippy::type_complexity)]
         impl #name {
             /// The property and its config, as the test runs them.
             #vis fn property() -> (#rt::runner::Property<#value_ty>, #rt::config::Config) {

@@ -29,7 +29,7 @@ impl Parse for RawOpt {
 }
 
 const OPTIONS: &str =
-    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, \
+    "cases, seed, shrink_steps, shrink_time_ms, timeout_ms, timeout, max_time_ms, max_discard_ratio, max_size, \
                        guide, distinct, difference, example, stats, regressions, report, executor";
 
 /// Where failures are remembered.
@@ -122,6 +122,11 @@ fn is_zero(e: &Expr) -> bool {
     matches!(e, Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) if i.base10_parse::<u64>().ok() == Some(0))
 }
 
+/// Whether `e` is an integer literal outside `range` (an expression is checked when it runs).
+fn out_of(e: &Expr, range: std::ops::RangeInclusive<u64>) -> bool {
+    matches!(e, Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) if i.base10_parse::<u64>().is_ok_and(|n| !range.contains(&n)))
+}
+
 pub(super) fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
     let mut opts = Options {
         distinct: None,
@@ -151,8 +156,15 @@ pub(super) fn parse_options(attr: TokenStream, errors: &mut Ctxt) -> Options {
         }
         seen.push(key.clone());
         match key.as_str() {
-            "cases" | "seed" | "shrink_steps" | "max_discard_ratio" => {
+            "cases" | "seed" | "shrink_steps" | "max_discard_ratio" | "max_size" => {
                 if let Some(e) = integer(errors, &name, value) {
+                    if key == "max_size" && out_of(&e, 1..=10_000) {
+                        errors.error_spanned(
+                            &e,
+                            "`max_size` is the largest length of a collection of default length: give 1 to 10_000",
+                        );
+                        continue;
+                    }
                     if key == "cases" && is_zero(&e) {
                         errors.error_spanned(
                             &e,

@@ -112,10 +112,14 @@ pub(crate) struct Run<V: 'static> {
     started: Instant,
     /// The run's in-flight file, if it has one.
     inflight: Option<PathBuf>,
+    /// The run's largest size, set on its thread while it lives.
+    _size: refgen_core::combinators::sizes::MaxSize,
 }
 
 impl<V: 'static> Run<V> {
     pub(crate) fn new(prop: Property<V>, config: &Config, watch: Option<Arc<Watch>>) -> Self {
+        // Before anything is generated or reflected (examples, stored failures).
+        let size = refgen_core::combinators::sizes::set_max_size(config.max_size);
         let mut warnings = Vec::new();
         // A token printed by another property is not this one's to replay: it runs its cases.
         let mut config = Cow::Borrowed(config);
@@ -162,6 +166,7 @@ impl<V: 'static> Run<V> {
             at: Origin::Replay,
             started: Instant::now(),
             inflight: inflight_path,
+            _size: size,
         }
     }
 
@@ -209,11 +214,23 @@ impl<V: 'static> Run<V> {
         }
         let _live = self.live();
 
-        let failed_before = refgen_core::combinators::failed_attempts();
+        let max_size = self.config.max_size;
+        let counts = move || health::Counts {
+            failed_attempts: refgen_core::combinators::failed_attempts(),
+            values_cut: refgen_core::combinators::sizes::values_cut(),
+            max_size,
+        };
+        let before = counts();
         let mut result = self.search();
         self.utility_nowhere(&mut result);
         if let Ok(report) = &mut result {
-            for note in health::notes(report, refgen_core::combinators::failed_attempts() - failed_before) {
+            let after = counts();
+            let counted = health::Counts {
+                failed_attempts: after.failed_attempts - before.failed_attempts,
+                values_cut: after.values_cut - before.values_cut,
+                max_size: after.max_size,
+            };
+            for note in health::notes(report, counted) {
                 let _ = writeln!(std::io::stderr(), "refgen: health: `{}`: {note}", self.config.name);
                 report.health.push(note);
             }
