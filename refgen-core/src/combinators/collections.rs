@@ -122,7 +122,7 @@ impl Length {
     }
 }
 
-/// A length (see [`vec`], [`sized_vec`]), then that many elements, each
+/// A length (see [`vec()`], [`sized_vec`]), then that many elements, each
 /// recorded as a part named by the element site.
 #[derive(Debug, Clone)]
 pub struct Collection<G, C> {
