@@ -250,6 +250,28 @@ fn a_counter_bug_past_20_escapes_random_sequences() {
     assert!(Commands::<CounterMachine>::new(vec![Count::Inc; 21]).check().is_err());
 }
 
+/// The default guide shares a state machine's cases with a learner rewarded for new model states,
+/// from the first case on: the counter bug that random sequences miss is found.
+#[test]
+fn the_default_guide_reaches_deep_states() {
+    for seed in 1..=3 {
+        let config = Config::new("statem::deep_default").seed(seed).cases(10_000).no_regressions();
+        let f = failure(check_state_machine::<CounterMachine>(&config));
+        assert!(f.tests < 1_000, "seed {seed}: {} tests", f.tests);
+        assert_eq!(f.args[0].1.matches("Inc").count(), 21, "seed {seed}: shrunk to 21 steps up: {}", f.args[0].1);
+    }
+    // Not a state machine: no share.
+    let plain = Property::new(|| int(0u8..=9), |x: u8| x < 10).check(&Config::new("statem::plain")).unwrap();
+    assert!(plain.guide_notes.iter().all(|n| !n.contains("state machine")), "{:?}", plain.guide_notes);
+    let kv = check_state_machine::<KvMachine>(&Config::new("statem::kv_notes").seed(1).cases(30).no_regressions());
+    let notes = match kv {
+        Ok(report) => report.guide_notes,
+        Err(refgen::runner::RunError::Failed(f)) => f.guide_notes,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(notes.iter().any(|n| n.contains("the first to run a state machine")), "{notes:?}");
+}
+
 // ---------------------------------------------------------------- the parallel mode
 
 #[test]

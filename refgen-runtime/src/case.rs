@@ -35,6 +35,8 @@ pub(crate) struct CaseState {
     pub(crate) labels: Vec<String>,
     pub(crate) utility: Option<f64>,
     pub(crate) notes: Vec<String>,
+    /// The key of the model state the case's command sequence reached, when it ran a state machine.
+    pub(crate) state: Option<u64>,
 }
 
 /// What the property has reported about the case running on a thread, if one runs.
@@ -49,6 +51,8 @@ struct Current {
     keep_notes: Cell<bool>,
     /// Its notes so far.
     notes: RefCell<Vec<String>>,
+    /// The model state its command sequence reached (see [`reached_state`]).
+    state: Cell<Option<u64>>,
 }
 
 thread_local! {
@@ -59,6 +63,7 @@ thread_local! {
             utility: Cell::new(None),
             keep_notes: Cell::new(false),
             notes: RefCell::new(Vec::new()),
+            state: Cell::new(None),
         }
     };
 }
@@ -85,8 +90,20 @@ pub(crate) fn end() -> CaseState {
             _ => Vec::new(),
         };
         s.keep_notes.set(false);
-        CaseState { labels, utility: s.utility.take(), notes }
+        CaseState { labels, utility: s.utility.take(), notes, state: s.state.take() }
     })
+}
+
+/// The current case ran a state machine's command sequence, which reached
+/// the model state of key `key` (the last call counts): the case's novelty
+/// is the model state's, so guides rewarded for new values are rewarded for
+/// new model states. Outside a case it does nothing.
+pub(crate) fn reached_state(key: u64) {
+    STATE.with(|s| {
+        if s.on.get() {
+            s.state.set(Some(key));
+        }
+    });
 }
 
 /// Whether the notes of the case running on this thread are kept: only for

@@ -113,7 +113,18 @@ where
             }
         };
         let valid = outcome != Outcome::Discarded;
-        guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility: None, key, trail: &trail });
+        let state_machine = false;
+        guide.feedback(&Feedback {
+            origin,
+            failed_attempts,
+            outcome,
+            valid,
+            new,
+            utility: None,
+            key,
+            trail: &trail,
+            state_machine,
+        });
     }
     out
 }

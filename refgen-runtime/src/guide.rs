@@ -333,6 +333,10 @@ pub struct Feedback<'a> {
     pub key: Option<u64>,
     /// The case's choices as made (see [`Feedback::tree`]).
     pub trail: &'a Trail,
+    /// The case ran a state machine's command sequence ([`crate::statem`]): its
+    /// `key` and `new` are of the model state the sequence reached, so a guide
+    /// rewarded for new values is rewarded for new model states.
+    pub state_machine: bool,
 }
 
 impl Feedback<'_> {

@@ -100,6 +100,7 @@ fn grafted_cases_are_values_the_generator_makes_recorded_as_made() {
             utility: None,
             key,
             trail: &trail,
+            state_machine: false,
         });
     }
     let stats = guide.stats();

@@ -105,6 +105,7 @@ fn the_defaults_are_the_papers() {
         utility: None,
         key: None,
         trail: &trail,
+        state_machine: false,
     };
     assert_eq!(c.reward(&fb(true, true)), 20.0);
     assert_eq!(c.reward(&fb(true, false)), 0.0);

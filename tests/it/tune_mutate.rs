@@ -393,6 +393,7 @@ fn an_adopted_case_joins_the_corpus_but_is_none_of_the_guides_cases() {
         utility: None,
         key: Some(7),
         trail: &trail,
+        state_machine: false,
     };
     // A value made again adds nothing: it is not heard.
     guide.feedback(&Feedback { new: false, ..adopted });

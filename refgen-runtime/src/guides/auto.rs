@@ -1,9 +1,16 @@
 //! The default guide: random generation that switches itself to a utility search, RLCheck or mutation.
 //!
 //! Most properties are best served by plain random generation, and need no
-//! choice of guide. Three kinds are not, and [`AutoGuide`] (a
+//! choice of guide. Four kinds are not, and [`AutoGuide`] (a
 //! [`Switching`] guide, see [`super::switch`]) notices each:
 //!
+//! - a state machine ([`crate::statem`]: a property that runs a
+//!   `Commands` or `ParallelCommands` sequence) has bugs that need a deep
+//!   model state, which random sequences rarely reach: from its first case,
+//!   it shares the cases with a learner rewarded for sequences that reach new
+//!   model states (`rl(explore = diverse)`; [`AutoGuide::explorer`] names
+//!   another), which makes 15 of 16 ([`super::switch::STATE_SHARE`]); random
+//!   generation keeps the others;
 //! - a property that reports a utility (`maximize!`, `minimize!`,
 //!   `target!`) asks for inputs of high utility, which random generation does
 //!   not look for: at the first case that reports one, it shares the later
@@ -78,7 +85,7 @@
 
 use super::grow::{grower, DEFAULT_GROW, SWITCH_CASES, SWITCH_FAILED};
 use super::switch::{Counted, Grower, Switching, When};
-use super::{RandomGuide, RlGuide, SaGuide};
+use super::{RandomGuide, RlConfig, RlGuide, SaGuide};
 use crate::guide::Guide;
 
 /// When an [`AutoGuide`] switches. `#[property(guide = auto)]` takes no keys: [`options`] gives the defaults.
@@ -127,6 +134,7 @@ impl AutoGuide {
             min_cases: config.min_cases,
             discards: Some(config.discard_threshold),
             utility: true,
+            states: true,
             failed_attempts: config.failed_attempts,
             counted: Counted::AfterFirst,
         };
@@ -134,7 +142,15 @@ impl AutoGuide {
         let mut guide = Switching::with("auto".to_owned(), Box::new(RandomGuide), when, grower);
         guide.learner = Some(Box::new(learner));
         guide.search = Some(Box::new(SaGuide::default()));
+        guide.explorer = Some(Box::new(RlGuide::new(RlConfig::diverse())));
         guide
+    }
+
+    /// The same guide, sharing a state machine's cases with `explorer` (instead of
+    /// `rl(explore = diverse)`) from its first case on.
+    pub fn explorer(mut self, explorer: impl Guide + 'static) -> Self {
+        self.explorer = Some(Box::new(explorer));
+        self
     }
 
     /// The same guide, switching to `search` (instead of simulated

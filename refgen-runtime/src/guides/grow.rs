@@ -120,6 +120,7 @@ impl Growing {
             min_cases: SWITCH_CASES,
             discards: None,
             utility: false,
+            states: false,
             failed_attempts: SWITCH_FAILED,
             counted: Counted::Retried,
         };

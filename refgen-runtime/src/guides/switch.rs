@@ -44,6 +44,10 @@ pub const MIN_SHARE: f64 = 1.0 / 16.0;
 /// How many of the first guide's latest utilities the search is measured against ([`MIN_SHARE`]).
 pub const RECENT: usize = 64;
 
+/// The share of the cases the explorer makes once a [`Switching`] guide has switched on a state machine
+/// ([`When::states`]); the first guide makes the others for the whole run.
+pub const STATE_SHARE: f64 = 1.0 - MIN_SHARE;
+
 /// When a [`Switching`] guide hands over.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct When {
@@ -53,6 +57,10 @@ pub struct When {
     pub discards: Option<f64>,
     /// Switch to the search at the first case that reports a utility.
     pub utility: bool,
+    /// At the first case that runs a state machine's command sequence ([`Feedback::state_machine`]), share
+    /// the cases with the explorer (the default guide: `rl(explore = diverse)`), rewarded for new model
+    /// states ([`STATE_SHARE`]).
+    pub states: bool,
     /// Switch to the grower once the failed attempts pass this many per case counted.
     pub failed_attempts: f64,
     /// Which cases the failed attempts are counted over.
@@ -106,6 +114,8 @@ pub(super) enum Switch {
     Discards { cases: u64, discards: u64 },
     /// To the search: case `case` (from 0) reported a utility.
     Utility { case: u64 },
+    /// To the learner, sharing: case `case` (from 0) ran a state machine.
+    States { case: u64 },
     /// To the grower: `failed` failed attempts in `counted` cases counted, of the first `cases`.
     Validity { cases: u64, counted: u64, failed: u64 },
 }
@@ -118,6 +128,8 @@ pub struct Switching<K> {
     pub(super) when: When,
     pub(super) learner: Option<Box<dyn Guide>>,
     pub(super) search: Option<Box<dyn Guide>>,
+    /// What a state machine's cases are shared with ([`When::states`]).
+    pub(super) explorer: Option<Box<dyn Guide>>,
     pub(super) grower: Grower,
     /// The share of the work a sharing grower makes ([`Grower::Share`]).
     pub(super) share: f64,
@@ -164,6 +176,7 @@ impl<K> Switching<K> {
             when,
             learner: None,
             search: None,
+            explorer: None,
             grower,
             share: 0.0,
             cases: 0,
@@ -210,6 +223,10 @@ impl<K> Switching<K> {
             self.switched = Some(Switch::Utility { case: self.cases - 1 });
             return;
         }
+        if self.when.states && self.explorer.is_some() && feedback.state_machine {
+            self.switched = Some(Switch::States { case: self.cases - 1 });
+            return;
+        }
         let counts = match self.when.counted {
             Counted::AfterFirst => self.cases > 1,
             Counted::Retried => feedback.failed_attempts.is_some(),
@@ -252,6 +269,7 @@ impl<K> Switching<K> {
         match (self.switched, &mut self.grower) {
             (Some(Switch::Discards { .. }), _) => self.learner.as_deref_mut().expect("a learner"),
             (Some(Switch::Utility { .. }), _) if !self.first_case => self.search.as_deref_mut().expect("a search"),
+            (Some(Switch::States { .. }), _) if !self.first_case => self.explorer.as_deref_mut().expect("an explorer"),
             (Some(Switch::Validity { .. }), Grower::Replace(g)) => &mut **g,
             (Some(Switch::Validity { .. }), Grower::Share(g)) if !self.first_case => &mut **g,
             _ => &mut *self.first,
@@ -262,6 +280,7 @@ impl<K> Switching<K> {
     fn successor(&self) -> Option<&dyn Guide> {
         match (self.switched?, &self.grower) {
             (Switch::Discards { .. }, _) => self.learner.as_deref(),
+            (Switch::States { .. }, _) => self.explorer.as_deref(),
             (Switch::Utility { .. }, _) => self.search.as_deref(),
             (Switch::Validity { .. }, grower) => grower.guide(),
         }
@@ -287,6 +306,13 @@ impl<K> Switching<K> {
                 "{}: switched from random generation to {to} after case #{}, when {discards} of {cases} cases had been discarded",
                 self.name,
                 cases - 1,
+            ),
+            (Switch::States { case }, _) => format!(
+                "{}: shares the cases with {to} after case #{case}, the first to run a state machine, {to} rewarded \
+                 for sequences that reach new model states; {to} made {} of the {} cases since, {first} the others",
+                self.name,
+                self.searched,
+                self.since_switch,
             ),
             (Switch::Utility { case }, _) => format!(
                 "{}: shares the cases with {to} after case #{case}, the first to report a utility (`maximize!`, \
@@ -347,6 +373,13 @@ impl<K> Guide for Switching<K> {
                     _ => 0.5,
                 };
                 self.first_case = self.searched as f64 >= share * self.since_switch as f64;
+                self.searched += u64::from(!self.first_case);
+                self.active().begin_case(case)
+            }
+            Some(Switch::States { .. }) => {
+                // The learner makes its share of the cases, the first guide the others, interleaved.
+                self.since_switch += 1;
+                self.first_case = self.searched as f64 >= STATE_SHARE * self.since_switch as f64;
                 self.searched += u64::from(!self.first_case);
                 self.active().begin_case(case)
             }

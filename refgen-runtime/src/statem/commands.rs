@@ -123,23 +123,30 @@ impl<M: StateMachine> Commands<M> {
     /// precondition, postcondition and the invariant after it; the first
     /// that fails is the error, naming the step.
     pub fn check(&self) -> Result<(), Violation> {
-        let mut sut = M::new_sut();
         let mut state = M::initial_state();
+        let result = self.check_from(&mut state);
+        crate::case::reached_state(crate::hashing::value_key(&state));
+        result
+    }
+
+    /// [`Commands::check`] from `state`, the initial state, which it leaves where the run stopped.
+    fn check_from(&self, state: &mut M::State) -> Result<(), Violation> {
+        let mut sut = M::new_sut();
         for (i, c) in self.commands.iter().enumerate() {
             let step = i + 1;
-            if !M::precondition(&state, c) {
+            if !M::precondition(state, c) {
                 return Err(Violation(format!(
                     "the precondition of step {step} ({c:?}) fails in the model state {state:?}"
                 )));
             }
             let out = M::run(&mut sut, c);
-            if !M::postcondition(&state, c, &out) {
+            if !M::postcondition(state, c, &out) {
                 return Err(Violation(format!(
                     "step {step} ({c:?}) returned {out:?}, which the model does not allow in the state {state:?}"
                 )));
             }
-            M::next_state(&mut state, c);
-            if !M::invariant(&state, &sut) {
+            M::next_state(state, c);
+            if !M::invariant(state, &sut) {
                 return Err(Violation(format!(
                     "after step {step} ({c:?}) the system under test breaks the invariant of the model state {state:?}"
                 )));

@@ -15,7 +15,11 @@
 //! precondition holds (a command whose precondition fails is made again, in
 //! place; the case is never discarded). The runner, its configuration and
 //! environment variables, persistence, replay tokens, shrinking and every
-//! guide work on it as on any value. Shrinking deletes commands and
+//! guide work on it as on any value. Running a sequence ([`Commands::check`],
+//! [`Commands::run`]) tells the guide the model state it reached, so guides
+//! rewarded for new values are rewarded for new model states, and the default
+//! guide shares the cases with such a learner from the first case on (see
+//! [`crate::guides::AutoGuide`]). Shrinking deletes commands and
 //! simplifies their arguments by editing the choice tree; lenient replay
 //! makes each candidate over the model again, so a candidate's preconditions
 //! hold too. A failing sequence is printed as numbered steps with the model

@@ -133,6 +133,7 @@ impl<M: ParallelStateMachine> ParallelCommands<M> {
     /// a new system: the prefix in order (its postconditions checked), then
     /// the branches on threads; the results must be [`linearizable`].
     pub fn check(&self) -> Result<(), Violation> {
+        crate::case::reached_state(crate::hashing::value_key(&self.sequential_state()));
         // Short branches overlap in a narrower window: a case whose longest
         // branch has k < 4 commands runs 4 / k times as often (rounded up).
         let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);

@@ -274,6 +274,7 @@ impl Kept {
             utility: None,
             key: self.key,
             trail: &self.trail,
+            state_machine: false,
         }
     }
 }

@@ -116,6 +116,8 @@ impl<V: 'static> Worker<V> {
             }
             let outcome = status.outcome();
             let (valid, utility) = (outcome != Outcome::Discarded, state.utility);
+            let state_machine = state.state.is_some();
+            let key = state.state.or(key);
             let (key, new) = match key.filter(|_| hears_values) {
                 Some(k) => (Some(k), self.seen.insert_key(k)),
                 None => (None, false),
@@ -127,7 +129,8 @@ impl<V: 'static> Worker<V> {
                 let _ = remade(gen, seed, trail, spare, kept, self.retries);
             }
             let (origin, failed_attempts, trail) = (Origin::Plain, Some(failed), &self.trail);
-            self.guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
+            let fb = Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail, state_machine };
+            self.guide.feedback(&fb);
             if remake {
                 self.trail.clear();
             }

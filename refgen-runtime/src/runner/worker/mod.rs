@@ -223,7 +223,19 @@ impl<V: 'static> Worker<V> {
                         let new = seen.insert_key(key);
                         let (origin, outcome, failed_attempts) = (Origin::Adopted, Outcome::Passed, None);
                         let (valid, utility, key, trail) = (true, None, Some(key), &*trail);
-                        guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
+                        let state_machine = false;
+                        let fb = Feedback {
+                            origin,
+                            failed_attempts,
+                            outcome,
+                            valid,
+                            new,
+                            utility,
+                            key,
+                            trail,
+                            state_machine,
+                        };
+                        guide.feedback(&fb);
                     }
                 }
                 *failed_before = failed_attempts();
@@ -371,6 +383,8 @@ impl<V: 'static> Worker<V> {
             result.options = self.trail.choice_nodes().map(|n| n.label()).collect();
         }
         let mut value_key = None;
+        // The model state a state machine's case reached: its key for novelty.
+        let mut state_key = None;
         match made {
             MadeValue::Panicked(reason, tree) => {
                 result.tree = self.result_tree(tree, true);
@@ -419,6 +433,7 @@ impl<V: 'static> Worker<V> {
                     result.labels = st.labels;
                     result.utility = st.utility;
                     result.notes = st.notes;
+                    state_key = st.state;
                     result.status = tested(outcome);
                 }
                 result.tree = self.result_tree(tree, keep_tree || !test || result.status.fails());
@@ -429,6 +444,8 @@ impl<V: 'static> Worker<V> {
             seen.insert_key(k);
         }
         if guided {
+            let state_machine = state_key.is_some();
+            let value_key = state_key.or(value_key);
             // A case with no value is invalid, and never new.
             let new = value_key.is_some_and(|k| self.seen.insert_key(k));
             let outcome = result.status.outcome();
@@ -437,7 +454,8 @@ impl<V: 'static> Worker<V> {
             let origin = self.origin;
             let failed = failed_attempts() - self.failed_before;
             let failed_attempts = (self.retried != Some(false)).then_some(failed);
-            self.guide.feedback(&Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail });
+            let fb = Feedback { origin, failed_attempts, outcome, valid, new, utility, key, trail, state_machine };
+            self.guide.feedback(&fb);
         }
         panics::quiet(false);
         result
