@@ -4,8 +4,8 @@ use refgen::interpret::{check, generate, generate_recorded, parse_tree, reflect,
 use refgen::prelude::*;
 use refgen::runner::Origin;
 use refgen::statem::{
-    check_parallel, check_state_machine, linearizable, neighbour, parallel_property, state_machine_property,
-    ParallelCommands, ParallelStateMachine,
+    check_parallel, check_state_machine, check_trace, linearizable, neighbour, parallel_property,
+    state_machine_property, ParallelCommands, ParallelStateMachine,
 };
 use refgen_fixtures::runs::{failure, temp_dir};
 use refgen_fixtures::statem_models::{Bank, BankMachine, Count, CounterMachine, Kv, KvMachine, RacyMachine, Shared};
@@ -248,6 +248,33 @@ fn a_counter_bug_past_20_escapes_random_sequences() {
     assert!(r.is_ok());
     // The bug is there: 21 steps up.
     assert!(Commands::<CounterMachine>::new(vec![Count::Inc; 21]).check().is_err());
+}
+
+/// A recorded trace of 200 commands, the bug at steps 101 to 106, reflected, run and shrunk to the
+/// shortest failing sequence (6 commands); a trace that breaks a precondition is refused, naming the step.
+#[test]
+fn a_recorded_trace_is_replayed_and_shrunk() {
+    let mut trace = Vec::new();
+    for i in 0..25u8 {
+        let k = i % 3;
+        trace.extend([Kv::Put(k, u32::from(i)), Kv::Get(k), Kv::Remove(k), Kv::Get(k)]);
+    }
+    trace.extend([Kv::Put(1, 1), Kv::Put(2, 2), Kv::Put(3, 3), Kv::Put(4, 4), Kv::Put(1, 5), Kv::Remove(1)]);
+    trace.extend((0..94).map(|i| Kv::Get(i % 8)));
+    assert_eq!(trace.len(), 200);
+    let config = Config::new("statem::trace").no_regressions();
+    let f = failure(check_trace::<KvMachine>(trace.clone(), &config));
+    assert_eq!(f.tests, 1, "only the trace runs");
+    let shrunk = &f.args[0].1;
+    assert_eq!(shrunk.matches("Put(").count() + shrunk.matches("Remove(").count(), 6, "{shrunk}");
+    // The passing prefix passes, and runs alone.
+    let report = check_trace::<KvMachine>(trace[..100].to_vec(), &config).unwrap();
+    assert_eq!((report.cases, report.examples_run), (1, 1));
+    // A remove of a key the model does not hold.
+    match check_trace::<KvMachine>(vec![Kv::Put(1, 1), Kv::Remove(2)], &config) {
+        Err(refgen::runner::RunError::Setup { reason, .. }) => assert!(reason.contains("step 2"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// The default guide shares a state machine's cases with a learner rewarded for new model states,

@@ -217,7 +217,30 @@ pub struct CommandsGen<M> {
 impl<M: StateMachine> CommandsGen<M> {
     /// The generator of sequences whose length is uniform in [`StateMachine::len`].
     pub fn new() -> Self {
-        CommandsGen { len: int(M::len()).site(LEN), _machine: PhantomData }
+        Self::with_len(M::len())
+    }
+
+    /// The generator of sequences whose length is uniform in `len`.
+    pub fn with_len(len: std::ops::RangeInclusive<usize>) -> Self {
+        CommandsGen { len: int(len).site(LEN), _machine: PhantomData }
+    }
+
+    /// One way of making `target`: each command the first way its step's
+    /// generator makes it; `None` when there is none (a length out of range,
+    /// a precondition that fails, a command `commands` cannot make).
+    pub(crate) fn first_way(&self, target: &Commands<M>) -> Option<Way> {
+        let mut way = self.len.back(&target.commands.len()).into_iter().next()?;
+        let mut state = M::initial_state();
+        for c in &target.commands {
+            if !M::precondition(&state, c) {
+                return None;
+            }
+            let w = M::commands(&state).back(c).into_iter().next()?;
+            way.forest.push(ChoiceTree::group(STEP, vec![ChoiceTree::group(COMMAND, w.forest)]));
+            way.prob *= w.prob;
+            M::next_state(&mut state, c);
+        }
+        Some(way)
     }
 }
 
