@@ -250,6 +250,29 @@ fn a_counter_bug_past_20_escapes_random_sequences() {
     assert!(Commands::<CounterMachine>::new(vec![Count::Inc; 21]).check().is_err());
 }
 
+/// A state machine's run says which commands ran, how long the sequences were and how many model
+/// states they reached.
+#[test]
+fn a_run_has_the_statistics_of_its_sequences() {
+    let report =
+        check_state_machine::<AtomicMachine>(&Config::new("statem::stats").seed(3).cases(200).no_regressions());
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let states = report.model_states.expect("a state machine's run counts its model states");
+    assert!(states > 10, "{states}");
+    let table = report.statistics();
+    assert!(table.contains("distinct model states reached"), "{table}");
+    let commands: Vec<&String> = report.labels.keys().filter(|l| l.starts_with("command ")).collect();
+    assert!(commands.len() >= 2, "{commands:?}");
+    let lengths: u64 = report.labels.iter().filter(|(l, _)| l.starts_with("length ")).map(|(_, n)| n).sum();
+    assert_eq!(lengths, report.cases, "one length label per case");
+    // A property that is not a state machine counts none.
+    let plain = Property::new(|| int(0u8..=9), |x: u8| x < 10).check(&Config::new("statem::no_states")).unwrap();
+    assert_eq!(plain.model_states, None);
+}
+
 /// A recorded trace of 200 commands, the bug at steps 101 to 106, reflected, run and shrunk to the
 /// shortest failing sequence (6 commands); a trace that breaks a precondition is refused, naming the step.
 #[test]

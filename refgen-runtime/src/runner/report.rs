@@ -30,6 +30,9 @@ pub struct Report {
     /// and `REFGEN_STATS=1` turn it on); `None` otherwise. Counting keys every
     /// value, which costs a formatting of it per case.
     pub distinct: Option<u64>,
+    /// How many distinct model states the generated cases' command sequences reached, when the
+    /// property runs a state machine ([`crate::statem`]); `None` otherwise.
+    pub model_states: Option<u64>,
     /// Remembered failures replayed first.
     pub regressions_replayed: usize,
     /// Examples written by hand that ran.
@@ -134,6 +137,9 @@ impl Report {
         }
         if let Some(distinct) = self.distinct {
             out.push_str(&format!("  {distinct} distinct values among the generated cases that passed\n"));
+        }
+        if let Some(states) = self.model_states {
+            out.push_str(&format!("  {states} distinct model states reached by the generated command sequences\n"));
         }
         if let Some(budget) = self.out_of_time {
             out.push_str(&format!("  stopped by the time budget of {budget:?} after {} valid cases\n", self.cases));

@@ -126,6 +126,7 @@ impl<M: StateMachine> Commands<M> {
         let mut state = M::initial_state();
         let result = self.check_from(&mut state);
         crate::case::reached_state(crate::hashing::value_key(&state));
+        label_run::<M>(&self.commands);
         result
     }
 
@@ -163,6 +164,31 @@ impl<M: StateMachine> Commands<M> {
             panic!("{v}");
         }
     }
+}
+
+/// Labels the current case with what its sequence ran, for the run's statistics (`stats`, the
+/// observability lines, the HTML report): `command NAME` for each kind of command in it (the command's
+/// `Debug` up to its arguments) and `length A..=B`, its number of commands by powers of two.
+pub(crate) fn label_run<M: StateMachine>(commands: &[M::Command]) {
+    let mut kinds: Vec<String> = Vec::new();
+    for c in commands {
+        let shown = format!("{c:?}");
+        let kind = shown.split(|ch: char| ch == '(' || ch == '{' || ch.is_whitespace()).next().unwrap_or("");
+        if !kinds.iter().any(|k| k == kind) {
+            kinds.push(kind.to_owned());
+        }
+    }
+    for kind in kinds {
+        crate::case::report_label(format!("command {kind}"));
+    }
+    let n = commands.len();
+    crate::case::report_label(match n {
+        0 => "length 0".to_owned(),
+        _ => {
+            let lo = 1usize << n.ilog2();
+            format!("length {lo}..={}", 2 * lo - 1)
+        }
+    });
 }
 
 /// Writes `commands` as a `vec![...]` whose lines are the numbered steps,

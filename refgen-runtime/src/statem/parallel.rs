@@ -134,6 +134,8 @@ impl<M: ParallelStateMachine> ParallelCommands<M> {
     /// the branches on threads; the results must be [`linearizable`].
     pub fn check(&self) -> Result<(), Violation> {
         crate::case::reached_state(crate::hashing::value_key(&self.sequential_state()));
+        let all: Vec<M::Command> = self.prefix.iter().chain(self.branches.iter().flatten()).cloned().collect();
+        super::commands::label_run::<M>(&all);
         // Short branches overlap in a narrower window: a case whose longest
         // branch has k < 4 commands runs 4 / k times as often (rounded up).
         let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);

@@ -450,6 +450,7 @@ impl<V: 'static> Run<V> {
         }
         self.report.guide_notes = self.guide_notes();
         self.report.distinct = self.runner.distinct();
+        self.report.model_states = self.runner.model_states();
         self.report.elapsed = self.started.elapsed();
         Ok(std::mem::take(&mut self.report))
     }

@@ -116,6 +116,9 @@ impl<V: 'static> Worker<V> {
             }
             let outcome = status.outcome();
             let (valid, utility) = (outcome != Outcome::Discarded, state.utility);
+            if let Some(k) = state.state {
+                self.states.insert_key(k);
+            }
             let state_machine = state.state.is_some();
             let key = state.state.or(key);
             let (key, new) = match key.filter(|_| hears_values) {

@@ -110,6 +110,8 @@ pub(super) struct Worker<V> {
     /// The keys of the values of the generated cases that passed, when the
     /// run counts distinct values ([`Config::count_distinct`]).
     distinct: Option<Seen>,
+    /// The model states the generated cases' command sequences reached (a state machine's run).
+    states: Seen,
     /// The seeds of the first fast-path cases that passed (at most
     /// [`PLAIN_CASES_KEPT`]), with their kept choices when they were noted
     /// ([`Choices::Plain::note`]), until the first plan off the fast path,
@@ -176,6 +178,7 @@ impl<V: 'static> Worker<V> {
             last_end: None,
             observed: false,
             distinct: config.count_distinct.then(Seen::new),
+            states: Seen::new(),
             plain_passed: Some(Vec::new()),
             pending: None,
             failed_before: 0,
@@ -443,6 +446,9 @@ impl<V: 'static> Worker<V> {
         {
             seen.insert_key(k);
         }
+        if let (true, Some(k)) = (generated, state_key) {
+            self.states.insert_key(k);
+        }
         if guided {
             let state_machine = state_key.is_some();
             let value_key = state_key.or(value_key);
@@ -522,6 +528,11 @@ impl<V: 'static> CaseRunner<V> {
     /// How many distinct values the generated cases that passed had, when the run counts them.
     pub(super) fn distinct(&self) -> Option<u64> {
         self.worker.distinct.as_ref().map(|s| s.len() as u64)
+    }
+
+    /// How many distinct model states the generated cases reached, when they ran a state machine.
+    pub(super) fn model_states(&self) -> Option<u64> {
+        Some(self.worker.states.len() as u64).filter(|&n| n > 0)
     }
 
     /// Cases are observed from now on: each result carries its option labels.
