@@ -64,6 +64,7 @@ pub mod args;
 pub mod bytes;
 pub mod choice;
 pub mod combinators;
+mod data_crates;
 mod derived;
 pub mod edit;
 pub mod gen;

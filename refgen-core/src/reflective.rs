@@ -16,7 +16,9 @@
 //! `Ipv6Addr`, `SocketAddr` (and its `V4`, `V6`), `Range`, `RangeInclusive`
 //! (any two ends: empty and reversed ranges too), `Wrapping`, `Saturating`,
 //! `Reverse` and `OsString`, each by a map of the generators here (an
-//! address as its integer, so its edge values come up).
+//! address as its integer, so its edge values come up). Behind features of
+//! their crates' names: `chrono`'s dates and times, `uuid::Uuid` and
+//! `serde_json::Value` (each favouring its edge values).
 
 use crate::combinators::{
     bool as bool_gen, char as char_gen, float, integer, nonzero_integer, option, pure, sized_string, sized_vec, vec,

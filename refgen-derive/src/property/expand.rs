@@ -75,8 +75,8 @@ pub(super) fn generate(func: ItemFn, args: Vec<Arg>, opts: Options) -> TokenStre
     match &opts.guide {
         None => {}
         Some(GuideExpr::Value(e)) => calls.push(quote_spanned!(e.span()=> .guide(|| #e))),
-        Some(GuideExpr::Named { name, calls: set, constant }) => {
-            let options = super::guide::options(name, set, *constant, &value_ty);
+        Some(GuideExpr::Named { name, calls: set, constant, keys }) => {
+            let options = super::guide::options(name, set, *constant, keys, &value_ty);
             // The calls spanned at the guide's name (paths written here, not interpolated), so
             // that options which make no guide are an error there. One ident for the binding
             // and its use, whatever hygiene the name's span has.

@@ -17,9 +17,9 @@ use syn::{Expr, Ident};
 
 /// The guide `guide = ...` names.
 pub(super) enum GuideExpr {
-    /// One of `refgen_runtime::guides`, by its name, with the calls that set its options,
-    /// and whether they can be made in a `const` block.
-    Named { name: Ident, calls: Vec<TokenStream>, constant: bool },
+    /// One of `refgen_runtime::guides`, by its name, with the calls that set its options, whether
+    /// they can be made in a `const` block, and the checks that each key is one the guide takes.
+    Named { name: Ident, calls: Vec<TokenStream>, constant: bool, keys: Vec<TokenStream> },
     /// Any other expression, whose value implements `Guide`.
     Value(Expr),
 }
@@ -53,7 +53,7 @@ pub(super) fn parse_guide(value: Expr, errors: &mut Ctxt) -> GuideExpr {
     };
     let rt = quote!(::refgen::refgen_runtime);
     if let Some(name) = guide_name(&value) {
-        return GuideExpr::Named { name: name.clone(), calls: Vec::new(), constant: true };
+        return GuideExpr::Named { name: name.clone(), calls: Vec::new(), constant: true, keys: Vec::new() };
     }
     let call = match &value {
         Expr::Call(c) if guide_name(&c.func).is_some() && c.args.iter().any(|a| matches!(a, Expr::Assign(_))) => c,
@@ -61,6 +61,7 @@ pub(super) fn parse_guide(value: Expr, errors: &mut Ctxt) -> GuideExpr {
     };
     let name = guide_name(&call.func).expect("checked above");
     let mut calls = Vec::new();
+    let mut key_checks = Vec::new();
     let mut keys: Vec<Ident> = Vec::new();
     let mut all_constant = true;
     for arg in &call.args {
@@ -93,21 +94,30 @@ pub(super) fn parse_guide(value: Expr, errors: &mut Ctxt) -> GuideExpr {
         };
         let args = quote_spanned!(value.span()=> (#value));
         calls.push(quote_spanned!(key.span()=> .#key #args));
+        key_checks.push(quote_spanned! {key.span()=>
+            let () = #rt::guides::#name::OPTIONS.#key;
+        });
     }
-    GuideExpr::Named { name: name.clone(), calls, constant: all_constant }
+    GuideExpr::Named { name: name.clone(), calls, constant: all_constant, keys: key_checks }
 }
 
-/// The expression of a named guide's options, for arguments of type `value_ty`.
-pub(super) fn options(name: &Ident, calls: &[TokenStream], constant: bool, value_ty: &TokenStream) -> TokenStream {
+/// The expression of a named guide's options, for arguments of type `value_ty`, after the checks
+/// `keys` that each key given is one the guide takes (a field of its `OPTIONS`: rustc's error at a key
+/// it does not take lists those it does).
+pub(super) fn options(
+    name: &Ident,
+    calls: &[TokenStream],
+    constant: bool,
+    keys: &[TokenStream],
+    value_ty: &TokenStream,
+) -> TokenStream {
     // The type spanned at the guide's name too, so that a call of a setter is spanned from the
     // name to its value, in the attribute.
     let value_ty = respan(value_ty.clone(), name.span());
     let base = quote_spanned!(name.span()=> ::refgen::refgen_runtime::guides::#name::options::<#value_ty>());
-    if constant {
-        quote_spanned!(name.span()=> const { #base #(#calls)* })
-    } else {
-        quote!(#base #(#calls)*)
-    }
+    let options =
+        if constant { quote_spanned!(name.span()=> const { #base #(#calls)* }) } else { quote!(#base #(#calls)*) };
+    quote!({ #(#keys)* #options })
 }
 
 /// `tokens`, every one of them spanned at `span`.

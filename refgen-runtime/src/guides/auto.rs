@@ -174,6 +174,8 @@ pub const fn options<V>() -> AutoConfig {
     AutoConfig { min_cases: SWITCH_CASES, discard_threshold: 0.5, failed_attempts: SWITCH_FAILED }
 }
 
+super::option_keys!();
+
 /// The names `auto`'s options may use: none.
 pub mod names {}
 

@@ -467,6 +467,8 @@ pub const fn options<V>() -> CgsConfig {
     CgsConfig { samples: 50, grow: super::grow::DEFAULT_GROW }
 }
 
+super::option_keys!(samples, grow);
+
 /// The names `cgs`'s options may use: none.
 pub mod names {}
 

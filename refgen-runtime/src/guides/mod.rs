@@ -48,14 +48,35 @@
 //! - `pub const fn options<V>()`, that type's defaults for arguments of
 //!   type `V`;
 //! - `pub mod names`, the names its options' values may use (possibly none);
+//! - its keys, listed once with `option_keys!` (a key missing there is refused);
 //! - an impl of [`GuideOptions`] for that type.
 //!
-//! A wrong key is a compile error at the key (no method of that name), a
+//! A wrong key is a compile error at the key (no field of that name in the
+//! guide's `Options`, with the list of the keys it takes), a
 //! wrong value one at the value (a type mismatch, a name not found, or the
 //! setter's own message).
 
 use crate::guide::Guide;
 use rand::Rng;
+
+/// The keys a guide's `name(key = value, ...)` takes, written once beside its `options`: a struct
+/// `Options` with one field per key, and `OPTIONS`, a value of it. `#[property]` reads each key given
+/// as a field of `OPTIONS`, so a key the guide does not take is rustc's error at the key ("no field
+/// `temperature` on type `...::rl::Options`"), which lists the keys it takes.
+macro_rules! option_keys {
+    ($($key:ident),* $(,)?) => {
+        /// The keys of this guide's options in `#[property(guide = ...)]`, as fields.
+        #[doc(hidden)]
+        #[allow(missing_docs)] // each field is a key, documented at its setter
+        pub struct Options {
+            $(pub $key: (),)*
+        }
+        /// [`Options`], every key set.
+        #[doc(hidden)]
+        pub const OPTIONS: Options = Options { $($key: (),)* };
+    };
+}
+pub(crate) use option_keys;
 use refgen_core::gen::BoxGen;
 use refgen_core::source::DetRng;
 

@@ -27,6 +27,8 @@ pub const fn options<V>() -> RandomGuide {
     RandomGuide
 }
 
+super::option_keys!();
+
 /// The names `random`'s options may use: none.
 pub mod names {}
 

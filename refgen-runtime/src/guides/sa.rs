@@ -491,6 +491,8 @@ impl<T> SaOptions<T> {
     }
 }
 
+super::option_keys!(steps, initial_temp, restart_after, max_retries, grow, neighbour);
+
 /// The names `sa`'s options may use: none (`neighbour = f` names the user's function).
 pub mod names {}
 

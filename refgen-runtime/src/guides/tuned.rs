@@ -274,6 +274,8 @@ pub struct TunedWeights {
     path: &'static str,
 }
 
+super::option_keys!(like, unlike, smoothing, weights);
+
 /// The names `tuned`'s options may use: [`examples_from_dir`], so that
 /// `tuned(like = examples_from_dir("dir"))` needs no import.
 pub mod names {

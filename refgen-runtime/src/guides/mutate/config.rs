@@ -183,6 +183,8 @@ impl MutateConfig {
     }
 }
 
+crate::guides::option_keys!(corpus, corpus_size, fresh, splice, graft, rotate, restart_every, restart_luby, operators);
+
 /// The names `mutate`'s options use: the operators of `operators = [...]`.
 #[allow(non_upper_case_globals)]
 pub mod names {

@@ -217,6 +217,8 @@ mod tested;
 mod tests;
 
 pub use config::{names, options, MutateConfig, Operators, RESTART, ROTATE};
+#[doc(hidden)]
+pub use config::{Options, OPTIONS};
 pub use corpus::{CorpusEntry, Joined};
 pub use replay::mutant;
 pub use stats::MutateStats;

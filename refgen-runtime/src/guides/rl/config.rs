@@ -181,6 +181,8 @@ impl RlConfig {
     }
 }
 
+crate::guides::option_keys!(epsilon, window, abstraction, sibling_picks, explore, prior, grow);
+
 /// The names `rl`'s options use: the explorations, the abstractions and the priors.
 #[allow(non_upper_case_globals)]
 pub mod names {

@@ -45,6 +45,8 @@ pub mod learner;
 pub mod state;
 
 pub use config::{names, options, Prior, RlConfig};
+#[doc(hidden)]
+pub use config::{Options, OPTIONS};
 pub use learner::{Explore, Learner};
 
 pub use state::{describe_states, Abstraction, DescribedState};
