@@ -212,6 +212,7 @@ mod json_impl {
 }
 
 #[cfg(test)]
+#[allow(unused_imports)] // each test is behind its crate's feature
 mod tests {
     use crate::interpret::{check, generate, parse_tree, reflect};
     use crate::laws;

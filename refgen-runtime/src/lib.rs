@@ -35,6 +35,9 @@ pub mod shrink;
 pub mod statem;
 pub mod token;
 
+#[cfg(all(test, feature = "arbitrary"))]
+mod arbitrary_bridge_tests;
+
 /// What the code `#[property]` writes calls: not part of the API, and may change in any release.
 #[doc(hidden)]
 pub mod __private {

@@ -28,6 +28,7 @@ use crate::source::{Source, Stop};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
+mod bridges;
 mod chars;
 mod collections;
 pub(crate) mod depth;
@@ -42,6 +43,9 @@ pub use crate::gen::Sequence;
 pub use crate::gen::{
     failed_attempts, retrying, retrying_dead_ends, At, Bind, Filter, Map, Part, Then, DEFAULT_RETRIES, RETRY_BUDGET,
 };
+#[cfg(feature = "arbitrary")]
+pub use bridges::{arbitrary, ArbitraryGen};
+pub use bridges::{from_rng, FromRng};
 pub use chars::{any_char, bool, char, char_class, Bool, CharClass};
 pub(crate) use collections::POSITIONS;
 pub use collections::{option, sized_string, sized_vec, string, vec, Collection, OptionGen};
