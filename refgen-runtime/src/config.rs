@@ -264,9 +264,39 @@ impl Config {
     }
 
     /// Answer the choices of generated cases with the guide `make` returns;
-    /// `make` is called on the thread that generates.
+    /// `make` is called on the thread that generates. The guide is exactly
+    /// what `make` returns (`RlGuide::default` is the learner alone); for the
+    /// guide `#[property(guide = NAME(...))]` names, use [`Config::guide_options`].
     pub fn guide<G: Guide + 'static>(mut self, make: impl Fn() -> G + Send + Sync + 'static) -> Self {
         self.guide = Arc::new(move || Box::new(make()));
+        self
+    }
+
+    /// Answer the choices with the guide `options` make for `property`: the very guide
+    /// `#[property(guide = NAME(...))]` makes, with the same options (`rl`'s and `cgs`'s growing share
+    /// of mutation included, which `RlGuide::default()` alone does not have).
+    ///
+    /// ```
+    /// use refgen_core::combinators::{int, vec};
+    /// use refgen_runtime::guides::RlConfig;
+    /// use refgen_runtime::{config::Config, runner::Property};
+    ///
+    /// let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
+    /// // `#[property(guide = rl(epsilon = 0.1))]`
+    /// let config = Config::new("doc").cases(50).guide_options(&p, RlConfig::default().epsilon(0.1));
+    /// assert_eq!(p.check(&config).unwrap().guide, "rl(epsilon = 0.1)");
+    /// ```
+    pub fn guide_options<V: 'static, O>(mut self, property: &crate::runner::Property<V>, options: O) -> Self
+    where
+        O: crate::guides::GuideOptions<V> + Clone + Send + Sync + 'static,
+    {
+        let gen = property.gen.clone();
+        self.guide = Arc::new(move || {
+            // Relative file names (examples from a directory) start from the working directory: the
+            // package's root under `cargo test`.
+            let property = crate::guides::ForProperty { gen: gen(), manifest_dir: "." };
+            crate::guides::guide_from(options.clone(), property)
+        });
         self
     }
 

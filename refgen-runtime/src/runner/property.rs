@@ -16,7 +16,7 @@ type KeyFn<V> = dyn Fn(&V) -> u64 + Send + Sync;
 
 /// A property: a generator of inputs and a test over them.
 pub struct Property<V> {
-    pub(super) gen: Arc<GenFn<V>>,
+    pub(crate) gen: Arc<GenFn<V>>,
     pub(super) test: Arc<TestFn<V>>,
     pub(super) describe: Arc<DescribeFn<V>>,
     /// The key of a value, for novelty ([`crate::hashing::value_key`]).
