@@ -463,3 +463,54 @@ impl ParallelStateMachine for BankParallel {
         *b
     }
 }
+
+/// A counter whose `incr` gives the value after: its postcondition compares the answer with the
+/// model's state after the command (`postcondition_between`), not stepping the model again.
+/// `OFF_BY_ONE` answers the value before instead.
+struct AfterMachine<const OFF_BY_ONE: bool>;
+
+impl<const OFF_BY_ONE: bool> StateMachine for AfterMachine<OFF_BY_ONE> {
+    type State = u64;
+    type Command = Shared;
+    type Sut = u64;
+    type Output = u64;
+    fn initial_state() -> u64 {
+        0
+    }
+    fn commands(s: &u64) -> BoxGen<Shared> {
+        RacyMachine::commands(s)
+    }
+    fn next_state(n: &mut u64, c: &Shared) {
+        RacyMachine::next_state(n, c)
+    }
+    fn new_sut() -> u64 {
+        0
+    }
+    fn run(n: &mut u64, c: &Shared) -> u64 {
+        match c {
+            Shared::Incr => {
+                *n += 1;
+                *n - u64::from(OFF_BY_ONE)
+            }
+            Shared::Get => *n,
+        }
+    }
+    fn postcondition_between(before: &u64, after: &u64, c: &Shared, out: &u64) -> bool {
+        match c {
+            Shared::Incr => out == after,
+            Shared::Get => out == before,
+        }
+    }
+}
+
+#[test]
+fn a_postcondition_sees_the_state_after_the_command() {
+    let steps = vec![Shared::Incr, Shared::Get, Shared::Incr];
+    assert!(Commands::<AfterMachine<false>>::new(steps.clone()).check().is_ok());
+    let wrong = Commands::<AfterMachine<true>>::new(steps).check().unwrap_err().to_string();
+    assert!(wrong.contains("step 1 (Incr) returned 0"), "{wrong}");
+    let config = Config::new("statem::after").cases(200).no_regressions();
+    assert!(check_state_machine::<AfterMachine<false>>(&config).is_ok());
+    let f = failure(check_state_machine::<AfterMachine<true>>(&config));
+    assert_eq!(f.args[0].1.matches("Incr").count(), 1, "shrunk to one step: {}", f.args[0].1);
+}

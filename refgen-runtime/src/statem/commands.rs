@@ -141,12 +141,13 @@ impl<M: StateMachine> Commands<M> {
                 )));
             }
             let out = M::run(&mut sut, c);
-            if !M::postcondition(state, c, &out) {
+            let before = state.clone();
+            M::next_state(state, c);
+            if !M::postcondition_between(&before, state, c, &out) {
                 return Err(Violation(format!(
-                    "step {step} ({c:?}) returned {out:?}, which the model does not allow in the state {state:?}"
+                    "step {step} ({c:?}) returned {out:?}, which the model does not allow in the state {before:?}"
                 )));
             }
-            M::next_state(state, c);
             if !M::invariant(state, &sut) {
                 return Err(Violation(format!(
                     "after step {step} ({c:?}) the system under test breaks the invariant of the model state {state:?}"

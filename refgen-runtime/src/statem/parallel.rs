@@ -151,13 +151,14 @@ impl<M: ParallelStateMachine> ParallelCommands<M> {
                     )));
                 }
                 let out = M::run(&mut sut, c);
-                if !M::postcondition(&state, c, &out) {
+                let before = state.clone();
+                M::next_state(&mut state, c);
+                if !M::postcondition_between(&before, &state, c, &out) {
                     return Err(Violation(format!(
-                        "prefix step {} ({c:?}) returned {out:?}, which the model does not allow in the state {state:?}",
+                        "prefix step {} ({c:?}) returned {out:?}, which the model does not allow in the state {before:?}",
                         i + 1
                     )));
                 }
-                M::next_state(&mut state, c);
             }
             let outputs = run_branches::<M>(&sut, &self.branches);
             if !linearizable::<M>(&state, &self.branches, &outputs) {
@@ -223,9 +224,12 @@ pub fn linearizable<M: StateMachine>(
             let i = at[b];
             let (Some(c), Some(o)) = (branches[b].get(i), outputs[b].get(i)) else { continue };
             done = false;
-            if M::precondition(state, c) && M::postcondition(state, c, o) {
-                let mut next = state.clone();
-                M::next_state(&mut next, c);
+            if !M::precondition(state, c) {
+                continue;
+            }
+            let mut next = state.clone();
+            M::next_state(&mut next, c);
+            if M::postcondition_between(state, &next, c, o) {
                 at[b] += 1;
                 let ok = go::<M>(&next, at, branches, outputs);
                 at[b] -= 1;
