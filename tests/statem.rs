@@ -290,6 +290,8 @@ fn a_recorded_trace_is_replayed_and_shrunk() {
     assert_eq!(f.tests, 1, "only the trace runs");
     let shrunk = &f.args[0].1;
     assert_eq!(shrunk.matches("Put(").count() + shrunk.matches("Remove(").count(), 6, "{shrunk}");
+    // Too many shorter sequences to make them all: 1-minimal, not called the shortest.
+    assert!(f.notes.iter().any(|n| n.starts_with("1-minimal")), "{:?}", f.notes);
     // The passing prefix passes, and runs alone.
     let report = check_trace::<KvMachine>(trace[..100].to_vec(), &config).unwrap();
     assert_eq!((report.cases, report.examples_run), (1, 1));
@@ -513,4 +515,10 @@ fn a_postcondition_sees_the_state_after_the_command() {
     assert!(check_state_machine::<AfterMachine<false>>(&config).is_ok());
     let f = failure(check_state_machine::<AfterMachine<true>>(&config));
     assert_eq!(f.args[0].1.matches("Incr").count(), 1, "shrunk to one step: {}", f.args[0].1);
+    // The only shorter sequence, the empty one, passes: known shortest.
+    assert!(
+        f.notes.iter().any(|n| n.starts_with("shortest: every sequence of fewer commands passes")),
+        "{:?}",
+        f.notes
+    );
 }

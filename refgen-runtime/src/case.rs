@@ -49,6 +49,8 @@ struct Current {
     utility: Cell<Option<f64>>,
     /// Whether its notes are kept (see [`notes_kept`]).
     keep_notes: Cell<bool>,
+    /// Whether a report shows it (see [`shown`]).
+    shown: Cell<bool>,
     /// Its notes so far.
     notes: RefCell<Vec<String>>,
     /// The model state its command sequence reached (see [`reached_state`]).
@@ -62,6 +64,7 @@ thread_local! {
             labels: RefCell::new(Vec::new()),
             utility: Cell::new(None),
             keep_notes: Cell::new(false),
+            shown: Cell::new(false),
             notes: RefCell::new(Vec::new()),
             state: Cell::new(None),
         }
@@ -69,12 +72,20 @@ thread_local! {
 }
 
 /// Starts recording what the property reports about a case on this thread,
-/// its notes too when `keep_notes` (the case is shown or observed).
-pub(crate) fn begin(keep_notes: bool) {
+/// its notes too when `keep_notes` (the case is shown or observed); `shown`
+/// when a report shows it (see [`shown`]).
+pub(crate) fn begin(keep_notes: bool, shown: bool) {
     STATE.with(|s| {
         s.on.set(true);
         s.keep_notes.set(keep_notes);
+        s.shown.set(shown);
     });
+}
+
+/// Whether the case running on this thread is one a report shows (the shrunk failing case, a
+/// replayed token): where what costs more than a run of the property may be noted.
+pub(crate) fn shown() -> bool {
+    STATE.with(|s| s.on.get() && s.shown.get())
 }
 
 /// Stops recording and returns what was reported.
@@ -90,6 +101,7 @@ pub(crate) fn end() -> CaseState {
             _ => Vec::new(),
         };
         s.keep_notes.set(false);
+        s.shown.set(false);
         CaseState { labels, utility: s.utility.take(), notes, state: s.state.take() }
     })
 }
@@ -390,7 +402,7 @@ mod tests {
     fn a_utility_outside_a_property_is_ignored_and_said() {
         crate::maximize!(5u8);
         assert!(UTILITY_OUTSIDE_SAID.load(std::sync::atomic::Ordering::Relaxed));
-        begin(false);
+        begin(false, false);
         crate::maximize!(2);
         crate::minimize!(-3.5f32);
         assert_eq!(end().utility, Some(3.5), "inside a case, the largest counts");

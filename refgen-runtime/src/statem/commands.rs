@@ -127,7 +127,47 @@ impl<M: StateMachine> Commands<M> {
         let result = self.check_from(&mut state);
         crate::case::reached_state(crate::hashing::value_key(&state));
         label_run::<M>(&self.commands);
+        // The failing case a report shows says how short it is known to be.
+        if result.is_err() && crate::case::shown() {
+            crate::case::report_note(self.minimality());
+        }
         result
+    }
+
+    /// Whether the sequence fails, run quietly (no label, no model state told).
+    fn fails(&self) -> bool {
+        self.check_from(&mut M::initial_state()).is_err()
+    }
+
+    /// How short this failing sequence is known to be: "shortest" only when every sequence of fewer
+    /// commands was made (by enumerating the generator's choices, up to [`SHORTER_CHECKED`] of them)
+    /// and passed; "1-minimal" when no single deletion of a command fails (the sequences with one
+    /// command left out whose preconditions hold); otherwise the shorter one that fails.
+    fn minimality(&self) -> String {
+        let n = self.commands.len();
+        for i in 0..n {
+            let mut fewer = self.commands.clone();
+            fewer.remove(i);
+            let fewer = Commands::<M>::new(fewer);
+            if fewer.valid() && fewer.fails() {
+                return format!("not 1-minimal: it fails without step {} too", i + 1);
+            }
+        }
+        if n == 0 {
+            return "shortest: it has no command".to_owned();
+        }
+        let shorter = refgen_core::interpret::language(&CommandsGen::<M>::with_len(0..=n - 1), SHORTER_CHECKED, 64 * n);
+        if let Some((_, c)) = shorter.members.iter().find(|(_, c)| c.fails()) {
+            return format!("not shortest: a sequence of {} commands fails too", c.len());
+        }
+        let checked = shorter.members.len();
+        if shorter.complete {
+            format!("shortest: every sequence of fewer commands passes ({checked} checked)")
+        } else {
+            format!(
+                "1-minimal: leaving out any one command passes; {checked} shorter sequences checked pass, not all of them"
+            )
+        }
     }
 
     /// [`Commands::check`] from `state`, the initial state, which it leaves where the run stopped.
@@ -227,6 +267,9 @@ impl<M: StateMachine> fmt::Debug for Commands<M> {
         write_steps::<M>(f, &M::initial_state(), &self.commands, "    ", 1)
     }
 }
+
+/// The most shorter sequences a failing sequence's report checks before calling it the shortest.
+pub const SHORTER_CHECKED: usize = 2_000;
 
 /// The generator of [`Commands<M>`]: a length, then each step's command from
 /// [`StateMachine::commands`] over the model state so far, made again by

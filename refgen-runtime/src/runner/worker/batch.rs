@@ -95,7 +95,7 @@ impl<V: 'static> Worker<V> {
                 Ok(Ok(value)) => {
                     key = (hears_values || self.distinct.is_some()).then(|| (self.prop.key)(&value));
                     let test = &self.prop.test;
-                    case::begin(false);
+                    case::begin(false, false);
                     let status = match catch_unwind(AssertUnwindSafe(move || test(value))) {
                         Ok(Ok(())) => Status::Passed,
                         other => tested(other),

@@ -423,7 +423,7 @@ impl<V: 'static> Worker<V> {
                         };
                     }
                     let test = &self.prop.test;
-                    case::begin(render || self.observed);
+                    case::begin(render || self.observed, render);
                     let outcome = catch_unwind(AssertUnwindSafe(move || test(value)));
                     if let Some(t1) = t1 {
                         let end = Instant::now();
