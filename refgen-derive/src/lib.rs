@@ -295,8 +295,10 @@
 //!   run time. Both make the same values from the same seed.
 //! - **`#[choice(len = a..=b)]`**: the length range of a `String`, `Vec`,
 //!   `VecDeque`, `BTreeSet`, `HashSet`, `BTreeMap` or `HashMap` field (a
-//!   string's chars are the default chars). A set or map holds at most `b`
-//!   entries: equal elements or keys generated twice collapse.
+//!   string's chars are the default chars), drawn uniformly in it. A set or
+//!   map holds at most `b` entries: equal elements or keys generated twice
+//!   collapse. Without it, the length is the default one: short most often,
+//!   up to the run's largest size at times (`max_size`).
 //! - **`#[choice(regex = "...")]`**: a `String` field matching the pattern
 //!   (see `refgen_core::regex`: classes, alternations and repetitions
 //!   become choice points; `*` and `+` repeat at most 8 times more than their
