@@ -101,8 +101,17 @@ pub use refgen_core;
 pub use refgen_derive;
 pub use refgen_runtime;
 
-pub use refgen_core::{bytes, choice, combinators, edit, interpret, laws, regex};
-pub use refgen_runtime::{asyncs, config, distinct, explore, fuzz, guide, guides, html, runner, statem};
+pub use refgen_core::{args, bytes, choice, combinators, edit, gen, interpret, laws, reflective, regex, source, trail};
+pub use refgen_runtime::{asyncs, config, distinct, explore, fuzz, guide, guides, html, persist, runner, statem};
+
+/// The generator types and the interpretations, at the root as the core has them (so a path of the
+/// core's docs, `refgen_core::X`, is `refgen::X` here).
+pub use refgen_core::{
+    check, generate, generate_recorded, parse_tree, probability, reflect, replay_lenient, BoxGen, Choice, ChoiceTree,
+    DetRng, Gen, Reflective, ReflectiveWith, Source, Stop, Way,
+};
+/// The macros a property calls, at the root as well as in the prelude.
+pub use refgen_runtime::{assume, classify, label, maximize, minimize, note, target};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]
@@ -110,8 +119,7 @@ pub use refgen_runtime::fuzz_property;
 
 /// What a test file needs, in one `use`: the macros (`#[derive(Reflective)]`,
 /// `#[property]`, `assume!`, `maximize!`, `minimize!`, `target!`, `label!`, `note!`,
-/// `classify!`), the generator types ([`Reflective`](refgen_core::Reflective),
-/// [`Gen`](refgen_core::Gen), [`BoxGen`](refgen_core::BoxGen)), the functions
+/// `classify!`), the generator types ([`Reflective`], [`Gen`], [`BoxGen`]), the functions
 /// that make generators (`int`, `vec`, `regex`, `pick`, ..., everything of
 /// [`combinators`], so a `#[gen(...)]` or `#[choice(with = ...)]` expression
 /// needs no other `use`), and the runner ([`Property`](refgen_runtime::runner::Property),

@@ -12,9 +12,9 @@
 //! (`refgen::Reflective`, "Arguments") shows the attributes that write one.
 //!
 //! ```
-//! use refgen_core::combinators::int;
-//! use refgen_core::args::{GenWith, WithArgs, ReflectiveWith};
-//! use refgen_core::{interpret, DetRng, Gen, Source, Stop, Way};
+//! use refgen::combinators::int;
+//! use refgen::args::{GenWith, WithArgs, ReflectiveWith};
+//! use refgen::{interpret, DetRng, Gen, Source, Stop, Way};
 //! use std::rc::Rc;
 //!
 //! /// A number in `lo..=hi`.

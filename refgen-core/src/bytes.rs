@@ -32,8 +32,8 @@
 //! [`crate::laws::round_trip`]).
 //!
 //! ```
-//! use refgen_core::bytes::{from_bytes, to_bytes};
-//! use refgen_core::combinators::{int, vec};
+//! use refgen::bytes::{from_bytes, to_bytes};
+//! use refgen::combinators::{int, vec};
 //!
 //! let g = vec(int(0u16..=1000), 0..=5);
 //! assert!(from_bytes(&g, &[0xff; 3]).is_ok());         // any bytes decode

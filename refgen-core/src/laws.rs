@@ -14,8 +14,8 @@
 //! | factoring (Theorem 1): parsing the randomness of `g` is distributed as generation, whose probabilities `probability` gives exactly | [`factoring`] |
 //!
 //! ```
-//! use refgen_core::combinators::{int, vec};
-//! use refgen_core::laws;
+//! use refgen::combinators::{int, vec};
+//! use refgen::laws;
 //!
 //! let g = vec(int(0u8..=9), 0..=3);
 //! assert_eq!(laws::round_trip(&g, 100), 100);

@@ -31,8 +31,8 @@
 //! Practice", a binary search tree with keys in `lo..=hi`, with its backward annotations ([`Gen::at`]):
 //!
 //! ```
-//! use refgen_core::combinators::{int, just, pick, pure};
-//! use refgen_core::{check, generate, parse_tree, reflect, BoxGen, Gen};
+//! use refgen::combinators::{int, just, pick, pure};
+//! use refgen::{check, generate, parse_tree, reflect, BoxGen, Gen};
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Tree { Leaf, Node(Box<Tree>, i64, Box<Tree>) }

@@ -222,7 +222,7 @@ pub fn report_label(label: impl Into<String>) {
 /// Outside a property it does nothing.
 ///
 /// ```
-/// # use refgen_runtime::note;
+/// # use refgen::note;
 /// fn prop(xs: Vec<u8>) {
 ///     let total: u32 = xs.iter().map(|&x| u32::from(x)).sum();
 ///     note!("total = {total}");
@@ -243,7 +243,7 @@ macro_rules! note {
 /// discard, not a pass or a failure, and tells the guide the input was invalid.
 ///
 /// ```
-/// # use refgen_runtime::assume;
+/// # use refgen::assume;
 /// fn prop(a: u8, b: u8) {
 ///     assume!(b != 0);
 ///     assert_eq!(a / b * b + a % b, a);
@@ -272,7 +272,7 @@ macro_rules! assume {
 /// says so once. Outside a property it does nothing (said once per process).
 ///
 /// ```
-/// # use refgen_runtime::maximize;
+/// # use refgen::maximize;
 /// fn prop(xs: Vec<u8>) {
 ///     maximize!(xs.len());
 ///     assert!(xs.len() < 1000);
@@ -291,7 +291,7 @@ macro_rules! maximize {
 /// the negated minimum.
 ///
 /// ```
-/// # use refgen_runtime::minimize;
+/// # use refgen::minimize;
 /// fn prop(x: i32) {
 ///     minimize!((x - 7).abs());
 /// }
@@ -307,7 +307,7 @@ macro_rules! minimize {
 /// Report a utility for the current case; the same as [`maximize!`].
 ///
 /// ```
-/// # use refgen_runtime::target;
+/// # use refgen::target;
 /// fn prop(xs: Vec<u8>) {
 ///     target!(xs.len() as f64);
 /// }
@@ -324,7 +324,7 @@ macro_rules! target {
 /// `#[property(stats)]`) the runner prints how many cases had each label.
 ///
 /// ```
-/// # use refgen_runtime::label;
+/// # use refgen::label;
 /// fn prop(xs: Vec<u8>) {
 ///     label!(if xs.is_empty() { "empty" } else { "non-empty" });
 ///     label!("length {}", xs.len());
@@ -344,7 +344,7 @@ macro_rules! label {
 /// Label the current case `label` when `cond` holds (see [`label!`]).
 ///
 /// ```
-/// # use refgen_runtime::classify;
+/// # use refgen::classify;
 /// fn prop(x: u8) {
 ///     classify!(x == 0, "zero");
 ///     classify!(x > 200, "large");

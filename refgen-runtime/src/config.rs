@@ -277,9 +277,9 @@ impl Config {
     /// of mutation included, which `RlGuide::default()` alone does not have).
     ///
     /// ```
-    /// use refgen_core::combinators::{int, vec};
-    /// use refgen_runtime::guides::RlConfig;
-    /// use refgen_runtime::{config::Config, runner::Property};
+    /// use refgen::combinators::{int, vec};
+    /// use refgen::guides::RlConfig;
+    /// use refgen::{config::Config, runner::Property};
     ///
     /// let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
     /// // `#[property(guide = rl(epsilon = 0.1))]`

@@ -68,8 +68,8 @@ where
 /// learning guide learns as it goes. Same seed, same guide state: same result.
 ///
 /// ```
-/// use refgen_core::{combinators::int, Gen};
-/// use refgen_runtime::{explore::generate_distinct, guides::RlGuide};
+/// use refgen::{combinators::int, Gen};
+/// use refgen::{explore::generate_distinct, guides::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
 /// let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b")).filter(|(a, b)| a < b);

@@ -31,13 +31,13 @@
 //! gaps the edit leaves at random.
 //!
 //! ```
-//! use refgen_core::choice::{Choice, ChoiceTree};
-//! use refgen_core::combinators::{int, vec};
-//! use refgen_core::edit::random_edit;
-//! use refgen_core::source::{rng_from_seed, sample, DetRng, Stop};
-//! use refgen_runtime::config::Config;
-//! use refgen_runtime::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
-//! use refgen_runtime::runner::Property;
+//! use refgen::choice::{Choice, ChoiceTree};
+//! use refgen::combinators::{int, vec};
+//! use refgen::edit::random_edit;
+//! use refgen::source::{rng_from_seed, sample, DetRng, Stop};
+//! use refgen::config::Config;
+//! use refgen::guide::{CaseInfo, ChoiceContext, Feedback, Guide, Plan};
+//! use refgen::runner::Property;
 //!
 //! #[derive(Default)]
 //! struct Mutate { last: Option<ChoiceTree> }

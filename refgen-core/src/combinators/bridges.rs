@@ -62,8 +62,8 @@ pub struct FromRng<T, F> {
 ///
 /// ```
 /// use rand::Rng;
-/// use refgen_core::combinators::from_rng;
-/// use refgen_core::{check, generate};
+/// use refgen::combinators::from_rng;
+/// use refgen::{check, generate};
 ///
 /// let dice = from_rng(|rng| (rng.random_range(1..=6u8), rng.random_range(1..=6u8)));
 /// let (a, b) = generate(&dice, 3).unwrap();
@@ -116,8 +116,8 @@ pub struct ArbitraryGen<T> {
 /// (see the module docs).
 ///
 /// ```
-/// use refgen_core::combinators::arbitrary;
-/// use refgen_core::generate;
+/// use refgen::combinators::arbitrary;
+/// use refgen::generate;
 ///
 /// let pairs = arbitrary::<(u16, Option<bool>)>();
 /// assert!(generate(&pairs, 1).is_ok());

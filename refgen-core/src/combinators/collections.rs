@@ -147,8 +147,8 @@ pub fn string<G: Gen<Value = char>>(gen: G, len: RangeInclusive<usize>) -> Colle
 /// elements per value (see [`super::sizes`]).
 ///
 /// ```
-/// use refgen_core::combinators::{int, sized_vec};
-/// use refgen_core::generate;
+/// use refgen::combinators::{int, sized_vec};
+/// use refgen::generate;
 ///
 /// let lens: Vec<usize> = (0..200).map(|s| generate(&sized_vec(int(0u8..=9)), s).unwrap().len()).collect();
 /// assert!(lens.iter().filter(|&&n| n <= 4).count() > 100);

@@ -282,8 +282,8 @@ fn fill_words<T: IntValue, C: Sequence<T>>(
 /// literals (or a type's `MIN`/`MAX`); by hand:
 ///
 /// ```
-/// use refgen_core::combinators::{int, ConstInt};
-/// use refgen_core::{generate, reflect, Gen};
+/// use refgen::combinators::{int, ConstInt};
+/// use refgen::{generate, reflect, Gen};
 ///
 /// let fast = ConstInt::<u32, 0, { u32::MAX as i128 }>::new("id");
 /// let slow = int(0..=u32::MAX).site("id");

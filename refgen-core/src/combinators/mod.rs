@@ -12,8 +12,8 @@
 //! `use` brings what a `with = ...` or `#[gen(...)]` expression needs:
 //!
 //! ```
-//! use refgen_core::combinators::*;
-//! use refgen_core::{generate, Gen};
+//! use refgen::combinators::*;
+//! use refgen::{generate, Gen};
 //!
 //! let pair = (int(0u8..=9), regex("[a-z]{2,4}"));
 //! let (n, s) = generate(&pair, 1).unwrap();

@@ -24,7 +24,7 @@
 //! pattern does not match gives none.
 //!
 //! ```
-//! use refgen_core::{check, generate, regex::regex};
+//! use refgen::{check, generate, regex::regex};
 //!
 //! let g = regex("[a-c]{2}(x|yz)?");
 //! let s = generate(&g, 3).unwrap();
@@ -110,7 +110,7 @@ impl Regex {
     /// pattern rather than run it (an SMT solver's regex membership).
     ///
     /// ```
-    /// use refgen_core::regex::{regex, Shape};
+    /// use refgen::regex::{regex, Shape};
     ///
     /// let digits = Box::new(Shape::Class(vec![('0', '9')]));
     /// let ab_or_c = Shape::Alt(vec![Shape::Lit("ab".into()), Shape::Lit("c".into())]);

@@ -165,8 +165,8 @@ pub fn max_size() -> usize {
 /// thread's largest size, then sets back the one before.
 ///
 /// ```
-/// use refgen_core::combinators::sizes::{max_size, with_max_size};
-/// use refgen_core::{check, Reflective};
+/// use refgen::combinators::sizes::{max_size, with_max_size};
+/// use refgen::{check, Reflective};
 ///
 /// let long = vec![0u8; 150];
 /// assert!(!check(&Vec::<u8>::generator(), &long));

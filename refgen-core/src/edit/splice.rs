@@ -20,9 +20,9 @@
 //! the donors come only from valid values.
 //!
 //! ```
-//! use refgen_core::choice::ChoiceTree;
-//! use refgen_core::source::rng_from_seed;
-//! use refgen_core::edit::splice::Donors;
+//! use refgen::choice::ChoiceTree;
+//! use refgen::source::rng_from_seed;
+//! use refgen::edit::splice::Donors;
 //!
 //! // A list of two parts made at site "x": one valid value gives two donors.
 //! let x = |c, kids| ChoiceTree::choice("x", c, kids);

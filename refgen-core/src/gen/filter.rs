@@ -180,8 +180,8 @@ where
 /// [`DEFAULT_RETRIES`]).
 ///
 /// ```
-/// use refgen_core::combinators::int;
-/// use refgen_core::{generate_recorded, parse_tree, reflect, Gen};
+/// use refgen::combinators::int;
+/// use refgen::{generate_recorded, parse_tree, reflect, Gen};
 ///
 /// let even = int(0u32..=99).filter(|x| x % 2 == 0);
 /// let (x, tree) = generate_recorded(&even, 3);

@@ -42,10 +42,10 @@ pub(crate) use one_forward_body;
 /// answerer and call it from both methods:
 ///
 /// ```
-/// use refgen_core::combinators::int;
-/// use refgen_core::gen::Answerer;
-/// use refgen_core::source::{DetRng, Source, Stop};
-/// use refgen_core::{generate, generate_recorded, Gen, Way};
+/// use refgen::combinators::int;
+/// use refgen::gen::Answerer;
+/// use refgen::source::{DetRng, Source, Stop};
+/// use refgen::{generate, generate_recorded, Gen, Way};
 ///
 /// /// Two digits, as the number they make.
 /// struct TwoDigits;
@@ -68,7 +68,7 @@ pub(crate) use one_forward_body;
 ///     }
 ///     fn back(&self, n: &u8) -> Vec<Way> {
 ///         let (t, o) = (int(0u8..=9).site("tens"), int(0u8..=9).site("ones"));
-///         refgen_core::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
+///         refgen::gen::product(t.back(&(n / 10)), &o.back(&(n % 10)))
 ///     }
 /// }
 ///

@@ -153,8 +153,8 @@ pub trait Gen {
     /// use [`At::bind`](At::bind) to keep reflection.
     ///
     /// ```
-    /// use refgen_core::combinators::{int, vec};
-    /// use refgen_core::{generate, Gen};
+    /// use refgen::combinators::{int, vec};
+    /// use refgen::{generate, Gen};
     ///
     /// // A length, then that many indices below it.
     /// let g = int(1usize..=5).bind(|n| vec(int(0..=n - 1), n..=n));

@@ -166,9 +166,9 @@ pub fn reflect<G: Gen + ?Sized>(g: &G, value: &G::Value) -> Vec<ChoiceTree> {
 /// modest size when options overlap.
 ///
 /// ```
-/// use refgen_core::combinators::{pick, pure, vec};
-/// use refgen_core::gen::Gen;
-/// use refgen_core::interpret::{check, reflect};
+/// use refgen::combinators::{pick, pure, vec};
+/// use refgen::gen::Gen;
+/// use refgen::interpret::{check, reflect};
 ///
 /// let either = pick("zero", [("a", 1, pure(0u8).boxed()), ("b", 1, pure(0u8).boxed())]);
 /// let g = vec(either, 0..=12);

@@ -37,8 +37,9 @@
 //! ...)]` and [`crate::guides::DistinctGuide`].
 //!
 //! ```
-//! use refgen_core::prelude::*;
-//! use refgen_runtime::distinct::{distinct, numeric_distance, Stopped};
+//! use refgen::prelude::*;
+//! use refgen::interpret::*;
+//! use refgen::distinct::{distinct, numeric_distance, Stopped};
 //!
 //! // 20 integers in 0..=1000, each at least 10 from every other.
 //! let set = distinct(20, &int(0i64..=1000), &numeric_distance(10, |x: &i64| *x as i128));

@@ -58,9 +58,9 @@
 //! random ones before them.
 //!
 //! ```
-//! use refgen_core::combinators::{int, vec};
-//! use refgen_core::gen::Gen;
-//! use refgen_runtime::{config::Config, guides::AutoGuide, maximize, runner::Property};
+//! use refgen::combinators::{int, vec};
+//! use refgen::gen::Gen;
+//! use refgen::{config::Config, guides::AutoGuide, maximize, runner::Property};
 //!
 //! // Sorted lists, by filtering without retries: most random lists are not sorted.
 //! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted()).retries(0);

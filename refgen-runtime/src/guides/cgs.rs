@@ -262,8 +262,9 @@ impl Point {
 /// Choice Gradient Sampling as a guide; see the module docs.
 ///
 /// ```
-/// use refgen_core::prelude::*;
-/// use refgen_runtime::{explore::generate_distinct, guides::CgsGuide};
+/// use refgen::prelude::*;
+/// use refgen::interpret::*;
+/// use refgen::{explore::generate_distinct, guides::CgsGuide};
 ///
 /// // Sorted lists of digits: rare among random lists of length 0..=6.
 /// let g = vec(int(0u8..=9), 0..=6).filter(|xs| xs.windows(2).all(|w| w[0] <= w[1]));

@@ -15,8 +15,9 @@
 //! many members the set had and why the search stopped.
 //!
 //! ```
-//! use refgen_core::prelude::*;
-//! use refgen_runtime::{config::Config, distinct::numeric_distance, guides::DistinctGuide, runner::Property};
+//! use refgen::prelude::*;
+//! use refgen::interpret::*;
+//! use refgen::{config::Config, distinct::numeric_distance, guides::DistinctGuide, runner::Property};
 //!
 //! // The four cases of cover-regexp (ab or c; one digit or more), one per property case.
 //! let p = Property::new(|| regex("(ab|c)[0-9]{1,4}"), |s: String| !s.is_empty());

@@ -24,10 +24,10 @@
 //! than retries (`.retries(0)`, `assume!`) never makes the switch.
 //!
 //! ```
-//! use refgen_core::combinators::{int, vec};
-//! use refgen_core::gen::Gen;
-//! use refgen_runtime::guides::{grow::Growing, RlGuide};
-//! use refgen_runtime::{config::Config, runner::Property};
+//! use refgen::combinators::{int, vec};
+//! use refgen::gen::Gen;
+//! use refgen::guides::{grow::Growing, RlGuide};
+//! use refgen::{config::Config, runner::Property};
 //!
 //! // Sorted lists, by a filter that retries: random sorted lists are short.
 //! let sorted = || vec(int(0u8..=255), 0..=10).filter(|xs: &Vec<u8>| xs.is_sorted());

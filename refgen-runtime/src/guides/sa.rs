@@ -195,10 +195,10 @@ struct Current {
 /// Simulated annealing over choice trees; see the module docs.
 ///
 /// ```
-/// use refgen_core::combinators::{int, vec};
-/// use refgen_runtime::config::Config;
-/// use refgen_runtime::guides::sa::SaGuide;
-/// use refgen_runtime::{maximize, runner::Property};
+/// use refgen::combinators::{int, vec};
+/// use refgen::config::Config;
+/// use refgen::guides::sa::SaGuide;
+/// use refgen::{maximize, runner::Property};
 ///
 /// // Fails only for a list of at least 30 numbers summing to more than 2,900.
 /// let p = Property::new(

@@ -32,8 +32,8 @@
 //! for this property?".
 //!
 //! ```
-//! use refgen_core::combinators::{int, vec};
-//! use refgen_runtime::{config::Config, html, runner::Property};
+//! use refgen::combinators::{int, vec};
+//! use refgen::{config::Config, html, runner::Property};
 //!
 //! let dir = std::env::temp_dir().join("reflect-html-doc");
 //! let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
@@ -112,7 +112,7 @@ pub fn compare_page(runs: &[RunLog]) -> String {
 /// hold (`<>:"/\|?*`, controls) becomes `_`.
 ///
 /// ```
-/// use refgen_runtime::html::report_file_name;
+/// use refgen::html::report_file_name;
 /// assert_eq!(report_file_name("tests::sorted", "mutate"), "tests.sorted.mutate.html");
 /// assert_eq!(report_file_name("sorted", "rl(explore = diverse)"), "sorted.rl(explore = diverse).html");
 /// ```

@@ -42,8 +42,8 @@ impl<V: Debug + 'static> Property<V> {
     /// `bool` or a `Result` (see [`IntoOutcome`]).
     ///
     /// ```
-    /// use refgen_core::combinators::{int, vec};
-    /// use refgen_runtime::{config::Config, runner::Property};
+    /// use refgen::combinators::{int, vec};
+    /// use refgen::{config::Config, runner::Property};
     ///
     /// let p = Property::new(|| vec(int(0u8..=9), 0..=5), |xs: Vec<u8>| xs.len() <= 5);
     /// let report = p.check(&Config::new("doc").cases(50)).unwrap();
@@ -96,8 +96,8 @@ impl<V: 'static> Property<V> {
     /// generator panicked on them, or the failure is of another property).
     ///
     /// ```
-    /// use refgen_core::combinators::{int, vec};
-    /// use refgen_runtime::{config::Config, runner::{Property, RunError}};
+    /// use refgen::combinators::{int, vec};
+    /// use refgen::{config::Config, runner::{Property, RunError}};
     ///
     /// let p = Property::new(|| vec(int(0u32..=1000), 0..=9), |xs: Vec<u32>| xs.iter().all(|&x| x < 500));
     /// let Err(RunError::Failed(f)) = p.check(&Config::new("doc").seed(1)) else { panic!() };

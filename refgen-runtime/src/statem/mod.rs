@@ -29,10 +29,10 @@
 //! The smallest complete example, a counter whose model is a number:
 //!
 //! ```
-//! use refgen_runtime::statem::{check_state_machine, StateMachine};
-//! use refgen_runtime::config::Config;
-//! use refgen_core::{BoxGen, Gen, Reflective};
-//! use refgen_core::combinators::{int, pick};
+//! use refgen::statem::{check_state_machine, StateMachine};
+//! use refgen::config::Config;
+//! use refgen::{BoxGen, Gen, Reflective};
+//! use refgen::combinators::{int, pick};
 //!
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Cmd { Add(u8), Get }
@@ -48,7 +48,7 @@
 //!     fn commands(_: &u64) -> BoxGen<Cmd> {
 //!         pick("cmd", [
 //!             ("add", 3, int(0u8..=9).map(Cmd::Add, |c: &Cmd| match c { Cmd::Add(n) => Some(*n), _ => None }).boxed()),
-//!             ("get", 1, refgen_core::combinators::just(Cmd::Get).boxed()),
+//!             ("get", 1, refgen::combinators::just(Cmd::Get).boxed()),
 //!         ]).boxed()
 //!     }
 //!     fn next_state(n: &mut u64, c: &Cmd) { if let Cmd::Add(k) = c { *n += *k as u64 } }

@@ -44,11 +44,11 @@ impl<M: StateMachine> Gen for TraceGen<M> {
 /// [`RunError::Setup`] naming the step. Only the trace runs: no generated case.
 ///
 /// ```
-/// use refgen_runtime::statem::check_trace;
-/// use refgen_runtime::config::Config;
-/// # use refgen_runtime::statem::StateMachine;
-/// # use refgen_core::{BoxGen, Gen};
-/// # use refgen_core::combinators::just;
+/// use refgen::statem::check_trace;
+/// use refgen::config::Config;
+/// # use refgen::statem::StateMachine;
+/// # use refgen::{BoxGen, Gen};
+/// # use refgen::combinators::just;
 /// # #[derive(Debug, Clone, PartialEq)] struct Inc;
 /// # struct Counter;
 /// # impl StateMachine for Counter {
@@ -61,7 +61,7 @@ impl<M: StateMachine> Gen for TraceGen<M> {
 /// #     fn postcondition(n: &u32, _: &Inc, out: &u32) -> bool { *out == n + 1 }
 /// # }
 /// // A log of 300 steps; the system under test wraps at 256.
-/// let Err(refgen_runtime::runner::RunError::Failed(f)) =
+/// let Err(refgen::runner::RunError::Failed(f)) =
 ///     check_trace::<Counter>(vec![Inc; 300], &Config::new("trace").no_regressions())
 /// else {
 ///     panic!("the trace fails")

@@ -13,9 +13,9 @@
 //! guide can give a rare construct its share ([`super`], the mutational guide).
 //!
 //! ```
-//! use refgen_core::choice::Request;
-//! use refgen_core::trail::Trail;
-//! use refgen_runtime::guides::shape::{shape_key, Shapes};
+//! use refgen::choice::Request;
+//! use refgen::trail::Trail;
+//! use refgen::guides::shape::{shape_key, Shapes};
 //!
 //! let mut t = Trail::new();
 //! t.open_choice("x", Request::Int { span: 9 }, 3);

@@ -33,7 +33,7 @@ const DIVERSE_EPSILON: f64 = 0.05;
 /// `abstraction`, `prior`, `grow`.
 ///
 /// ```
-/// use refgen_runtime::guides::rl::{Abstraction, RlConfig, RlGuide};
+/// use refgen::guides::rl::{Abstraction, RlConfig, RlGuide};
 /// let guide = RlGuide::new(RlConfig::default().epsilon(0.1).window(6).abstraction(Abstraction::Sequence));
 /// assert_eq!(guide.config().window, 6);
 /// ```

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// fields combine; [`Explore::DIVERSE`] is the combination measured best.
 ///
 /// ```
-/// use refgen_runtime::guides::rl::{Explore, RlConfig, RlGuide};
+/// use refgen::guides::rl::{Explore, RlConfig, RlGuide};
 /// let guide = RlGuide::new(RlConfig::default().explore(Explore::DIVERSE).epsilon(0.05));
 /// assert_eq!(guide.config().explore.softmax, Some(0.5));
 /// ```

@@ -67,8 +67,9 @@ use std::collections::HashMap;
 /// ε = 0.25, rewards 20 / 0 / -1.
 ///
 /// ```
-/// use refgen_core::prelude::*;
-/// use refgen_runtime::{explore::generate_distinct, guides::rl::RlGuide};
+/// use refgen::prelude::*;
+/// use refgen::interpret::*;
+/// use refgen::{explore::generate_distinct, guides::rl::RlGuide};
 ///
 /// // Pairs (a, b) with a < b, from 0..=9 each.
 /// let g = (int(0u8..=9).site("a"), int(0u8..=9).site("b")).filter(|(a, b)| a < b);

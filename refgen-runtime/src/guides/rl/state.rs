@@ -231,8 +231,9 @@ impl Guide for Script<'_> {
 /// [`super::RlGuide`] with that configuration would show the learner there.
 ///
 /// ```
-/// use refgen_core::prelude::*;
-/// use refgen_runtime::guides::rl::{describe_states, Abstraction, RlConfig};
+/// use refgen::prelude::*;
+/// use refgen::interpret::*;
+/// use refgen::guides::rl::{describe_states, Abstraction, RlConfig};
 ///
 /// let g = (int(0u8..=9).site("a"), bool().site("b"), int(0u8..=9).site("c"));
 /// let seq = describe_states(&g, &[3, 1, 4], RlConfig::default().abstraction(Abstraction::Sequence));
