@@ -264,6 +264,15 @@ fn a_run_has_the_statistics_of_its_sequences() {
     assert!(states > 10, "{states}");
     let table = report.statistics();
     assert!(table.contains("distinct model states reached"), "{table}");
+    // Its model states are few: the explorer meets runs of cases with none new, and starts afresh.
+    let note = &report.guide_notes[0];
+    let restarts: u64 = note
+        .split("started afresh ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!(restarts > 0, "{note}");
     let commands: Vec<&String> = report.labels.keys().filter(|l| l.starts_with("command ")).collect();
     assert!(commands.len() >= 2, "{commands:?}");
     let lengths: u64 = report.labels.iter().filter(|(l, _)| l.starts_with("length ")).map(|(_, n)| n).sum();

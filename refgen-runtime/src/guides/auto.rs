@@ -9,8 +9,9 @@
 //!   model state, which random sequences rarely reach: from its first case,
 //!   it shares the cases with a learner rewarded for sequences that reach new
 //!   model states (`rl(explore = diverse)`; [`AutoGuide::explorer`] names
-//!   another), which makes 15 of 16 ([`super::switch::STATE_SHARE`]); random
-//!   generation keeps the others;
+//!   another), which makes 15 of 16 ([`super::switch::STATE_SHARE`]) and
+//!   starts afresh when a run of its cases reaches no new state
+//!   ([`super::switch::EXPLORER_STALL`]); random generation keeps the others;
 //! - a property that reports a utility (`maximize!`, `minimize!`,
 //!   `target!`) asks for inputs of high utility, which random generation does
 //!   not look for: at the first case that reports one, it shares the later
@@ -142,14 +143,15 @@ impl AutoGuide {
         let mut guide = Switching::with("auto".to_owned(), Box::new(RandomGuide), when, grower);
         guide.learner = Some(Box::new(learner));
         guide.search = Some(Box::new(SaGuide::default()));
-        guide.explorer = Some(Box::new(RlGuide::new(RlConfig::diverse())));
-        guide
+        guide.explorer(|| RlGuide::new(RlConfig::diverse()))
     }
 
-    /// The same guide, sharing a state machine's cases with `explorer` (instead of
-    /// `rl(explore = diverse)`) from its first case on.
-    pub fn explorer(mut self, explorer: impl Guide + 'static) -> Self {
-        self.explorer = Some(Box::new(explorer));
+    /// The same guide, sharing a state machine's cases with the guide `make` makes (instead of
+    /// `rl(explore = diverse)`) from its first case on, made afresh after
+    /// [`super::switch::EXPLORER_STALL`] of its cases in a row without a new model state.
+    pub fn explorer<G: Guide + 'static>(mut self, make: impl Fn() -> G + 'static) -> Self {
+        self.explorer = Some(Box::new(make()));
+        self.fresh_explorer = Some(Box::new(move || Box::new(make())));
         self
     }
 

@@ -44,6 +44,11 @@ pub const MIN_SHARE: f64 = 1.0 / 16.0;
 /// How many of the first guide's latest utilities the search is measured against ([`MIN_SHARE`]).
 pub const RECENT: usize = 64;
 
+/// After this many of its cases in a row without a new model state, the explorer of a state machine's
+/// cases ([`When::states`]) starts afresh (when it was given as a way to make one): a learner whose
+/// policy settled where nothing new is reached starts again from the generator's weights.
+pub const EXPLORER_STALL: u64 = 16;
+
 /// The share of the cases the explorer makes once a [`Switching`] guide has switched on a state machine
 /// ([`When::states`]); the first guide makes the others for the whole run.
 pub const STATE_SHARE: f64 = 1.0 - MIN_SHARE;
@@ -128,8 +133,12 @@ pub struct Switching<K> {
     pub(super) when: When,
     pub(super) learner: Option<Box<dyn Guide>>,
     pub(super) search: Option<Box<dyn Guide>>,
-    /// What a state machine's cases are shared with ([`When::states`]).
+    /// What a state machine's cases are shared with ([`When::states`]), and how to make it afresh.
     pub(super) explorer: Option<Box<dyn Guide>>,
+    pub(super) fresh_explorer: Option<Box<dyn Fn() -> Box<dyn Guide>>>,
+    /// The explorer's cases in a row without a new model state, and how many times it started afresh.
+    explorer_stall: u64,
+    explorer_restarts: u64,
     pub(super) grower: Grower,
     /// The share of the work a sharing grower makes ([`Grower::Share`]).
     pub(super) share: f64,
@@ -177,6 +186,9 @@ impl<K> Switching<K> {
             learner: None,
             search: None,
             explorer: None,
+            fresh_explorer: None,
+            explorer_stall: 0,
+            explorer_restarts: 0,
             grower,
             share: 0.0,
             cases: 0,
@@ -309,10 +321,12 @@ impl<K> Switching<K> {
             ),
             (Switch::States { case }, _) => format!(
                 "{}: shares the cases with {to} after case #{case}, the first to run a state machine, {to} rewarded \
-                 for sequences that reach new model states; {to} made {} of the {} cases since, {first} the others",
+                 for sequences that reach new model states; {to} made {} of the {} cases since, {first} the others; \
+                 {to} started afresh {} times after {EXPLORER_STALL} of its cases without a new model state",
                 self.name,
                 self.searched,
                 self.since_switch,
+                self.explorer_restarts,
             ),
             (Switch::Utility { case }, _) => format!(
                 "{}: shares the cases with {to} after case #{case}, the first to report a utility (`maximize!`, \
@@ -411,6 +425,17 @@ impl<K> Guide for Switching<K> {
             match self.first_case {
                 true => self.hear_first_utility(u),
                 false => self.best_search = Some(self.best_search.map_or(u, |b| b.max(u))),
+            }
+        }
+        if let (Some(Switch::States { .. }), false) = (self.switched, self.first_case) {
+            self.explorer_stall = if feedback.new { 0 } else { self.explorer_stall + 1 };
+            if self.explorer_stall >= EXPLORER_STALL {
+                if let Some(make) = &self.fresh_explorer {
+                    self.explorer = Some(make());
+                    self.explorer_stall = 0;
+                    self.explorer_restarts += 1;
+                    return;
+                }
             }
         }
         match &mut self.grower {
