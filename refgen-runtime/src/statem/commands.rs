@@ -211,8 +211,16 @@ impl<M: StateMachine> Commands<M> {
 /// observability lines, the HTML report): `command NAME` for each kind of command in it (the command's
 /// `Debug` up to its arguments) and `length A..=B`, its number of commands by powers of two.
 pub(crate) fn label_run<M: StateMachine>(commands: &[M::Command]) {
+    // One `Debug` per variant met (its name is the same for every command of it), not per command:
+    // this runs on every case.
+    let mut variants = Vec::new();
     let mut kinds: Vec<String> = Vec::new();
     for c in commands {
+        let variant = std::mem::discriminant(c);
+        if variants.contains(&variant) {
+            continue;
+        }
+        variants.push(variant);
         let shown = format!("{c:?}");
         let kind = shown.split(|ch: char| ch == '(' || ch == '{' || ch.is_whitespace()).next().unwrap_or("");
         if !kinds.iter().any(|k| k == kind) {
