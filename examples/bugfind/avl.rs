@@ -268,43 +268,21 @@ pub fn hand_tree() -> impl Gen<Value = Avl> {
 /// `is_avl` in the forms `#[synth]` reads: the height and the bounds on the keys passed down, a
 /// node's three legal shapes as alternatives (`is_avl` computes the height bottom-up, `balanced`,
 /// and checks the order on the in-order list), with the keys' range `0..=15` (`Key`'s) as the
-/// top's bounds, and the room each shape's subtrees need as bounds on the key (implied by the
-/// rest: a tree of height `h` has at least `fewest(h)` nodes).
+/// top's bounds. (A key that leaves a side too few keys for its subtree's height is never chosen:
+/// the generator asks whether each subtree can be completed.)
 #[synth(h in 0..=5, lo = 0, hi = 15, depth = 8)]
 pub fn avl_within(t: &Avl, h: u8, lo: i32, hi: i32) -> bool {
     match t {
         E => h == 0,
         T(l, Key(k), r) => {
             let k = i32::from(*k);
-            // Each shape's key leaves each side room for its subtree (`fewest`): implied by the
-            // rest, these bounds keep every choice completable.
             h >= 1
                 && lo <= k
                 && k <= hi
-                && ((lo + fewest(h - 1) <= k
-                    && k <= hi - fewest(h - 1)
-                    && avl_within(l, h - 1, lo, k - 1)
-                    && avl_within(r, h - 1, k + 1, hi))
-                    || (h >= 2
-                        && lo + fewest(h - 1) <= k
-                        && k <= hi - fewest(h - 2)
-                        && avl_within(l, h - 1, lo, k - 1)
-                        && avl_within(r, h - 2, k + 1, hi))
-                    || (h >= 2
-                        && lo + fewest(h - 2) <= k
-                        && k <= hi - fewest(h - 1)
-                        && avl_within(l, h - 2, lo, k - 1)
-                        && avl_within(r, h - 1, k + 1, hi)))
+                && ((avl_within(l, h - 1, lo, k - 1) && avl_within(r, h - 1, k + 1, hi))
+                    || (h >= 2 && avl_within(l, h - 1, lo, k - 1) && avl_within(r, h - 2, k + 1, hi))
+                    || (h >= 2 && avl_within(l, h - 2, lo, k - 1) && avl_within(r, h - 1, k + 1, hi)))
         }
-    }
-}
-
-/// The fewest nodes of an AVL tree of height `h`.
-fn fewest(h: u8) -> i32 {
-    match h {
-        0 => 0,
-        1 => 1,
-        _ => 1 + fewest(h - 1) + fewest(h - 2),
     }
 }
 

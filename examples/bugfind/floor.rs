@@ -1,6 +1,6 @@
 //! `--floor`: what making one value costs, by hand, by the derived generator parsing a valid value's choices, and by random generation.
 
-use refgen::interpret::{generate, parse_tree, reflect};
+use refgen::interpret::{generate, generate_recorded, parse_tree, reflect};
 use refgen::prelude::*;
 use std::time::Instant;
 
@@ -21,17 +21,17 @@ pub struct Floor {
     pub random: f64,
     /// How many random runs made a valid value, of how many.
     pub valid: (u64, u64),
-    /// The synthesized generator, per valid value, and how many of its runs made one; for a
-    /// workload with one.
-    pub synth: Option<(f64, u64)>,
+    /// The synthesized generator, per valid value, how many of its runs made one, and its failed
+    /// attempts (a part or an option made again) per run; for a workload with one.
+    pub synth: Option<(f64, u64, f64)>,
 }
 
 /// The table's title and column heads.
 pub fn print_header() {
     println!("\nµs per value of each workload's first property's arguments (seeds 0 to 19,999):");
     println!(
-        "{:<5} {:>9} {:>14} {:>15} {:>12} {:>15} {:>9} {:>9} {:>12}",
-        "", "hand", "derived parse", "parsed", "random", "valid", "synth", "synth/hand", "synth valid"
+        "{:<5} {:>9} {:>14} {:>15} {:>12} {:>15} {:>9} {:>9} {:>12} {:>14}",
+        "", "hand", "derived parse", "parsed", "random", "valid", "synth", "synth/hand", "synth valid", "synth redrawn"
     );
 }
 
@@ -39,8 +39,8 @@ impl Floor {
     /// The table's row for workload `name`.
     pub fn print(&self, name: &str) {
         let synth = match self.synth {
-            Some((us, valid)) => format!("{us:>9.2} {:>9.2}x {valid:>12}", us / self.hand),
-            None => format!("{:>9} {:>10} {:>12}", "-", "-", "-"),
+            Some((us, valid, redrawn)) => format!("{us:>9.2} {:>9.2}x {valid:>12} {redrawn:>14.4}", us / self.hand),
+            None => format!("{:>9} {:>10} {:>12} {:>14}", "-", "-", "-", "-"),
         };
         println!(
             "{name:<5} {:>9.2} {:>14.2} {:>7}/{:<7} {:>12.2} {:>7}/{:<7} {synth}",
@@ -65,7 +65,9 @@ pub fn measure<V>(derived: &BoxGen<V>, hand: &BoxGen<V>, synth: Option<&BoxGen<V
     let synth = synth.map(|s| {
         let t0 = Instant::now();
         let valid = (0..VALUES).filter(|&seed| generate(s, seed).is_ok()).count() as u64;
-        (per(t0, valid), valid)
+        let us = per(t0, valid);
+        let redrawn: usize = (0..VALUES).map(|seed| generate_recorded(s, seed).1.retry_count()).sum();
+        (us, valid, redrawn as f64 / VALUES as f64)
     });
     Floor {
         synth,

@@ -64,6 +64,7 @@ pub mod args;
 pub mod bytes;
 pub mod choice;
 pub mod combinators;
+mod completable;
 mod data_crates;
 mod derived;
 pub mod edit;
@@ -95,6 +96,7 @@ pub use trail::{Recorder, Trail};
 /// What the code `#[derive(Reflective)]` writes calls: not part of the API, and may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::completable::*;
     pub use crate::derived::*;
     pub use crate::synthesized::*;
 }

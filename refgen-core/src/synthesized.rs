@@ -149,6 +149,43 @@ where
     }
 }
 
+/// The values of a part's type, when it has few (see [`any_where`]), for a search of the
+/// predicate: called as `(&&finite(project)).values()`, `None` for a type that is not
+/// `Reflective + Clone` or has many.
+pub struct Finite<V, T>(PhantomData<fn(&V) -> Option<&T>>);
+
+/// The [`Finite`] of the part `_project` takes from a value (never called: it gives the part's type).
+#[inline]
+pub fn finite<V, T>(_project: impl Fn(&V) -> Option<&T>) -> Finite<V, T> {
+    Finite(PhantomData)
+}
+
+/// The values of a type of few (see [`Finite`]).
+pub trait FiniteValues<T> {
+    /// Every value, when there are few.
+    fn values(&self) -> Option<Rc<Vec<T>>>;
+}
+
+/// No values listed: a type that is not `Reflective + Clone` (see [`Finite`]).
+pub trait Unlisted<T> {
+    /// `None`.
+    fn values(&self) -> Option<Rc<Vec<T>>>;
+}
+
+impl<V, T: Reflective + Clone + 'static> FiniteValues<T> for &Finite<V, T> {
+    #[inline]
+    fn values(&self) -> Option<Rc<Vec<T>>> {
+        finite_values::<T>()
+    }
+}
+
+impl<V, T> Unlisted<T> for Finite<V, T> {
+    #[inline]
+    fn values(&self) -> Option<Rc<Vec<T>>> {
+        None
+    }
+}
+
 /// Whether a part the predicate only checks can pass (see [`any_where`]):
 /// for a type of few values, whether one does; for others, `true`. What
 /// offers an option only where its part can be made.
@@ -184,6 +221,18 @@ where
 #[inline]
 pub fn converted<W, T: TryFrom<W>>(w: W) -> Result<T, Stop> {
     T::try_from(w).map_err(|_| Stop::Invalid)
+}
+
+/// [`converted`] into the part `_project` takes from a value (never called: it gives the part's type).
+#[inline]
+pub fn converted_as<V, W, T: TryFrom<W>>(_project: impl Fn(&V) -> Option<&T>, w: W) -> Result<T, Stop> {
+    converted(w)
+}
+
+/// A part's value as made, typed as the part `_project` takes from a value (never called).
+#[inline]
+pub fn typed_part<V, T>(_project: impl Fn(&V) -> Option<&T>, made: Result<T, Stop>) -> Result<T, Stop> {
+    made
 }
 
 /// The most values an integer part's range may hold for [`bounded_where`] to draw among those
@@ -345,6 +394,12 @@ macro_rules! ranged_trait {
             /// Whether a value within the bounds can pass `valid` (`true` where that is not known
             /// before making one).
             fn exists<const L: usize, const H: usize>(&self, bounds: Bounds<T, L, H>, valid: impl Fn(&T) -> bool) -> bool;
+            /// The values a search of the predicate tries, and whether they are all there are
+            /// (see [`candidates`](crate::__private::candidates)); `None` when the bounds leave none.
+            fn candidates<const L: usize, const H: usize>(
+                &self,
+                bounds: Bounds<T, L, H>,
+            ) -> Option<(impl Iterator<Item = T>, bool)>;
         }
     };
 }
@@ -410,6 +465,13 @@ impl<V, T: IntValue> RangedInt<T> for &Ranged<V, T> {
     ) -> bool {
         bounded_exists(|_: &V| None::<&T>, int_span(lows, highs), Ok, valid)
     }
+
+    fn candidates<const L: usize, const H: usize>(
+        &self,
+        (lows, highs): Bounds<T, L, H>,
+    ) -> Option<(impl Iterator<Item = T>, bool)> {
+        crate::completable::candidates(int_span(lows, highs))
+    }
 }
 
 impl<V, T: Reflective + PartialOrd + Clone> RangedAny<T> for Ranged<V, T> {
@@ -466,5 +528,13 @@ impl<V, T: Reflective + PartialOrd + Clone> RangedAny<T> for Ranged<V, T> {
 
     fn exists<const L: usize, const H: usize>(&self, _: Bounds<T, L, H>, _: impl Fn(&T) -> bool) -> bool {
         true
+    }
+
+    fn candidates<const L: usize, const H: usize>(
+        &self,
+        _: Bounds<T, L, H>,
+    ) -> Option<(impl Iterator<Item = T>, bool)> {
+        // Values of another type are not counted: none tried, and the search is not complete.
+        Some((std::iter::empty(), false))
     }
 }

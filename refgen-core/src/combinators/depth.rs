@@ -75,3 +75,9 @@ pub fn offered(options: &[Opt], base: usize, limited: bool) -> &[Opt] {
         options
     }
 }
+
+/// The level the next derived generator to begin will run at.
+#[inline]
+pub fn next_level() -> usize {
+    LEVEL.with(|l| l.get())
+}

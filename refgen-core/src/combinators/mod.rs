@@ -41,7 +41,8 @@ pub mod sizes;
 #[doc(hidden)]
 pub use crate::gen::Sequence;
 pub use crate::gen::{
-    failed_attempts, retrying, retrying_dead_ends, At, Bind, Filter, Map, Part, Then, DEFAULT_RETRIES, RETRY_BUDGET,
+    failed_attempts, retrying, retrying_completable, retrying_dead_ends, At, Bind, Filter, Map, Part, Then,
+    DEFAULT_RETRIES, RETRY_BUDGET,
 };
 #[cfg(feature = "arbitrary")]
 pub use bridges::{arbitrary, ArbitraryGen};

@@ -137,6 +137,41 @@ where
     retry(a, retries, once, |_| true, false)
 }
 
+/// [`retrying_dead_ends`] with a condition: a value is kept only where
+/// `completable` holds (what is made after it can still be completed), and
+/// made again otherwise, its failed attempts not counted as values a
+/// condition rejected. What the generators `#[synth]` writes use to keep a
+/// part whose later parts could not be made from being chosen.
+#[inline]
+pub fn retrying_completable<A, T>(
+    a: &mut A,
+    retries: u32,
+    mut once: impl FnMut(&mut A) -> Result<T, Stop>,
+    completable: impl Fn(&T) -> bool,
+) -> Result<T, Stop>
+where
+    A: Answerer + ?Sized,
+{
+    // No run budget: an attempt that fails makes nothing under it (the condition is asked before
+    // the parts it bounds are made), so these retries cannot nest into a search.
+    for left in (0..=retries).rev() {
+        a.begin_attempt();
+        let r = once(a);
+        let failed = match &r {
+            Ok(v) => !completable(v),
+            Err(stop) => *stop == Stop::Invalid,
+        };
+        a.end_attempt(!failed);
+        if !failed {
+            return r;
+        }
+        if left == 0 || !a.filters_retry() {
+            break;
+        }
+    }
+    Err(Stop::Invalid)
+}
+
 #[inline]
 fn retry<A, T>(
     a: &mut A,

@@ -9,7 +9,9 @@ mod filter;
 mod forward;
 
 pub use adapters::{At, Bind, Map, Part, Then};
-pub use filter::{failed_attempts, retrying, retrying_dead_ends, Filter, DEFAULT_RETRIES, RETRY_BUDGET};
+pub use filter::{
+    failed_attempts, retrying, retrying_completable, retrying_dead_ends, Filter, DEFAULT_RETRIES, RETRY_BUDGET,
+};
 pub(crate) use forward::{fill_draws, one_forward_body};
 pub use forward::{Answerer, Sequence};
 

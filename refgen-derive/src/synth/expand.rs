@@ -52,6 +52,8 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     // Base options first: at the depth budget, they are the ones offered (where the guards allow one).
     options.sort_by_key(|o| o.recursive);
     let base = options.iter().filter(|o| !o.recursive).count();
+    // An option always offered and completed: nothing need be asked before a pick or a part.
+    let always = super::complete::always(options.iter().map(|o| &o.plan));
     let weight = |label: &str| {
         let arm_label = label.split('#').next().unwrap_or(label);
         let of = |name: &str| opts.weights.iter().find(|(l, ..)| l == name).map(|(_, w, _)| *w);
@@ -142,11 +144,23 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
     // At the depth budget, the base options only: where the arguments allow none, the value is a
     // dead end, and the option around it is made again.
     let base_mask = if base >= 64 { u64::MAX } else { (1u64 << base) - 1 };
-    let allowed = quote!(
+    let guarded = quote!(
         #[allow(unused_variables)]
         let __allowed: u64 = 0 #(| #bits)*;
         let __allowed = if __limited { __allowed & #base_mask } else { __allowed };
     );
+    // The options offered: those the guards allow, and that may be completed.
+    let arg_clones = quote!(#(::core::clone::Clone::clone(&#arg_names)),*);
+    let allowed = if always {
+        guarded.clone()
+    } else {
+        quote!(
+            #guarded
+            let __allowed = __allowed & Self::__masks(__frame.level(), #arg_clones).possible;
+        )
+    };
+    let plans: Vec<(&crate::synth::model::Arm, &Plan)> = options.iter().map(|o| (&pred.arms[o.arm], &o.plan)).collect();
+    let completion = super::complete::completion_fns(pred, &plans, always, &guarded, &params, &arg_names, &depth, vis);
 
     let mut run_arms = TokenStream::new();
     let mut back_alts: Vec<TokenStream> = vec![TokenStream::new(); pred.arms.len()];
@@ -193,53 +207,73 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
             };
             let is_rec = matches!(plan.makes[i], Make::Rec(..));
             let bind_v = bind_checked(p);
-            if checks.is_empty() {
-                stmts.extend(quote!(let #local = #make?;));
+            let made = if checks.is_empty() {
+                make
             } else if matches!(plan.makes[i], Make::Any) {
                 // A part only checked: drawn among the values that pass, when they are few.
                 let project = projection(pred, &arm.pat, &p.name);
-                stmts.extend(quote!(
-                    let #local = #core::__private::any_where(
+                quote!(
+                    #core::__private::any_where(
                         __src,
                         #psite,
                         #project,
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
-                    )?;
-                ));
+                    )
+                )
             } else if let Make::Int(lo, hi, None) = &plan.makes[i] {
                 // An ordered part bounded and checked: an integer drawn among the values that pass,
                 // when its range is small.
                 let (ranged, bounds) = (ranged_of(pred, &arm.pat, &p.name), bounds_of(lo, hi, &arm.parts));
-                stmts.extend(quote!(
-                    let #local = #ranged.make_where(
+                quote!(
+                    #ranged.make_where(
                         __src,
                         #psite,
                         #bounds,
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
-                    )?;
-                ));
+                    )
+                )
             } else if let Make::Int(lo, hi, conv) = &plan.makes[i] {
                 // An integer compared through a conversion, bounded and checked.
                 let span = span_of(lo, hi, &arm.parts);
                 let convert = convert_of(conv.is_some());
                 let project = projection(pred, &arm.pat, &p.name);
-                stmts.extend(quote!(
-                    let #local = #core::__private::bounded_where(
+                quote!(
+                    #core::__private::bounded_where(
                         __src,
                         #psite,
                         #project,
                         #span,
                         #convert,
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
-                    )?;
-                ));
+                    )
+                )
             } else {
-                stmts.extend(quote!(
-                    let #local = #core::combinators::retrying(
+                quote!(
+                    #core::combinators::retrying(
                         __src,
                         #core::combinators::DEFAULT_RETRIES,
                         |__src| #make,
                         |__v| { #[allow(unused_variables)] #bind_v #(#core::__private::assume_bool(#checks))&&* },
+                    )
+                )
+            };
+            // Each call this part's value bounds (its last), asked whether it can be completed: a
+            // value that leaves one none is made again.
+            let completable: Vec<TokenStream> = if always {
+                Vec::new()
+            } else {
+                super::complete::check_after(pred, arm, plan, i).into_iter().collect()
+            };
+            if completable.is_empty() || is_rec {
+                stmts.extend(quote!(let #local = #made?;));
+            } else {
+                let project = projection(pred, &arm.pat, &p.name);
+                stmts.extend(quote!(
+                    let #local = #core::combinators::retrying_completable(
+                        __src,
+                        #core::combinators::DEFAULT_RETRIES,
+                        |__src: &mut __A| #core::__private::typed_part(#project, #made),
+                        |__v| { #[allow(unused_variables)] #bind_v #(#completable)&&* },
                     )?;
                 ));
             }
@@ -383,7 +417,7 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
         const _: () = {
             const __ARMS: #core::__private::Variants = #core::__private::Variants::new(#site, &[#(#opt_consts),*], #base);
             #[allow(unused_imports)]
-            use #core::__private::{RangedAny as _, RangedInt as _};
+            use #core::__private::{FiniteValues as _, RangedAny as _, RangedInt as _, Remembered as _, Unlisted as _, Unremembered as _};
             // The predicate and its generator go together: a use of one is a use of both.
             const _: fn(&#value_ty #(, #arg_tys)*) -> bool = #name;
 
@@ -397,7 +431,9 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                 /// The conjuncts the generator checks (made again while they fail) rather than constructs.
                 #vis const FILTERED: &'static [&'static str] = &[#(#filtered),*];
 
-                #[allow(unused_variables, unused_parens, non_snake_case, clippy::all)]
+                #completion
+
+                #[allow(unused_variables, unused_parens, unused_labels, unused_mut, unreachable_code, non_snake_case, clippy::all)]
                 fn __forward<__A: #core::gen::Answerer + ?::core::marker::Sized>(
                     __src: &mut __A, #params
                 ) -> ::core::result::Result<#value_ty, #core::Stop> {
@@ -478,7 +514,7 @@ fn is_rec_call(c: &Expr, plan: &Plan, pred: &Pred, parts: &[super::model::PartB]
 
 /// A closure taking part `part` from a value of the predicate's type (by the arm's pattern, every
 /// binding by reference): never called, it gives the compiler the part's type.
-fn projection(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
+pub(super) fn projection(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
     let value_ty = &pred.value_ty;
     let pat = by_reference(pat);
     quote!(
@@ -524,7 +560,7 @@ fn bind_checked(p: &super::model::PartB) -> TokenStream {
 
 /// `(&&ranged(project))`: the receiver whose methods, chosen by the part's type, make an ordered
 /// part within its bounds (see `refgen_core`'s `Ranged`).
-fn ranged_of(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
+pub(super) fn ranged_of(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
     let core = core_path();
     let project = projection(pred, pat, part);
     quote!((&&#core::__private::ranged(#project)))
@@ -532,7 +568,7 @@ fn ranged_of(pred: &Pred, pat: &Pat, part: &Ident) -> TokenStream {
 
 /// `([(low, strict), ...], [(high, strict), ...])`: an ordered part's bounds (a bound that is
 /// another part bound by reference read through the reference).
-fn bounds_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
+pub(super) fn bounds_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
     let b = |(e, strict): &(Expr, bool)| {
         let by_ref = matches!(e, Expr::Path(p) if parts.iter().any(|q| q.by_ref && p.path.is_ident(&q.name)));
         if by_ref {
@@ -558,7 +594,7 @@ fn convert_of(converted: bool) -> TokenStream {
 
 /// `span([lows], [highs])`: the range an integer part's bounds leave (a bound that is another
 /// part bound by reference, `lo <= hi`, read through the reference).
-fn span_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
+pub(super) fn span_of(lo: &[(Expr, bool)], hi: &[(Expr, bool)], parts: &[super::model::PartB]) -> TokenStream {
     let core = core_path();
     let b = |(e, strict): &(Expr, bool), strict_fn: TokenStream| {
         let by_ref = matches!(e, Expr::Path(p) if parts.iter().any(|q| q.by_ref && p.path.is_ident(&q.name)));
@@ -643,6 +679,27 @@ fn top_generator(pred: &Pred, vis: &Visibility, opts: &Options) -> TokenStream {
             __all.extend(#core::gen::product(__ways, &__body));
         ),
     );
+    let ranged_args = tops.iter().any(|a| matches!(a.top, super::Top::Range(..)));
+    let arg_tys: Vec<&syn::Type> = pred.args.iter().map(|(_, t)| t).collect();
+    // Arguments drawn from ranges: drawn again where no value can be completed under them.
+    let forward = if ranged_args {
+        quote!(
+            let (#(#names,)*) = #core::combinators::retrying_completable(
+                __src,
+                #core::combinators::DEFAULT_RETRIES,
+                |__src: &mut __A| -> ::core::result::Result<(#(#arg_tys,)*), #core::Stop> {
+                    #forward
+                    ::core::result::Result::Ok((#(#names,)*))
+                },
+                |__a| {
+                    let (#(#names,)*) = ::core::clone::Clone::clone(__a);
+                    #name::__can(#core::__private::next_level(), #(#names),*).possible()
+                },
+            )?;
+        )
+    } else {
+        forward
+    };
     quote!(
         /// The predicate's top-level generator: its arguments (the attribute's), then its values.
         #[doc(hidden)]

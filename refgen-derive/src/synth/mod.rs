@@ -1,5 +1,6 @@
 //! The `#[synth]` attribute: a validity predicate, kept as written, and beside it the generator of the values it accepts.
 
+mod complete;
 mod expand;
 pub mod model;
 pub mod plan;
