@@ -38,6 +38,7 @@ mod shape_pressure;
 mod sizes;
 mod splice;
 mod statem_readme;
+mod statem_shrink;
 mod synth;
 mod synth_workloads;
 mod targeted;

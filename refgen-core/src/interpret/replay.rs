@@ -283,6 +283,13 @@ impl<'t> Cursor<'t> {
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
             Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
+            // A part in a raise mark: every choice point beneath it answers its largest choice
+            // where the part holds none that fits (a part made again as large as it goes).
+            Some(node)
+                if node.is_raise() && node.children[0].choice.is_none() && is_site(&node.children[0].site, site) =>
+            {
+                self.consume(&node.children[0].children, true)
+            }
             _ => self.skip(),
         }
     }

@@ -104,6 +104,23 @@ impl<F: FnMut(&mut ChoiceTree, bool) -> Option<ChoiceTree>> Shrinker<F> {
         }
     }
 
+    /// Tests the current tree with `edits` made one after another in a scratch copy (each on the
+    /// tree the ones before it left); whether the candidate was kept. Within the budget.
+    pub(super) fn try_edits(&mut self, edits: &[Edit]) -> bool {
+        if self.out_of_budget() {
+            return false;
+        }
+        self.scratch.clone_from(&self.current);
+        if !edits.iter().all(|e| e.apply_in_place(&mut self.scratch)) {
+            return false;
+        }
+        let hash = tree_hash(&self.scratch);
+        match self.test_candidate(hash, Where::InScratch) {
+            Some(used) => self.keep(used),
+            None => false,
+        }
+    }
+
     /// Makes the edit `make` builds on a copy of the path `at` in the
     /// current tree, logged in [`Shrinker::log`]; whether it applied. The
     /// copy is made in memory an earlier edit gave back: a try allocates nothing.

@@ -399,3 +399,15 @@ fn a_budget_of_no_tries_makes_no_candidate() {
     assert_eq!((stats.attempts, stats.steps), (0, 0));
     assert!(stats.budget_exhausted);
 }
+
+#[test]
+fn an_element_deleted_with_a_later_one_raised() {
+    // Failing needs a sum of exactly 16 from values of at most 8: the shortest is two 8s, which
+    // no deletion alone reaches from three values (each deletion changes the sum), nor any lowering.
+    let g = vec(int(1u8..=8).site("n"), 0..=8);
+    let sum16 = |v: &Vec<u8>| v.iter().map(|&n| u32::from(n)).sum::<u32>() == 16;
+    for start in [vec![3, 5, 8], vec![1, 7, 8], vec![2, 6, 4, 4], vec![8, 1, 7]] {
+        let min = shrink_from(&g, start.clone(), sum16);
+        assert_eq!(min, vec![8, 8], "from {start:?}");
+    }
+}
