@@ -93,15 +93,17 @@
 //! harness's capture, so they show even when the test passes.
 
 /// The README's code, compiled as a doctest so that its snippet stays complete.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "runtime"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 pub use refgen_core;
 pub use refgen_derive;
+#[cfg(feature = "runtime")]
 pub use refgen_runtime;
 
 pub use refgen_core::{args, bytes, choice, combinators, edit, gen, interpret, laws, reflective, regex, source, trail};
+#[cfg(feature = "runtime")]
 pub use refgen_runtime::{asyncs, config, distinct, explore, fuzz, guide, guides, html, persist, runner, statem};
 
 /// The generator types and the interpretations, at the root as the core has them (so a path of the
@@ -111,7 +113,13 @@ pub use refgen_core::{
     DetRng, Gen, Reflective, ReflectiveWith, Source, Stop, Way,
 };
 /// The macros a property calls, at the root as well as in the prelude.
+#[cfg(feature = "runtime")]
 pub use refgen_runtime::{assume, classify, label, maximize, minimize, note, target};
+
+/// The derive and `#[synth]`, at the root: what a library that derives `Reflective` for its own
+/// types names (`#[cfg_attr(feature = "refgen", derive(refgen::Reflective))]`), with or without the
+/// runner (the default feature `runtime`).
+pub use refgen_derive::{synth, Reflective};
 
 /// A libFuzzer (cargo-fuzz) target over a property, in one line (the cargo feature `libfuzzer`; see [`fuzz`]).
 #[cfg(feature = "libfuzzer")]
@@ -151,9 +159,15 @@ pub mod prelude {
         recursive, regex, string, vec, void,
     };
     pub use refgen_core::{BoxGen, Gen, Reflective, ReflectiveWith};
-    pub use refgen_derive::{property, synth, Reflective};
+    #[cfg(feature = "runtime")]
+    pub use refgen_derive::property;
+    pub use refgen_derive::{synth, Reflective};
+    #[cfg(feature = "runtime")]
     pub use refgen_runtime::config::Config;
+    #[cfg(feature = "runtime")]
     pub use refgen_runtime::runner::Property;
+    #[cfg(feature = "runtime")]
     pub use refgen_runtime::statem::{Commands, StateMachine};
+    #[cfg(feature = "runtime")]
     pub use refgen_runtime::{assume, classify, label, maximize, minimize, note, target};
 }

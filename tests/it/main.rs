@@ -27,6 +27,7 @@ mod first_steps;
 mod fuzz_target;
 mod graft;
 mod guide_interface;
+mod library_example;
 mod property_macro;
 mod property_runner;
 mod replay_tokens;
