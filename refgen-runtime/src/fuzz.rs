@@ -72,8 +72,10 @@ use std::path::{Path, PathBuf};
 
 /// Runs a property on fuzzer inputs, one case per input (see the module docs).
 pub struct Fuzzer<V: 'static> {
-    run: Run<V>,
+    /// The run, on boxed values (compiled once, whatever `V`).
+    run: Run<crate::runner::property::Erased>,
     regressions: Option<PathBuf>,
+    _value: std::marker::PhantomData<fn() -> V>,
 }
 
 impl<V: 'static> Fuzzer<V> {
@@ -87,7 +89,11 @@ impl<V: 'static> Fuzzer<V> {
         quiet.regressions = None;
         quiet.observability = None;
         quiet.report = None;
-        Fuzzer { run: Run::new(property.clone(), &quiet, None), regressions: config.regressions.clone() }
+        Fuzzer {
+            run: Run::new(property.erased(), &quiet, None),
+            regressions: config.regressions.clone(),
+            _value: std::marker::PhantomData,
+        }
     }
 
     /// Runs the property once, on the value `bytes` decode to. A failure is

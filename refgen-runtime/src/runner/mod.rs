@@ -89,21 +89,8 @@ use panics::panic_message;
 impl<V: 'static> Property<V> {
     /// Run the property under `config`.
     pub fn check(&self, config: &Config) -> Result<Report, RunError> {
-        // A generator that cannot be built is a setup error, not a failing case.
-        // Both are caught quietly: the error says what the panic said, once.
-        if let Err(payload) = panics::quietly(|| drop((self.gen)())) {
-            let reason = format!("building its generator panicked: {}", panic_message(&*payload));
-            return Err(RunError::Setup { name: config.name.clone(), reason });
-        }
-        // So is a guide that cannot be built (examples it cannot be tuned by, say).
-        if let Err(payload) = panics::quietly(|| drop((config.guide)())) {
-            let reason = format!("building its guide panicked: {}", panic_message(&*payload));
-            return Err(RunError::Setup { name: config.name.clone(), reason });
-        }
-        match config.case_timeout {
-            None => Run::new(self.clone(), config, None).go(),
-            Some(limit) => supervise::watched(self, config, limit, supervise::Job::Search, 0),
-        }
+        // The runner runs on boxed values: compiled once here, not once per property's type.
+        check_erased(&self.erased(), config)
     }
 
     /// Run the property under `config` and panic with the report if it does
@@ -123,5 +110,24 @@ impl<V: 'static> Property<V> {
             }
             Err(e) => panic!("{e}"),
         }
+    }
+}
+
+/// [`Property::check`] on boxed values.
+fn check_erased(p: &Property<property::Erased>, config: &Config) -> Result<Report, RunError> {
+    // A generator that cannot be built is a setup error, not a failing case.
+    // Both are caught quietly: the error says what the panic said, once.
+    if let Err(payload) = panics::quietly(|| drop((p.gen)())) {
+        let reason = format!("building its generator panicked: {}", panic_message(&*payload));
+        return Err(RunError::Setup { name: config.name.clone(), reason });
+    }
+    // So is a guide that cannot be built (examples it cannot be tuned by, say).
+    if let Err(payload) = panics::quietly(|| drop((config.guide)())) {
+        let reason = format!("building its guide panicked: {}", panic_message(&*payload));
+        return Err(RunError::Setup { name: config.name.clone(), reason });
+    }
+    match config.case_timeout {
+        None => Run::new(p.clone(), config, None).go(),
+        Some(limit) => supervise::watched(p, config, limit, supervise::Job::Search, 0),
     }
 }

@@ -3,8 +3,10 @@
 use super::report::Failure;
 use crate::case::IntoOutcome;
 use crate::hashing::value_key;
-use refgen_core::gen::{BoxGen, Gen};
+use refgen_core::gen::{BoxGen, Gen, Way};
 use refgen_core::parse_tree;
+use refgen_core::source::{DetRng, Source, Stop};
+use std::any::Any;
 use std::fmt::Debug;
 use std::sync::Arc;
 
@@ -22,6 +24,8 @@ pub struct Property<V> {
     /// The key of a value, for novelty ([`crate::hashing::value_key`]).
     pub(super) key: Arc<KeyFn<V>>,
     pub(super) examples: Vec<Arc<ExampleFn<V>>>,
+    /// The name of the value type (`V`, before its values were boxed): what a replay token is stamped with.
+    pub(super) type_name: &'static str,
 }
 
 impl<V> Clone for Property<V> {
@@ -32,6 +36,7 @@ impl<V> Clone for Property<V> {
             describe: self.describe.clone(),
             key: self.key.clone(),
             examples: self.examples.clone(),
+            type_name: self.type_name,
         }
     }
 }
@@ -60,6 +65,7 @@ impl<V: Debug + 'static> Property<V> {
             describe: Arc::new(|v: &V| vec![("value".to_owned(), format!("{v:?}"))]),
             key: Arc::new(|v: &V| value_key(v)),
             examples: Vec::new(),
+            type_name: std::any::type_name::<V>(),
         }
     }
 }
@@ -107,6 +113,62 @@ impl<V: 'static> Property<V> {
     pub fn value_of(&self, failure: &Failure) -> Option<V> {
         let tree = &failure.tree;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_tree(&(self.gen)(), tree).ok())).ok().flatten()
+    }
+}
+
+/// A value of any property, boxed: what the runner runs on, so that it is compiled once, in this
+/// crate, rather than once per property's argument type in each test crate.
+pub(crate) type Erased = Box<dyn Any>;
+
+/// A property's generator with its values boxed ([`Erased`]); backward, a value of another type has no way.
+struct ErasedGen<V>(BoxGen<V>);
+
+impl<V: 'static> Gen for ErasedGen<V> {
+    type Value = Erased;
+
+    #[inline]
+    fn run(&self, src: &mut dyn Source) -> Result<Erased, Stop> {
+        self.0.run(src).map(|v| Box::new(v) as Erased)
+    }
+
+    #[inline]
+    fn run_rng(&self, rng: &mut DetRng) -> Result<Erased, Stop> {
+        self.0.run_rng(rng).map(|v| Box::new(v) as Erased)
+    }
+
+    fn back(&self, target: &Erased) -> Vec<Way> {
+        target.downcast_ref::<V>().map_or_else(Vec::new, |v| self.0.back(v))
+    }
+}
+
+/// The value a boxed one holds: the runner hands each function of a property the values its own
+/// generator made, so the type always matches.
+fn unbox<V: 'static>(v: &Erased) -> &V {
+    v.downcast_ref::<V>().expect("a property's functions see the values of its own generator")
+}
+
+impl<V: 'static> Property<V> {
+    /// The same property over boxed values (see [`Erased`]).
+    pub(crate) fn erased(&self) -> Property<Erased> {
+        let (gen, test, describe, key) = (self.gen.clone(), self.test.clone(), self.describe.clone(), self.key.clone());
+        Property {
+            gen: Arc::new(move || std::rc::Rc::new(ErasedGen(gen())) as BoxGen<Erased>),
+            test: Arc::new(move |v: Erased| match v.downcast::<V>() {
+                Ok(v) => test(*v),
+                Err(_) => unreachable!("a property's test sees the values of its own generator"),
+            }),
+            describe: Arc::new(move |v: &Erased| describe(unbox::<V>(v))),
+            key: Arc::new(move |v: &Erased| key(unbox::<V>(v))),
+            examples: self
+                .examples
+                .iter()
+                .map(|e| {
+                    let e = e.clone();
+                    Arc::new(move || Box::new(e()) as Erased) as Arc<ExampleFn<Erased>>
+                })
+                .collect(),
+            type_name: self.type_name,
+        }
     }
 }
 

@@ -71,7 +71,7 @@ impl<V: 'static> Run<V> {
 
     /// The stamp of this property's tokens.
     pub(super) fn stamp(&self) -> token::Stamp {
-        token::Stamp::new(&self.config.name, std::any::type_name::<V>())
+        token::Stamp::new(&self.config.name, self.prop.type_name)
     }
 
     pub(super) fn fail_and_remember(&mut self, r: CaseResult, origin: Origin, store: Option<Store>) -> RunError {

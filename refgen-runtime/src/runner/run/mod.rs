@@ -546,7 +546,7 @@ impl<V: 'static> Run<V> {
     /// not (a token of another property never gets here: [`foreign_token`]).
     fn stamp_mismatch(&self, stamp: Option<token::Stamp>) -> Option<String> {
         let (theirs, ours) = (stamp?, self.stamp());
-        let (name, ty) = (&self.config.name, std::any::type_name::<V>());
+        let (name, ty) = (&self.config.name, self.prop.type_name);
         (theirs.value != ours.value).then(|| {
             format!(
                 "REFGEN_REPLAY: the token was printed when `{name}` made values of another type than `{ty}`: \
