@@ -120,7 +120,7 @@ pub fn retrying<A, T>(
 where
     A: Answerer + ?Sized,
 {
-    retry(a, retries, once, valid, true)
+    retry(a, retries, once, valid, Failed::Rejected)
 }
 
 /// [`retrying`] for a construction that can meet a dead end (a part no
@@ -134,7 +134,7 @@ pub fn retrying_dead_ends<A, T>(a: &mut A, retries: u32, once: impl FnMut(&mut A
 where
     A: Answerer + ?Sized,
 {
-    retry(a, retries, once, |_| true, false)
+    retry(a, retries, once, |_| true, Failed::DeadEnd)
 }
 
 /// [`retrying_dead_ends`] with a condition: a value is kept only where
@@ -146,30 +146,26 @@ where
 pub fn retrying_completable<A, T>(
     a: &mut A,
     retries: u32,
-    mut once: impl FnMut(&mut A) -> Result<T, Stop>,
+    once: impl FnMut(&mut A) -> Result<T, Stop>,
     completable: impl Fn(&T) -> bool,
 ) -> Result<T, Stop>
 where
     A: Answerer + ?Sized,
 {
-    // No run budget: an attempt that fails makes nothing under it (the condition is asked before
-    // the parts it bounds are made), so these retries cannot nest into a search.
-    for left in (0..=retries).rev() {
-        a.begin_attempt();
-        let r = once(a);
-        let failed = match &r {
-            Ok(v) => !completable(v),
-            Err(stop) => *stop == Stop::Invalid,
-        };
-        a.end_attempt(!failed);
-        if !failed {
-            return r;
-        }
-        if left == 0 || !a.filters_retry() {
-            break;
-        }
-    }
-    Err(Stop::Invalid)
+    retry(a, retries, once, completable, Failed::Completable)
+}
+
+/// What a failed attempt of a retry is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Failed {
+    /// A value a condition rejected: counted ([`failed_attempts`]), within the run's budget.
+    Rejected,
+    /// A dead end of a construction: within the run's budget, not counted.
+    DeadEnd,
+    /// A part that leaves what follows nothing to complete: neither counted nor within the run's
+    /// budget (the condition is asked before the parts it bounds are made, so these retries cannot
+    /// nest into a search).
+    Completable,
 }
 
 #[inline]
@@ -178,7 +174,7 @@ fn retry<A, T>(
     retries: u32,
     mut once: impl FnMut(&mut A) -> Result<T, Stop>,
     valid: impl Fn(&T) -> bool,
-    counted: bool,
+    failed_is: Failed,
 ) -> Result<T, Stop>
 where
     A: Answerer + ?Sized,
@@ -187,7 +183,7 @@ where
         let v = once(a)?;
         return if valid(&v) { Ok(v) } else { Err(Stop::Invalid) };
     }
-    let running = Running::enter();
+    let running = (failed_is != Failed::Completable).then(Running::enter);
     let mut left = retries;
     loop {
         a.begin_attempt();
@@ -200,10 +196,10 @@ where
         if !failed {
             return r;
         }
-        if counted {
+        if failed_is == Failed::Rejected {
             FAILED.with(|f| f.set(f.get() + 1));
         }
-        if left == 0 || !running.take() {
+        if left == 0 || running.as_ref().is_some_and(|r| !r.take()) {
             return Err(Stop::Invalid);
         }
         left -= 1;
