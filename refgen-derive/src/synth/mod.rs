@@ -4,6 +4,7 @@ mod complete;
 mod expand;
 pub mod model;
 pub mod plan;
+mod top;
 
 use crate::errors::Ctxt;
 use proc_macro2::{Ident, TokenStream};

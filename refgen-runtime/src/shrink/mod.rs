@@ -22,6 +22,7 @@
 mod candidate;
 mod index;
 mod passes;
+mod raise;
 #[cfg(test)]
 mod tests;
 
