@@ -5,7 +5,7 @@
 //! call on a part asked whether the called predicate accepts some value
 //! under its arguments one level down (`callee::__can`). The predicate's
 //! answers per level and arguments (`__masks`) are remembered, and read
-//! forward (the options offered, a key kept only where the calls it bounds
+//! forward (the options offered, a part kept only where what follows it
 //! can be completed) and backward (the same options offered).
 
 use super::expand::{bounds_of, projection, ranged_of, span_of};
@@ -82,8 +82,6 @@ pub fn check_after(pred: &Pred, arm: &Arm, plan: &Plan, i: usize) -> Option<Toke
 pub fn search_fn(pred: &Pred, arm: &Arm, plan: &Plan, index: usize, params: &TokenStream) -> TokenStream {
     let core = core_path();
     let f = format_ident!("__can_{}", index);
-    let parts = &arm.parts;
-    let _ = parts;
     let inner = step(pred, arm, plan, 0, None);
     let body = quote!(
         let mut __best = #core::__private::Can::No;
