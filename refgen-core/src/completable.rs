@@ -17,6 +17,7 @@
 //! values whatever ran before.
 
 use crate::combinators::IntValue;
+use crate::hashing::BuildKey;
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -104,7 +105,7 @@ impl<K: Hash + Eq + Clone + 'static> Remembered for &Keyed<K> {
         let hit = memo.with(|m| {
             m.0.borrow()
                 .as_ref()
-                .and_then(|b| b.downcast_ref::<HashMap<K, Masks>>())
+                .and_then(|b| b.downcast_ref::<HashMap<K, Masks, BuildKey>>())
                 .and_then(|t| t.get(&self.0).copied())
         });
         if let Some(h) = hit {
@@ -114,8 +115,8 @@ impl<K: Hash + Eq + Clone + 'static> Remembered for &Keyed<K> {
         let found = find();
         memo.with(|m| {
             let mut m = m.0.borrow_mut();
-            let table = m.get_or_insert_with(|| Box::new(HashMap::<K, Masks>::new()));
-            if let Some(t) = table.downcast_mut::<HashMap<K, Masks>>() {
+            let table = m.get_or_insert_with(|| Box::new(HashMap::<K, Masks, BuildKey>::default()));
+            if let Some(t) = table.downcast_mut::<HashMap<K, Masks, BuildKey>>() {
                 if t.len() >= MEMO_LIMIT {
                     t.clear();
                 }

@@ -256,25 +256,20 @@ pub fn expand(cx: &mut Ctxt, pred: &Pred, vis: &Visibility, opts: &Options) -> T
                     )
                 )
             };
-            // Each call this part's value bounds (its last), asked whether it can be completed: a
-            // value that leaves one none is made again.
-            let completable: Vec<TokenStream> = if always {
-                Vec::new()
-            } else {
-                super::complete::check_after(pred, arm, plan, i).into_iter().collect()
-            };
-            if completable.is_empty() || is_rec {
-                stmts.extend(quote!(let #local = #made?;));
-            } else {
+            // A part that later parts read, kept only where what follows it can be completed.
+            let completable = if always || is_rec { None } else { super::complete::check_after(pred, arm, plan, i) };
+            if let Some(completable) = completable {
                 let project = projection(pred, &arm.pat, &p.name);
                 stmts.extend(quote!(
                     let #local = #core::combinators::retrying_completable(
                         __src,
                         #core::combinators::DEFAULT_RETRIES,
                         |__src: &mut __A| #core::__private::typed_part(#project, #made),
-                        |__v| { #[allow(unused_variables)] #bind_v #(#completable)&&* },
+                        |__v| { #[allow(unused_variables)] #bind_v #completable },
                     )?;
                 ));
+            } else {
+                stmts.extend(quote!(let #local = #made?;));
             }
             if !is_rec {
                 stmts.extend(quote!(#[allow(unused_variables)] #bind));
