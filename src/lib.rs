@@ -155,8 +155,8 @@ pub use refgen_runtime::fuzz_property;
 /// ```
 pub mod prelude {
     pub use refgen_core::combinators::{
-        any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,
-        recursive, regex, string, vec, void,
+        any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, overriding, pick,
+        pure, recursive, regex, string, vec, void, Overriding,
     };
     pub use refgen_core::{BoxGen, Gen, Reflective, ReflectiveWith};
     #[cfg(feature = "runtime")]

@@ -72,6 +72,7 @@ pub mod gen;
 pub mod hashing;
 pub mod interpret;
 pub mod laws;
+mod overrides;
 pub mod reflective;
 pub mod source;
 mod std_types;
@@ -98,6 +99,7 @@ pub use trail::{Recorder, Trail};
 pub mod __private {
     pub use crate::completable::*;
     pub use crate::derived::*;
+    pub use crate::overrides::{back_field, back_variant, run_field, run_variant, Overridable};
     pub use crate::synthesized::*;
 }
 
@@ -106,8 +108,8 @@ pub mod __private {
 #[doc(hidden)]
 pub mod prelude {
     pub use crate::combinators::{
-        any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, pick, pure,
-        recursive, string, vec, void,
+        any_char, any_int, bool, char, char_class, float, from_fns, int, integer, just, lazy, option, overriding, pick,
+        pure, recursive, string, vec, void, Overriding,
     };
     pub use crate::regex::regex;
     pub use crate::{

@@ -43,6 +43,13 @@ pub const DEFAULT_MAX_LEN: usize = 8;
 pub trait Reflective: Sized + 'static {
     /// The type's generator.
     fn generator() -> BoxGen<Self>;
+
+    /// The parts of the type an override at the use site may replace (see
+    /// [`crate::combinators::overriding`]): listed by the derive, none otherwise.
+    #[doc(hidden)]
+    fn __overridable() -> Vec<crate::overrides::Overridable> {
+        Vec::new()
+    }
 }
 
 macro_rules! reflective_int {

@@ -28,6 +28,7 @@ mod fuzz_target;
 mod graft;
 mod guide_interface;
 mod library_example;
+mod overrides;
 mod property_macro;
 mod property_runner;
 mod replay_tokens;

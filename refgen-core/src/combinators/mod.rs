@@ -44,6 +44,7 @@ pub use crate::gen::{
     failed_attempts, retrying, retrying_completable, retrying_dead_ends, At, Bind, Filter, Map, Part, Then,
     DEFAULT_RETRIES, RETRY_BUDGET,
 };
+pub use crate::overrides::{overriding, Overriding};
 #[cfg(feature = "arbitrary")]
 pub use bridges::{arbitrary, ArbitraryGen};
 pub use bridges::{from_rng, FromRng};

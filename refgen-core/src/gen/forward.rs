@@ -75,6 +75,11 @@ pub(crate) use one_forward_body;
 /// assert_eq!(generate(&TwoDigits, 5), generate_recorded(&TwoDigits, 5).0);
 /// ```
 pub trait Answerer: sealed::Sealed {
+    /// Whether an override at the use site may be in force under this
+    /// answerer (see [`crate::combinators::overriding`]): never for the RNG,
+    /// whose plain generation an override does not take.
+    const MAY_OVERRIDE: bool;
+
     /// Answer the choice point `site` asking `request`; matched by one later
     /// [`Answerer::leave`] (see [`Source::choose`]).
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop>;
@@ -140,6 +145,8 @@ mod sealed {
 }
 
 impl Answerer for dyn Source + '_ {
+    const MAY_OVERRIDE: bool = true;
+
     #[inline]
     fn choose(&mut self, site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         Source::choose(self, site, request)
@@ -217,6 +224,8 @@ impl Answerer for dyn Source + '_ {
 }
 
 impl Answerer for DetRng {
+    const MAY_OVERRIDE: bool = false;
+
     #[inline(always)]
     fn choose(&mut self, _site: Site, request: Request<'_>) -> Result<Choice, Stop> {
         Ok(sample(self, request))

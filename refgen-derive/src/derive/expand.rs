@@ -96,6 +96,8 @@ pub fn expand(input: &Input) -> TokenStream {
     }
 
     let mut members: Vec<(Ident, TokenStream, TokenStream)> = Vec::new();
+    // The parts an override at the use site may replace (`Reflective::__overridable`).
+    let mut overridable: Vec<TokenStream> = Vec::new();
     let mut helpers = TokenStream::new();
     let mut items = TokenStream::new();
 
@@ -139,6 +141,7 @@ pub fn expand(input: &Input) -> TokenStream {
             let (stmts, gens) = cx.run_fields(fields, type_name, "");
             let back = cx.back_fields(fields, &gens, type_name);
             members.extend(gens.into_iter().filter_map(|g| g.member));
+            overridable.extend(overridable_fields(fields, type_name));
             let value = shape_of(quote!(#name), *style, fields, false);
             let pat = shape_of(quote!(#name), *style, fields, true);
             (
@@ -206,15 +209,49 @@ pub fn expand(input: &Input) -> TokenStream {
                 let (stmts, gens) = cx.run_fields(&v.fields, &prefix, &format!("{}_", vname.unraw()));
                 let back = cx.back_fields(&v.fields, &gens, &prefix);
                 members.extend(gens.into_iter().filter_map(|g| g.member));
-                let value = shape_of(path, v.style, &v.fields, false);
+                overridable.push(quote!(#core::__private::Overridable::of::<#self_ty>(#prefix)));
+                overridable.extend(overridable_fields(&v.fields, &prefix));
+                let value = shape_of(path.clone(), v.style, &v.fields, false);
+                let any_of = match v.style {
+                    Style::Unit => path,
+                    Style::Named => quote!(#path { .. }),
+                    Style::Tuple => quote!(#path(..)),
+                };
                 let index64 = index as u64;
-                run_arms.extend(quote!(#index64 => { #stmts ::core::result::Result::Ok(#value) }));
+                let fields_back = quote!((|| -> ::std::vec::Vec<#core::Way> { #back __ways })());
+                // A type with arguments has no override at the use site (`overriding` takes a
+                // `Reflective` type): its arms make their fields.
+                let (override_run, fields_ways) = if with_args {
+                    (quote!(), quote!(let __fields = #fields_back;))
+                } else {
+                    (
+                        quote!(
+                            if let ::core::option::Option::Some(__r) = #core::__private::run_variant::<#self_ty, _>(
+                                #prefix, __src, |__v| ::core::matches!(__v, #any_of)
+                            ) {
+                                return __r;
+                            }
+                        ),
+                        // The fields' ways, or the ways of the variant's override.
+                        quote!(
+                            let __fields = match #core::__private::back_variant::<#self_ty>(#prefix, __target) {
+                                ::core::option::Option::Some(__w) => __w,
+                                ::core::option::Option::None => #fields_back,
+                            };
+                        ),
+                    )
+                };
+                run_arms.extend(quote!(#index64 => {
+                    #override_run
+                    #stmts
+                    ::core::result::Result::Ok(#value)
+                }));
                 if guarded {
                     back_arms.extend(quote!(#pat => {
                         if !__VARIANTS.offers(__limited, __allowed, #index) {
                             return ::std::vec::Vec::new();
                         }
-                        let __fields = (|| -> ::std::vec::Vec<#core::Way> { #back __ways })();
+                        #fields_ways
                         __VARIANTS.ways_among(__limited, __allowed, #index, __fields)
                     }));
                     continue;
@@ -226,7 +263,7 @@ pub fn expand(input: &Input) -> TokenStream {
                 });
                 back_arms.extend(quote!(#pat => {
                     #offered
-                    let __fields = (|| -> ::std::vec::Vec<#core::Way> { #back __ways })();
+                    #fields_ways
                     __VARIANTS.ways(__limited, #index, __fields)
                 }));
             }
@@ -416,6 +453,11 @@ pub fn expand(input: &Input) -> TokenStream {
                         ::std::rc::Rc::new(#new_body)
                     })
                 }
+
+                #[inline]
+                fn __overridable() -> ::std::vec::Vec<#core::__private::Overridable> {
+                    ::std::vec![#(#overridable),*]
+                }
             }
 
             impl #impl_generics #core::Gen for __ReflectGen #ty_generics #where_clause {
@@ -458,6 +500,20 @@ pub fn expand(input: &Input) -> TokenStream {
             #impls
         };
     )
+}
+
+/// The fields of `fields` an override may replace (those made by a
+/// generator of their own type: not `default`, not `at`), with their sites.
+fn overridable_fields(fields: &[Field], site_prefix: &str) -> Vec<TokenStream> {
+    let core = core_path();
+    fields
+        .iter()
+        .filter(|f| f.attrs.default.is_none() && f.attrs.at.is_none())
+        .map(|f| {
+            let (ty, site) = (f.ty, format!("{site_prefix}.{}", f.name));
+            quote!(#core::__private::Overridable::of::<#ty>(#site))
+        })
+        .collect()
 }
 
 /// `#[reflect(with = expr)]`: the type's generator is `expr` (any generator of the type, such as

@@ -99,8 +99,8 @@ impl ExpandCx<'_> {
         let local = f.local();
         let stored = |init: TokenStream| FieldGen {
             member: Some((member.clone(), quote!(#ty), init)),
-            run: quote!(#core::__private::run_part(&self.#member, #site, __src)),
-            back: quote!(#core::Gen::back(&self.#member, #local)),
+            run: quote!(#core::__private::run_field(&self.#member, #site, __src)),
+            back: quote!(#core::__private::back_field(&self.#member, #site, #local)),
         };
         // The earlier fields an expression names as values, bound by name
         // (forward to references of the locals, backward to the locals, which
@@ -146,11 +146,11 @@ impl ExpandCx<'_> {
                         member: None,
                         run: quote!({
                             let __gen = { #fwd_bind #g };
-                            #core::__private::run_part(&__gen, #site, __src)
+                            #core::__private::run_field(&__gen, #site, __src)
                         }),
                         back: quote!({
                             let __gen = { #back_bind #g };
-                            #core::Gen::back(&__gen, #local)
+                            #core::__private::back_field(&__gen, #site, #local)
                         }),
                     }
                 }
@@ -180,8 +180,8 @@ impl ExpandCx<'_> {
                 let (fwd_bind, back_bind) = bindings(r);
                 return FieldGen {
                     member: None,
-                    run: quote!({ #fwd_bind #core::__private::run_part(&#g, #site, __src) }),
-                    back: quote!({ #back_bind #core::Gen::back(&#g, #local) }),
+                    run: quote!({ #fwd_bind #core::__private::run_field(&#g, #site, __src) }),
+                    back: quote!({ #back_bind #core::__private::back_field(&#g, #site, #local) }),
                 };
             }
         }
@@ -197,8 +197,8 @@ impl ExpandCx<'_> {
         // built for each value, with those fields in scope.
         FieldGen {
             member: None,
-            run: quote!({ #fwd_bind let __gen = #g; #core::__private::run_part(&__gen, #site, __src) }),
-            back: quote!({ #back_bind let __gen = #g; #core::Gen::back(&__gen, #local) }),
+            run: quote!({ #fwd_bind let __gen = #g; #core::__private::run_field(&__gen, #site, __src) }),
+            back: quote!({ #back_bind let __gen = #g; #core::__private::back_field(&__gen, #site, #local) }),
         }
     }
 

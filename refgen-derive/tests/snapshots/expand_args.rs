@@ -28,7 +28,7 @@ const _: () = {
                 0u64 => ::core::result::Result::Ok(Bst::Leaf),
                 1u64 => {
                     let __f_key: i32 = {
-                        ::refgen::refgen_core::__private::run_part(
+                        ::refgen::refgen_core::__private::run_field(
                             &::refgen::refgen_core::combinators::int::<i32>(*lo..=*hi).site("Bst::Node.key"),
                             "Bst::Node.key",
                             __src,
@@ -40,7 +40,7 @@ const _: () = {
                         let __gen = ::refgen::refgen_core::reflective::boxed_values(
                             <Bst as ::refgen::refgen_core::ReflectiveWith>::generator_with((*lo, *key - 1)),
                         );
-                        ::refgen::refgen_core::__private::run_part(&__gen, "Bst::Node.left", __src)
+                        ::refgen::refgen_core::__private::run_field(&__gen, "Bst::Node.left", __src)
                     }?;
                     let __f_right: Box<Bst> = {
                         #[allow(unused_variables)]
@@ -48,7 +48,7 @@ const _: () = {
                         let __gen = ::refgen::refgen_core::reflective::boxed_values(
                             <Bst as ::refgen::refgen_core::ReflectiveWith>::generator_with((*key + 1, *hi)),
                         );
-                        ::refgen::refgen_core::__private::run_part(&__gen, "Bst::Node.right", __src)
+                        ::refgen::refgen_core::__private::run_field(&__gen, "Bst::Node.right", __src)
                     }?;
                     ::core::result::Result::Ok(Bst::Node { left: __f_left, key: __f_key, right: __f_right })
                 }
@@ -221,8 +221,9 @@ const _: () = {
                         #[allow(unused_mut)]
                         let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
                         __ways = ::refgen::refgen_core::__private::back_part(__ways, "Bst::Node.key", {
-                            ::refgen::refgen_core::Gen::back(
+                            ::refgen::refgen_core::__private::back_field(
                                 &::refgen::refgen_core::combinators::int::<i32>(*lo..=*hi).site("Bst::Node.key"),
+                                "Bst::Node.key",
                                 __f_key,
                             )
                         });
@@ -235,7 +236,7 @@ const _: () = {
                             let __gen = ::refgen::refgen_core::reflective::boxed_values(
                                 <Bst as ::refgen::refgen_core::ReflectiveWith>::generator_with((*lo, *key - 1)),
                             );
-                            ::refgen::refgen_core::Gen::back(&__gen, __f_left)
+                            ::refgen::refgen_core::__private::back_field(&__gen, "Bst::Node.left", __f_left)
                         });
                         if __ways.is_empty() {
                             return __ways;
@@ -246,7 +247,7 @@ const _: () = {
                             let __gen = ::refgen::refgen_core::reflective::boxed_values(
                                 <Bst as ::refgen::refgen_core::ReflectiveWith>::generator_with((*key + 1, *hi)),
                             );
-                            ::refgen::refgen_core::Gen::back(&__gen, __f_right)
+                            ::refgen::refgen_core::__private::back_field(&__gen, "Bst::Node.right", __f_right)
                         });
                         if __ways.is_empty() {
                             return __ways;

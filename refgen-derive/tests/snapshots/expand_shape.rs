@@ -38,10 +38,26 @@ const _: () = {
             __src: &mut __A,
         ) -> ::core::result::Result<Shape, ::refgen::refgen_core::Stop> {
             match __c {
-                0u64 => ::core::result::Result::Ok(Shape::Dot),
+                0u64 => {
+                    if let ::core::option::Option::Some(__r) =
+                        ::refgen::refgen_core::__private::run_variant::<Shape, _>("Shape::Dot", __src, |__v| {
+                            ::core::matches!(__v, Shape::Dot)
+                        })
+                    {
+                        return __r;
+                    }
+                    ::core::result::Result::Ok(Shape::Dot)
+                }
                 1u64 => {
+                    if let ::core::option::Option::Some(__r) =
+                        ::refgen::refgen_core::__private::run_variant::<Shape, _>("Shape::Line", __src, |__v| {
+                            ::core::matches!(__v, Shape::Line(..))
+                        })
+                    {
+                        return __r;
+                    }
                     let __f_0: u8 = {
-                        ::refgen::refgen_core::__private::run_part(
+                        ::refgen::refgen_core::__private::run_field(
                             &::refgen::refgen_core::combinators::ConstInt::<
                                 u8,
                                 {
@@ -60,10 +76,20 @@ const _: () = {
                     ::core::result::Result::Ok(Shape::Line(__f_0))
                 }
                 2u64 => {
-                    let __f_parts: Vec<Shape> =
-                        ::refgen::refgen_core::__private::run_part(&self.__g_Group_parts, "Shape::Group.parts", __src)?;
+                    if let ::core::option::Option::Some(__r) =
+                        ::refgen::refgen_core::__private::run_variant::<Shape, _>("Shape::Group", __src, |__v| {
+                            ::core::matches!(__v, Shape::Group { .. })
+                        })
+                    {
+                        return __r;
+                    }
+                    let __f_parts: Vec<Shape> = ::refgen::refgen_core::__private::run_field(
+                        &self.__g_Group_parts,
+                        "Shape::Group.parts",
+                        __src,
+                    )?;
                     let __f_name: String =
-                        ::refgen::refgen_core::__private::run_part(&self.__g_Group_name, "Shape::Group.name", __src)?;
+                        ::refgen::refgen_core::__private::run_field(&self.__g_Group_name, "Shape::Group.name", __src)?;
                     ::core::result::Result::Ok(Shape::Group { parts: __f_parts, name: __f_name })
                 }
                 _ => ::core::result::Result::Err(::refgen::refgen_core::Stop::Rejected),
@@ -130,6 +156,17 @@ const _: () = {
                 })
             })
         }
+        #[inline]
+        fn __overridable() -> ::std::vec::Vec<::refgen::refgen_core::__private::Overridable> {
+            ::std::vec![
+                ::refgen::refgen_core::__private::Overridable::of::<Shape>("Shape::Dot"),
+                ::refgen::refgen_core::__private::Overridable::of::<Shape>("Shape::Line"),
+                ::refgen::refgen_core::__private::Overridable::of::<u8>("Shape::Line.0"),
+                ::refgen::refgen_core::__private::Overridable::of::<Shape>("Shape::Group"),
+                ::refgen::refgen_core::__private::Overridable::of::<Vec<Shape>>("Shape::Group.parts"),
+                ::refgen::refgen_core::__private::Overridable::of::<String>("Shape::Group.name")
+            ]
+        }
     }
     impl<__G0, __G1> ::refgen::refgen_core::Gen for __ReflectGen<__G0, __G1>
     where
@@ -162,65 +199,86 @@ const _: () = {
             #[allow(unused_variables)]
             match __target {
                 Shape::Dot => {
-                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
-                        #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
-                        __ways
-                    })();
+                    let __fields = match ::refgen::refgen_core::__private::back_variant::<Shape>("Shape::Dot", __target)
+                    {
+                        ::core::option::Option::Some(__w) => __w,
+                        ::core::option::Option::None => (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
+                            #[allow(unused_mut)]
+                            let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
+                            __ways
+                        })(),
+                    };
                     __VARIANTS.ways(__limited, 0usize, __fields)
                 }
                 Shape::Line(__f_0, ..) => {
-                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
-                        #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
-                        __ways = ::refgen::refgen_core::__private::back_part(__ways, "Shape::Line.0", {
-                            ::refgen::refgen_core::Gen::back(
-                                &::refgen::refgen_core::combinators::ConstInt::<
-                                    u8,
-                                    {
-                                        let __bound: u8 = 1;
-                                        __bound as i128
-                                    },
-                                    {
-                                        let __bound: u8 = 9;
-                                        __bound as i128
-                                    },
-                                >::new("Shape::Line.0"),
-                                __f_0,
-                            )
-                        });
-                        if __ways.is_empty() {
-                            return __ways;
-                        }
-                        __ways
-                    })();
+                    let __fields =
+                        match ::refgen::refgen_core::__private::back_variant::<Shape>("Shape::Line", __target) {
+                            ::core::option::Option::Some(__w) => __w,
+                            ::core::option::Option::None => (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
+                                #[allow(unused_mut)]
+                                let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
+                                __ways = ::refgen::refgen_core::__private::back_part(__ways, "Shape::Line.0", {
+                                    ::refgen::refgen_core::__private::back_field(
+                                        &::refgen::refgen_core::combinators::ConstInt::<
+                                            u8,
+                                            {
+                                                let __bound: u8 = 1;
+                                                __bound as i128
+                                            },
+                                            {
+                                                let __bound: u8 = 9;
+                                                __bound as i128
+                                            },
+                                        >::new("Shape::Line.0"),
+                                        "Shape::Line.0",
+                                        __f_0,
+                                    )
+                                });
+                                if __ways.is_empty() {
+                                    return __ways;
+                                }
+                                __ways
+                            })(),
+                        };
                     __VARIANTS.ways(__limited, 1usize, __fields)
                 }
                 Shape::Group { parts: __f_parts, name: __f_name, .. } => {
                     if __limited {
                         return ::std::vec::Vec::new();
                     }
-                    let __fields = (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
-                        #[allow(unused_mut)]
-                        let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
-                        __ways = ::refgen::refgen_core::__private::back_part(
-                            __ways,
-                            "Shape::Group.parts",
-                            ::refgen::refgen_core::Gen::back(&self.__g_Group_parts, __f_parts),
-                        );
-                        if __ways.is_empty() {
-                            return __ways;
-                        }
-                        __ways = ::refgen::refgen_core::__private::back_part(
-                            __ways,
-                            "Shape::Group.name",
-                            ::refgen::refgen_core::Gen::back(&self.__g_Group_name, __f_name),
-                        );
-                        if __ways.is_empty() {
-                            return __ways;
-                        }
-                        __ways
-                    })();
+                    let __fields =
+                        match ::refgen::refgen_core::__private::back_variant::<Shape>("Shape::Group", __target) {
+                            ::core::option::Option::Some(__w) => __w,
+                            ::core::option::Option::None => (|| -> ::std::vec::Vec<::refgen::refgen_core::Way> {
+                                #[allow(unused_mut)]
+                                let mut __ways = ::std::vec![::refgen::refgen_core::Way::empty()];
+                                __ways = ::refgen::refgen_core::__private::back_part(
+                                    __ways,
+                                    "Shape::Group.parts",
+                                    ::refgen::refgen_core::__private::back_field(
+                                        &self.__g_Group_parts,
+                                        "Shape::Group.parts",
+                                        __f_parts,
+                                    ),
+                                );
+                                if __ways.is_empty() {
+                                    return __ways;
+                                }
+                                __ways = ::refgen::refgen_core::__private::back_part(
+                                    __ways,
+                                    "Shape::Group.name",
+                                    ::refgen::refgen_core::__private::back_field(
+                                        &self.__g_Group_name,
+                                        "Shape::Group.name",
+                                        __f_name,
+                                    ),
+                                );
+                                if __ways.is_empty() {
+                                    return __ways;
+                                }
+                                __ways
+                            })(),
+                        };
                     __VARIANTS.ways(__limited, 2usize, __fields)
                 }
             }
