@@ -11,7 +11,7 @@ use refgen_fixtures::statem_models::BankMachine;
 
 fn main() {
     let config = Config::new("statem_bank").seed(1).cases(10_000);
-    match check_state_machine::<BankMachine>(&config) {
+    match check_state_machine(BankMachine, &config) {
         Err(RunError::Failed(f)) => print!("{f}"),
         other => panic!("the planted bug should be found: {other:?}"),
     }

@@ -11,7 +11,7 @@ fn main() {
     // The same entry point a `#[test]` calls (`assert_state_machine`), here
     // with the run's failure in hand.
     let config = Config::new("statem_kv").seed(1).cases(10_000);
-    match check_state_machine::<KvMachine>(&config) {
+    match check_state_machine(KvMachine, &config) {
         Err(RunError::Failed(f)) => print!("{f}"),
         other => panic!("the planted bug should be found: {other:?}"),
     }

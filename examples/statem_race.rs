@@ -13,7 +13,7 @@ use refgen_fixtures::statem_models::RacyMachine;
 const CASES: u64 = 10_000;
 
 fn main() {
-    let sequential = check_state_machine::<RacyMachine>(&Config::new("statem_race::sequential").seed(1).cases(CASES));
+    let sequential = check_state_machine(RacyMachine, &Config::new("statem_race::sequential").seed(1).cases(CASES));
     println!(
         "sequential mode, {CASES} cases: {}",
         if sequential.is_ok() { "passed (the race is invisible)" } else { "failed" }
@@ -26,9 +26,9 @@ fn main() {
     let mut last = None;
     for seed in 1..=10u64 {
         let config = Config::new(format!("statem_race::s{seed}")).seed(seed).cases(CASES);
-        match check_parallel::<RacyMachine>(&config) {
+        match check_parallel(RacyMachine, &config) {
             Err(RunError::Failed(f)) => {
-                let value = parallel_property::<RacyMachine>().value_of(&f).expect("the shrunk case parses");
+                let value = parallel_property(RacyMachine).value_of(&f).expect("the shrunk case parses");
                 let per_thread: Vec<usize> = value.branches().iter().map(Vec::len).collect();
                 let longest = per_thread.iter().copied().max().unwrap_or(0);
                 found += 1;

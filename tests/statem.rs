@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 // ---------------------------------------------------------------- a correct machine, for #[property]
 
 /// A stack against a `Vec` model: no bug.
+#[derive(Default)]
 struct StackMachine;
 
 #[derive(Debug, Clone, PartialEq, Reflective)]
@@ -27,25 +28,25 @@ impl StateMachine for StackMachine {
     type Command = Stack;
     type Sut = Vec<u8>;
     type Output = Option<u8>;
-    fn initial_state() -> Vec<u8> {
+    fn initial_state(&self) -> Vec<u8> {
         Vec::new()
     }
-    fn commands(_: &Vec<u8>) -> BoxGen<Stack> {
+    fn commands(&self, _: &Vec<u8>) -> BoxGen<Stack> {
         Stack::generator()
     }
-    fn precondition(s: &Vec<u8>, c: &Stack) -> bool {
+    fn precondition(&self, s: &Vec<u8>, c: &Stack) -> bool {
         !matches!(c, Stack::Pop) || !s.is_empty()
     }
-    fn next_state(s: &mut Vec<u8>, c: &Stack) {
+    fn next_state(&self, s: &mut Vec<u8>, c: &Stack) {
         match c {
             Stack::Push(x) => s.push(*x),
             Stack::Pop => _ = s.pop(),
         }
     }
-    fn new_sut() -> Vec<u8> {
+    fn new_sut(&self) -> Vec<u8> {
         Vec::new()
     }
-    fn run(sut: &mut Vec<u8>, c: &Stack) -> Option<u8> {
+    fn run(&self, sut: &mut Vec<u8>, c: &Stack) -> Option<u8> {
         match c {
             Stack::Push(x) => {
                 sut.push(*x);
@@ -54,13 +55,13 @@ impl StateMachine for StackMachine {
             Stack::Pop => sut.pop(),
         }
     }
-    fn postcondition(before: &Vec<u8>, c: &Stack, out: &Option<u8>) -> bool {
+    fn postcondition(&self, before: &Vec<u8>, c: &Stack, out: &Option<u8>) -> bool {
         match c {
             Stack::Push(_) => out.is_none(),
             Stack::Pop => *out == before.last().copied(),
         }
     }
-    fn invariant(state: &Vec<u8>, sut: &Vec<u8>) -> bool {
+    fn invariant(&self, state: &Vec<u8>, sut: &Vec<u8>) -> bool {
         state == sut
     }
 }
@@ -91,7 +92,7 @@ fn generated_sequences_keep_every_precondition() {
             if let Bank::Withdraw(a) = c {
                 assert!(*a <= balance);
             }
-            BankMachine::next_state(&mut balance, c);
+            BankMachine.next_state(&mut balance, c);
         }
     }
     assert!(removes_present > 100, "removes of present keys are made: {removes_present}");
@@ -147,7 +148,7 @@ fn the_sequence_neighbour_keeps_preconditions() {
 #[test]
 fn the_kv_bug_shrinks_to_the_shortest_failing_sequence() {
     for seed in 1..=5 {
-        let property = state_machine_property::<KvMachine>();
+        let property = state_machine_property(KvMachine);
         let f = failure(property.check(&Config::new("statem::kv").seed(seed).cases(10_000)));
         let shrunk = property.value_of(&f).unwrap();
         // Four keys put, one put again, then removed: six commands, the fewest that fail.
@@ -190,7 +191,7 @@ fn the_printed_steps_paste_back_into_a_regression_test() {
 
 #[test]
 fn the_bank_bug_is_found_with_preconditions_kept() {
-    let property = state_machine_property::<BankMachine>();
+    let property = state_machine_property(BankMachine);
     let f = failure(property.check(&Config::new("statem::bank").seed(3).cases(10_000)));
     let shrunk = property.value_of(&f).unwrap();
     assert!(shrunk.valid());
@@ -203,7 +204,7 @@ fn the_bank_bug_is_found_with_preconditions_kept() {
 
 #[test]
 fn a_replay_token_reproduces_the_exact_sequence() {
-    let property = state_machine_property::<KvMachine>();
+    let property = state_machine_property(KvMachine);
     let config = Config::new("statem::token").seed(11).cases(10_000);
     let f = failure(property.check(&config));
     let again = failure(property.check(&config.clone().replay(f.token.clone())));
@@ -216,7 +217,7 @@ fn a_replay_token_reproduces_the_exact_sequence() {
 #[test]
 fn a_failure_is_remembered_and_replayed_first() {
     let dir = temp_dir("statem-remembered");
-    let property = state_machine_property::<KvMachine>();
+    let property = state_machine_property(KvMachine);
     let config = Config::new("statem::remembered").seed(5).cases(10_000).regressions(&dir);
     let first = failure(property.check(&config));
     assert!(first.saved_to.is_some());
@@ -234,7 +235,7 @@ fn the_same_seed_gives_the_same_sequences() {
     for seed in 0..20 {
         assert_eq!(generate(&g, seed).unwrap(), generate(&g, seed).unwrap());
     }
-    let run = || failure(check_state_machine::<KvMachine>(&Config::new("statem::det").seed(2).cases(10_000)));
+    let run = || failure(check_state_machine(KvMachine, &Config::new("statem::det").seed(2).cases(10_000)));
     let (a, b) = (run(), run());
     assert_eq!((a.tests, &a.args, &a.token), (b.tests, &b.args, &b.token));
 }
@@ -242,7 +243,8 @@ fn the_same_seed_gives_the_same_sequences() {
 #[test]
 fn a_counter_bug_past_20_escapes_random_sequences() {
     // What the guides example measures: random sequences do not reach it.
-    let r = check_state_machine::<CounterMachine>(
+    let r = check_state_machine(
+        CounterMachine,
         &Config::new("statem::deep").seed(1).cases(2_000).guide(|| refgen::guides::RandomGuide),
     );
     assert!(r.is_ok());
@@ -254,8 +256,7 @@ fn a_counter_bug_past_20_escapes_random_sequences() {
 /// states they reached.
 #[test]
 fn a_run_has_the_statistics_of_its_sequences() {
-    let report =
-        check_state_machine::<AtomicMachine>(&Config::new("statem::stats").seed(3).cases(200).no_regressions());
+    let report = check_state_machine(AtomicMachine, &Config::new("statem::stats").seed(3).cases(200).no_regressions());
     let report = match report {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
@@ -295,17 +296,17 @@ fn a_recorded_trace_is_replayed_and_shrunk() {
     trace.extend((0..94).map(|i| Kv::Get(i % 8)));
     assert_eq!(trace.len(), 200);
     let config = Config::new("statem::trace").no_regressions();
-    let f = failure(check_trace::<KvMachine>(trace.clone(), &config));
+    let f = failure(check_trace(KvMachine, trace.clone(), &config));
     assert_eq!(f.tests, 1, "only the trace runs");
     let shrunk = &f.args[0].1;
     assert_eq!(shrunk.matches("Put(").count() + shrunk.matches("Remove(").count(), 6, "{shrunk}");
     // Too many shorter sequences to make them all: 1-minimal, not called the shortest.
     assert!(f.notes.iter().any(|n| n.starts_with("1-minimal")), "{:?}", f.notes);
     // The passing prefix passes, and runs alone.
-    let report = check_trace::<KvMachine>(trace[..100].to_vec(), &config).unwrap();
+    let report = check_trace(KvMachine, trace[..100].to_vec(), &config).unwrap();
     assert_eq!((report.cases, report.examples_run), (1, 1));
     // A remove of a key the model does not hold.
-    match check_trace::<KvMachine>(vec![Kv::Put(1, 1), Kv::Remove(2)], &config) {
+    match check_trace(KvMachine, vec![Kv::Put(1, 1), Kv::Remove(2)], &config) {
         Err(refgen::runner::RunError::Setup { reason, .. }) => assert!(reason.contains("step 2"), "{reason}"),
         other => panic!("{other:?}"),
     }
@@ -317,14 +318,14 @@ fn a_recorded_trace_is_replayed_and_shrunk() {
 fn the_default_guide_reaches_deep_states() {
     for seed in 1..=3 {
         let config = Config::new("statem::deep_default").seed(seed).cases(10_000).no_regressions();
-        let f = failure(check_state_machine::<CounterMachine>(&config));
+        let f = failure(check_state_machine(CounterMachine, &config));
         assert!(f.tests < 1_000, "seed {seed}: {} tests", f.tests);
         assert_eq!(f.args[0].1.matches("Inc").count(), 21, "seed {seed}: shrunk to 21 steps up: {}", f.args[0].1);
     }
     // Not a state machine: no share.
     let plain = Property::new(|| int(0u8..=9), |x: u8| x < 10).check(&Config::new("statem::plain")).unwrap();
     assert!(plain.guide_notes.iter().all(|n| !n.contains("state machine")), "{:?}", plain.guide_notes);
-    let kv = check_state_machine::<KvMachine>(&Config::new("statem::kv_notes").seed(1).cases(30).no_regressions());
+    let kv = check_state_machine(KvMachine, &Config::new("statem::kv_notes").seed(1).cases(30).no_regressions());
     let notes = match kv {
         Ok(report) => report.guide_notes,
         Err(refgen::runner::RunError::Failed(f)) => f.guide_notes,
@@ -339,17 +340,18 @@ fn the_default_guide_reaches_deep_states() {
 fn linearizability_is_decided_over_interleavings() {
     let branches = vec![vec![Shared::Incr], vec![Shared::Incr, Shared::Get]];
     // Thread 2 incremented first, thread 1 after, then thread 2 read 2.
-    assert!(linearizable::<RacyMachine>(&0, &branches, &[vec![2], vec![1, 2]]));
+    assert!(linearizable(&RacyMachine, &0, &branches, &[vec![2], vec![1, 2]]));
     // Both increments saw 0: no order explains it.
-    assert!(!linearizable::<RacyMachine>(&0, &branches, &[vec![1], vec![1, 1]]));
+    assert!(!linearizable(&RacyMachine, &0, &branches, &[vec![1], vec![1, 1]]));
     // A read of 1 after both increments cannot be.
-    assert!(!linearizable::<RacyMachine>(&0, &branches, &[vec![1], vec![2, 1]]));
+    assert!(!linearizable(&RacyMachine, &0, &branches, &[vec![1], vec![2, 1]]));
 }
 
 /// A counter with an atomic increment: linearizable.
 #[derive(Default)]
 struct AtomicCounter(AtomicU64);
 
+#[derive(Default)]
 struct AtomicMachine;
 
 impl StateMachine for AtomicMachine {
@@ -357,41 +359,41 @@ impl StateMachine for AtomicMachine {
     type Command = Shared;
     type Sut = AtomicCounter;
     type Output = u64;
-    fn initial_state() -> u64 {
+    fn initial_state(&self) -> u64 {
         0
     }
-    fn commands(s: &u64) -> BoxGen<Shared> {
-        RacyMachine::commands(s)
+    fn commands(&self, s: &u64) -> BoxGen<Shared> {
+        RacyMachine.commands(s)
     }
-    fn next_state(n: &mut u64, c: &Shared) {
-        RacyMachine::next_state(n, c)
+    fn next_state(&self, n: &mut u64, c: &Shared) {
+        RacyMachine.next_state(n, c)
     }
-    fn new_sut() -> AtomicCounter {
+    fn new_sut(&self) -> AtomicCounter {
         AtomicCounter::default()
     }
-    fn run(sut: &mut AtomicCounter, c: &Shared) -> u64 {
-        Self::run_shared(sut, c)
+    fn run(&self, sut: &mut AtomicCounter, c: &Shared) -> u64 {
+        self.run_shared(sut, c)
     }
-    fn postcondition(before: &u64, c: &Shared, out: &u64) -> bool {
-        RacyMachine::postcondition(before, c, out)
+    fn postcondition(&self, before: &u64, c: &Shared, out: &u64) -> bool {
+        RacyMachine.postcondition(before, c, out)
     }
 }
 
 impl ParallelStateMachine for AtomicMachine {
-    fn run_shared(sut: &AtomicCounter, c: &Shared) -> u64 {
+    fn run_shared(&self, sut: &AtomicCounter, c: &Shared) -> u64 {
         match c {
             Shared::Incr => sut.0.fetch_add(1, Ordering::SeqCst) + 1,
             Shared::Get => sut.0.load(Ordering::SeqCst),
         }
     }
-    fn repetitions() -> usize {
+    fn repetitions(&self) -> usize {
         4
     }
 }
 
 #[test]
 fn a_linearizable_counter_passes_the_parallel_mode() {
-    check_parallel::<AtomicMachine>(&Config::new("statem::atomic").seed(1).cases(100)).unwrap();
+    check_parallel(AtomicMachine, &Config::new("statem::atomic").seed(1).cases(100)).unwrap();
 }
 
 #[test]
@@ -402,8 +404,8 @@ fn the_parallel_mode_finds_the_race_and_shrinks_it() {
         return;
     }
     // Sequentially the racy counter is right.
-    check_state_machine::<RacyMachine>(&Config::new("statem::racy_seq").seed(1).cases(500)).unwrap();
-    let property = parallel_property::<RacyMachine>();
+    check_state_machine(RacyMachine, &Config::new("statem::racy_seq").seed(1).cases(500)).unwrap();
+    let property = parallel_property(RacyMachine);
     let f = failure(property.check(&Config::new("statem::racy").seed(1).cases(10_000)));
     let shrunk = property.value_of(&f).unwrap();
     assert!(shrunk.branches().iter().all(|b| b.len() <= 2), "{shrunk:?}");
@@ -431,8 +433,8 @@ fn every_order_allowed(balance: u32, branches: &[Vec<Bank>]) -> bool {
             let mut after = balance;
             let mut left = branches.to_vec();
             left[b] = rest.to_vec();
-            BankMachine::precondition(&balance, c) && {
-                BankMachine::next_state(&mut after, c);
+            BankMachine.precondition(&balance, c) && {
+                BankMachine.next_state(&mut after, c);
                 every_order_allowed(after, &left)
             }
         }
@@ -440,6 +442,7 @@ fn every_order_allowed(balance: u32, branches: &[Vec<Bank>]) -> bool {
 }
 
 /// The bank under the parallel mode (its account behind a lock), for generation only.
+#[derive(Default)]
 struct BankParallel;
 
 impl StateMachine for BankParallel {
@@ -447,30 +450,30 @@ impl StateMachine for BankParallel {
     type Command = Bank;
     type Sut = std::sync::Mutex<u32>;
     type Output = u32;
-    fn initial_state() -> u32 {
+    fn initial_state(&self) -> u32 {
         0
     }
-    fn commands(s: &u32) -> BoxGen<Bank> {
-        BankMachine::commands(s)
+    fn commands(&self, s: &u32) -> BoxGen<Bank> {
+        BankMachine.commands(s)
     }
-    fn precondition(s: &u32, c: &Bank) -> bool {
-        BankMachine::precondition(s, c)
+    fn precondition(&self, s: &u32, c: &Bank) -> bool {
+        BankMachine.precondition(s, c)
     }
-    fn next_state(s: &mut u32, c: &Bank) {
-        BankMachine::next_state(s, c)
+    fn next_state(&self, s: &mut u32, c: &Bank) {
+        BankMachine.next_state(s, c)
     }
-    fn new_sut() -> std::sync::Mutex<u32> {
+    fn new_sut(&self) -> std::sync::Mutex<u32> {
         std::sync::Mutex::new(0)
     }
-    fn run(sut: &mut std::sync::Mutex<u32>, c: &Bank) -> u32 {
-        Self::run_shared(sut, c)
+    fn run(&self, sut: &mut std::sync::Mutex<u32>, c: &Bank) -> u32 {
+        self.run_shared(sut, c)
     }
 }
 
 impl ParallelStateMachine for BankParallel {
-    fn run_shared(sut: &std::sync::Mutex<u32>, c: &Bank) -> u32 {
+    fn run_shared(&self, sut: &std::sync::Mutex<u32>, c: &Bank) -> u32 {
         let mut b = sut.lock().unwrap();
-        BankMachine::next_state(&mut b, c);
+        BankMachine.next_state(&mut b, c);
         *b
     }
 }
@@ -478,6 +481,7 @@ impl ParallelStateMachine for BankParallel {
 /// A counter whose `incr` gives the value after: its postcondition compares the answer with the
 /// model's state after the command (`postcondition_between`), not stepping the model again.
 /// `OFF_BY_ONE` answers the value before instead.
+#[derive(Default)]
 struct AfterMachine<const OFF_BY_ONE: bool>;
 
 impl<const OFF_BY_ONE: bool> StateMachine for AfterMachine<OFF_BY_ONE> {
@@ -485,19 +489,19 @@ impl<const OFF_BY_ONE: bool> StateMachine for AfterMachine<OFF_BY_ONE> {
     type Command = Shared;
     type Sut = u64;
     type Output = u64;
-    fn initial_state() -> u64 {
+    fn initial_state(&self) -> u64 {
         0
     }
-    fn commands(s: &u64) -> BoxGen<Shared> {
-        RacyMachine::commands(s)
+    fn commands(&self, s: &u64) -> BoxGen<Shared> {
+        RacyMachine.commands(s)
     }
-    fn next_state(n: &mut u64, c: &Shared) {
-        RacyMachine::next_state(n, c)
+    fn next_state(&self, n: &mut u64, c: &Shared) {
+        RacyMachine.next_state(n, c)
     }
-    fn new_sut() -> u64 {
+    fn new_sut(&self) -> u64 {
         0
     }
-    fn run(n: &mut u64, c: &Shared) -> u64 {
+    fn run(&self, n: &mut u64, c: &Shared) -> u64 {
         match c {
             Shared::Incr => {
                 *n += 1;
@@ -506,7 +510,7 @@ impl<const OFF_BY_ONE: bool> StateMachine for AfterMachine<OFF_BY_ONE> {
             Shared::Get => *n,
         }
     }
-    fn postcondition_between(before: &u64, after: &u64, c: &Shared, out: &u64) -> bool {
+    fn postcondition_between(&self, before: &u64, after: &u64, c: &Shared, out: &u64) -> bool {
         match c {
             Shared::Incr => out == after,
             Shared::Get => out == before,
@@ -521,8 +525,8 @@ fn a_postcondition_sees_the_state_after_the_command() {
     let wrong = Commands::<AfterMachine<true>>::new(steps).check().unwrap_err().to_string();
     assert!(wrong.contains("step 1 (Incr) returned 0"), "{wrong}");
     let config = Config::new("statem::after").cases(200).no_regressions();
-    assert!(check_state_machine::<AfterMachine<false>>(&config).is_ok());
-    let f = failure(check_state_machine::<AfterMachine<true>>(&config));
+    assert!(check_state_machine(AfterMachine::<false>, &config).is_ok());
+    let f = failure(check_state_machine(AfterMachine::<true>, &config));
     assert_eq!(f.args[0].1.matches("Incr").count(), 1, "shrunk to one step: {}", f.args[0].1);
     // The only shorter sequence, the empty one, passes: known shortest.
     assert!(

@@ -39,6 +39,7 @@ mod rotate;
 mod shape_pressure;
 mod sizes;
 mod splice;
+mod statem_context;
 mod statem_readme;
 mod statem_shrink;
 mod synth;

@@ -26,6 +26,7 @@ enum Cmd {
 }
 
 /// The model is a `BTreeMap`; the real system is `MyStore`.
+#[derive(Default)]
 struct Store;
 
 impl StateMachine for Store {
@@ -34,27 +35,27 @@ impl StateMachine for Store {
     type Sut = MyStore;
     type Output = Option<u32>;
 
-    fn initial_state() -> Self::State {
+    fn initial_state(&self) -> Self::State {
         BTreeMap::new()
     }
-    fn commands(_: &Self::State) -> BoxGen<Cmd> {
+    fn commands(&self, _: &Self::State) -> BoxGen<Cmd> {
         Cmd::generator()
     }
-    fn next_state(model: &mut Self::State, c: &Cmd) {
+    fn next_state(&self, model: &mut Self::State, c: &Cmd) {
         if let Cmd::Put(k, v) = *c {
             model.insert(k, v);
         }
     }
-    fn new_sut() -> MyStore {
+    fn new_sut(&self) -> MyStore {
         MyStore::default()
     }
-    fn run(store: &mut MyStore, c: &Cmd) -> Option<u32> {
+    fn run(&self, store: &mut MyStore, c: &Cmd) -> Option<u32> {
         match *c {
             Cmd::Put(k, v) => store.put(k, v),
             Cmd::Get(k) => store.get(k),
         }
     }
-    fn postcondition(model: &Self::State, c: &Cmd, out: &Option<u32>) -> bool {
+    fn postcondition(&self, model: &Self::State, c: &Cmd, out: &Option<u32>) -> bool {
         let k = match *c {
             Cmd::Put(k, _) | Cmd::Get(k) => k,
         };

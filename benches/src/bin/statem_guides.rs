@@ -30,13 +30,13 @@ fn seeds() -> u64 {
 }
 
 /// Tests to the first failure of one run of `M`'s property under `random` or `auto`, or `None` when it passed.
-fn run_on<M: StateMachine>(guide: &str, seed: u64) -> Option<u64> {
+fn run_on<M: StateMachine + Default + Send + Sync>(guide: &str, seed: u64) -> Option<u64> {
     let config = Config::new(format!("statem_guides::{guide}")).seed(seed).cases(CASES).no_timeout();
     let config = match guide {
         "random" => config.guide(|| RandomGuide),
         _ => config.guide(AutoGuide::default),
     };
-    match state_machine_property::<M>().check(&config) {
+    match state_machine_property(M::default()).check(&config) {
         Err(RunError::Failed(f)) => Some(f.tests),
         Ok(_) => None,
         Err(e) => panic!("{e}"),
@@ -69,7 +69,7 @@ fn run(guide: &str, seed: u64) -> Option<u64> {
         })
         .check(&config)
     } else {
-        state_machine_property::<CounterMachine>().check(&config)
+        state_machine_property(CounterMachine).check(&config)
     };
     match result {
         Err(RunError::Failed(f)) => Some(f.tests),

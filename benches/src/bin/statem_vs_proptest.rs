@@ -54,12 +54,12 @@ impl ReferenceStateMachine for KvRef {
     }
 
     fn apply(mut state: Self::State, t: &Kv) -> Self::State {
-        KvMachine::next_state(&mut state, t);
+        KvMachine.next_state(&mut state, t);
         state
     }
 
     fn preconditions(state: &Self::State, t: &Kv) -> bool {
-        KvMachine::precondition(state, t)
+        KvMachine.precondition(state, t)
     }
 }
 
@@ -86,8 +86,8 @@ impl StateMachineTest for KvTest {
     }
 
     fn apply(mut sut: Checked, after: &BTreeMap<u8, u32>, t: Kv) -> Checked {
-        let out = KvMachine::run(&mut sut.store, &t);
-        if !KvMachine::postcondition(&sut.before, &t, &out) {
+        let out = KvMachine.run(&mut sut.store, &t);
+        if !KvMachine.postcondition(&sut.before, &t, &out) {
             first_failure();
             panic!("{t:?} returned {out:?}");
         }
@@ -123,12 +123,12 @@ impl ReferenceStateMachine for MemRef {
     }
 
     fn apply(mut state: Self::State, t: &Mem) -> Self::State {
-        ArenaMachine::next_state(&mut state, t);
+        ArenaMachine.next_state(&mut state, t);
         state
     }
 
     fn preconditions(state: &Self::State, t: &Mem) -> bool {
-        ArenaMachine::precondition(state, t)
+        ArenaMachine.precondition(state, t)
     }
 }
 
@@ -150,8 +150,8 @@ impl StateMachineTest for MemTest {
     }
 
     fn apply(mut sut: ArenaChecked, after: &Vec<u8>, t: Mem) -> ArenaChecked {
-        let out = ArenaMachine::run(&mut sut.arena, &t);
-        if !ArenaMachine::postcondition(&sut.before, &t, &out) {
+        let out = ArenaMachine.run(&mut sut.arena, &t);
+        if !ArenaMachine.postcondition(&sut.before, &t, &out) {
             first_failure();
             panic!("{t:?} returned {out:?}");
         }
@@ -189,11 +189,11 @@ where
 // ---------------------------------------------------------------- this library
 
 /// This library on `seed` with the machine `M`: tests to the first failure, shrunk length, shrink time.
-fn reflect_run<M: StateMachine>(seed: u64) -> Option<(u64, usize, Duration)> {
+fn reflect_run<M: StateMachine + Default + Send + Sync>(seed: u64) -> Option<(u64, usize, Duration)> {
     let config = Config::new("statem_vs_proptest").seed(seed).cases(CASES as u64).no_timeout();
-    match check_state_machine::<M>(&config) {
+    match check_state_machine(M::default(), &config) {
         Err(RunError::Failed(f)) => {
-            let shrunk = state_machine_property::<M>().value_of(&f).expect("the shrunk case parses");
+            let shrunk = state_machine_property(M::default()).value_of(&f).expect("the shrunk case parses");
             Some((f.tests, shrunk.len(), f.shrink.elapsed))
         }
         _ => None,

@@ -1,12 +1,15 @@
 //! A sequence of commands as a reflective value: its generator over the model, run and printing.
 
 use super::StateMachine;
+use refgen_core::args::GenWith;
 use refgen_core::choice::{ChoiceTree, Site};
 use refgen_core::combinators::{int, retrying, Int};
 use refgen_core::gen::{product, BoxGen, Gen, Way};
-use refgen_core::{Reflective, Source, Stop};
+use refgen_core::source::DetRng;
+use refgen_core::{Reflective, ReflectiveWith, Source, Stop, WithArgs};
 use std::fmt;
-use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The choice point of a sequence's length.
 pub const LEN: Site = "statem.len";
@@ -22,17 +25,19 @@ pub(crate) const TRIES: usize = 16;
 /// A sequence of commands of the state machine `M`, each allowed by the
 /// model state the ones before it reach.
 ///
-/// Its generator ([`Reflective::generator`]) makes the commands over the
-/// model; `Debug` prints the steps, numbered, with the model state after
-/// each, as a `vec![...]` to give [`Commands::new`] in a regression test.
+/// It holds the machine it runs on. Its generator ([`Commands::of`] for a
+/// given machine, [`Reflective::generator`] for a machine's default value)
+/// makes the commands over the model; `Debug` prints the steps, numbered,
+/// with the model state after each, as a `vec![...]` to give
+/// [`Commands::new`] in a regression test.
 pub struct Commands<M: StateMachine> {
-    commands: Vec<M::Command>,
-    _machine: PhantomData<fn() -> M>,
+    pub(crate) commands: Vec<M::Command>,
+    pub(crate) machine: Arc<M>,
 }
 
 impl<M: StateMachine> Clone for Commands<M> {
     fn clone(&self) -> Self {
-        Commands::new(self.commands.clone())
+        Commands { commands: self.commands.clone(), machine: Arc::clone(&self.machine) }
     }
 }
 
@@ -63,11 +68,35 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-impl<M: StateMachine> Commands<M> {
-    /// The sequence `commands` (a regression test's, pasted from a report).
+impl<M: StateMachine + Default> Commands<M> {
+    /// The sequence `commands` (a regression test's, pasted from a report)
+    /// on the machine's default value.
     /// [`Commands::check`] says where a precondition fails, if one does.
     pub fn new(commands: Vec<M::Command>) -> Self {
-        Commands { commands, _machine: PhantomData }
+        Commands::on(M::default(), commands)
+    }
+}
+
+impl<M: StateMachine> Commands<M> {
+    /// The sequence `commands` on `machine`.
+    pub fn on(machine: M, commands: Vec<M::Command>) -> Self {
+        Commands { commands, machine: Arc::new(machine) }
+    }
+
+    /// The generator of sequences on `machine`: what a property over a
+    /// machine with a context takes, `#[with(Commands::of(Store::new(4)))]`.
+    pub fn of(machine: M) -> WithArgs<Self> {
+        Self::generator_with(Arc::new(machine))
+    }
+
+    /// The machine the sequence runs on.
+    pub fn machine(&self) -> &M {
+        &self.machine
+    }
+
+    /// The sequence `commands` on this one's machine.
+    pub(crate) fn with_commands(&self, commands: Vec<M::Command>) -> Self {
+        Commands { commands, machine: Arc::clone(&self.machine) }
     }
 
     /// The commands, in order.
@@ -89,13 +118,14 @@ impl<M: StateMachine> Commands<M> {
     /// first command whose precondition fails (which a generated sequence
     /// never has).
     pub fn states(&self) -> Vec<M::State> {
-        let mut state = M::initial_state();
+        let m = &*self.machine;
+        let mut state = m.initial_state();
         let mut out = vec![state.clone()];
         for c in &self.commands {
-            if !M::precondition(&state, c) {
+            if !m.precondition(&state, c) {
                 break;
             }
-            M::next_state(&mut state, c);
+            m.next_state(&mut state, c);
             out.push(state.clone());
         }
         out
@@ -104,12 +134,13 @@ impl<M: StateMachine> Commands<M> {
     /// The model state the sequence reaches (where its first failing
     /// precondition is, if it has one).
     pub fn final_state(&self) -> M::State {
-        let mut state = M::initial_state();
+        let m = &*self.machine;
+        let mut state = m.initial_state();
         for c in &self.commands {
-            if !M::precondition(&state, c) {
+            if !m.precondition(&state, c) {
                 break;
             }
-            M::next_state(&mut state, c);
+            m.next_state(&mut state, c);
         }
         state
     }
@@ -123,7 +154,7 @@ impl<M: StateMachine> Commands<M> {
     /// precondition, postcondition and the invariant after it; the first
     /// that fails is the error, naming the step.
     pub fn check(&self) -> Result<(), Violation> {
-        let mut state = M::initial_state();
+        let mut state = self.machine.initial_state();
         let result = self.check_from(&mut state);
         crate::case::reached_state(crate::hashing::value_key(&state));
         label_run::<M>(&self.commands);
@@ -136,7 +167,7 @@ impl<M: StateMachine> Commands<M> {
 
     /// Whether the sequence fails, run quietly (no label, no model state told).
     fn fails(&self) -> bool {
-        self.check_from(&mut M::initial_state()).is_err()
+        self.check_from(&mut self.machine.initial_state()).is_err()
     }
 
     /// How short this failing sequence is known to be: "shortest" only when every sequence of fewer
@@ -148,7 +179,7 @@ impl<M: StateMachine> Commands<M> {
         for i in 0..n {
             let mut fewer = self.commands.clone();
             fewer.remove(i);
-            let fewer = Commands::<M>::new(fewer);
+            let fewer = self.with_commands(fewer);
             if fewer.valid() && fewer.fails() {
                 return format!("not 1-minimal: it fails without step {} too", i + 1);
             }
@@ -156,7 +187,11 @@ impl<M: StateMachine> Commands<M> {
         if n == 0 {
             return "shortest: it has no command".to_owned();
         }
-        let shorter = refgen_core::interpret::language(&CommandsGen::<M>::with_len(0..=n - 1), SHORTER_CHECKED, 64 * n);
+        let shorter = refgen_core::interpret::language(
+            &CommandsGen::with_len(Arc::clone(&self.machine), 0..=n - 1),
+            SHORTER_CHECKED,
+            64 * n,
+        );
         if let Some((_, c)) = shorter.members.iter().find(|(_, c)| c.fails()) {
             return format!("not shortest: a sequence of {} commands fails too", c.len());
         }
@@ -172,23 +207,24 @@ impl<M: StateMachine> Commands<M> {
 
     /// [`Commands::check`] from `state`, the initial state, which it leaves where the run stopped.
     fn check_from(&self, state: &mut M::State) -> Result<(), Violation> {
-        let mut sut = M::new_sut();
+        let m = &*self.machine;
+        let mut sut = m.new_sut();
         for (i, c) in self.commands.iter().enumerate() {
             let step = i + 1;
-            if !M::precondition(state, c) {
+            if !m.precondition(state, c) {
                 return Err(Violation(format!(
                     "the precondition of step {step} ({c:?}) fails in the model state {state:?}"
                 )));
             }
-            let out = M::run(&mut sut, c);
+            let out = m.run(&mut sut, c);
             let before = state.clone();
-            M::next_state(state, c);
-            if !M::postcondition_between(&before, state, c, &out) {
+            m.next_state(state, c);
+            if !m.postcondition_between(&before, state, c, &out) {
                 return Err(Violation(format!(
                     "step {step} ({c:?}) returned {out:?}, which the model does not allow in the state {before:?}"
                 )));
             }
-            if !M::invariant(state, &sut) {
+            if !m.invariant(state, &sut) {
                 return Err(Violation(format!(
                     "after step {step} ({c:?}) the system under test breaks the invariant of the model state {state:?}"
                 )));
@@ -244,6 +280,7 @@ pub(crate) fn label_run<M: StateMachine>(commands: &[M::Command]) {
 /// each with the model state after it; `indent` is the closing bracket's.
 pub(crate) fn write_steps<M: StateMachine>(
     f: &mut fmt::Formatter<'_>,
+    machine: &M,
     start: &M::State,
     commands: &[M::Command],
     indent: &str,
@@ -258,8 +295,8 @@ pub(crate) fn write_steps<M: StateMachine>(
     let mut state = start.clone();
     let mut valid = true;
     for (i, (c, text)) in commands.iter().zip(&texts).enumerate() {
-        let comment = if valid && M::precondition(&state, c) {
-            M::next_state(&mut state, c);
+        let comment = if valid && machine.precondition(&state, c) {
+            machine.next_state(&mut state, c);
             format!("{}. model: {state:?}", first + i)
         } else {
             valid = false;
@@ -272,7 +309,8 @@ pub(crate) fn write_steps<M: StateMachine>(
 
 impl<M: StateMachine> fmt::Debug for Commands<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_steps::<M>(f, &M::initial_state(), &self.commands, "    ", 1)
+        let m = &*self.machine;
+        write_steps(f, m, &m.initial_state(), &self.commands, "    ", 1)
     }
 }
 
@@ -289,42 +327,44 @@ pub const SHORTER_CHECKED: usize = 2_000;
 /// A step that finds no allowed command ends the sequence there.
 pub struct CommandsGen<M> {
     len: Int<usize>,
-    _machine: PhantomData<fn() -> M>,
+    machine: Arc<M>,
 }
 
 impl<M: StateMachine> CommandsGen<M> {
-    /// The generator of sequences whose length is uniform in [`StateMachine::len`].
-    pub fn new() -> Self {
-        Self::with_len(M::len())
+    /// The generator of sequences on `machine` whose length is uniform in [`StateMachine::len`].
+    pub fn new(machine: Arc<M>) -> Self {
+        let len = machine.len();
+        Self::with_len(machine, len)
     }
 
-    /// The generator of sequences whose length is uniform in `len`.
-    pub fn with_len(len: std::ops::RangeInclusive<usize>) -> Self {
-        CommandsGen { len: int(len).site(LEN), _machine: PhantomData }
+    /// The generator of sequences on `machine` whose length is uniform in `len`.
+    pub fn with_len(machine: Arc<M>, len: std::ops::RangeInclusive<usize>) -> Self {
+        CommandsGen { len: int(len).site(LEN), machine }
     }
 
     /// One way of making `target`: each command the first way its step's
     /// generator makes it; `None` when there is none (a length out of range,
     /// a precondition that fails, a command `commands` cannot make).
     pub(crate) fn first_way(&self, target: &Commands<M>) -> Option<Way> {
+        let m = &*self.machine;
         let mut way = self.len.back(&target.commands.len()).into_iter().next()?;
-        let mut state = M::initial_state();
+        let mut state = m.initial_state();
         for c in &target.commands {
-            if !M::precondition(&state, c) {
+            if !m.precondition(&state, c) {
                 return None;
             }
-            let w = M::commands(&state).back(c).into_iter().next()?;
+            let w = m.commands(&state).back(c).into_iter().next()?;
             way.forest.push(ChoiceTree::group(STEP, vec![ChoiceTree::group(COMMAND, w.forest)]));
             way.prob *= w.prob;
-            M::next_state(&mut state, c);
+            m.next_state(&mut state, c);
         }
         Some(way)
     }
 }
 
-impl<M: StateMachine> Default for CommandsGen<M> {
+impl<M: StateMachine + Default> Default for CommandsGen<M> {
     fn default() -> Self {
-        Self::new()
+        Self::new(Arc::new(M::default()))
     }
 }
 
@@ -339,10 +379,11 @@ pub(crate) type Allowed<'a, M> =
 /// retry and the first fails), or the generator has nothing to give.
 pub(crate) fn make_step<'s, M: StateMachine>(
     src: &mut (dyn Source + 's),
+    machine: &M,
     state: &M::State,
     allowed: &dyn Fn(&M::Command) -> bool,
 ) -> Result<Option<M::Command>, Stop> {
-    let g = M::commands(state);
+    let g = machine.commands(state);
     let once = |src: &mut (dyn Source + 's)| {
         src.enter(COMMAND);
         let made = g.run(src);
@@ -360,6 +401,7 @@ pub(crate) fn make_step<'s, M: StateMachine>(
 /// `allowed` the extra condition on a command (beyond its precondition).
 pub(crate) fn make_steps<M: StateMachine>(
     src: &mut dyn Source,
+    machine: &M,
     state: &mut M::State,
     n: usize,
     allowed: &Allowed<'_, M>,
@@ -370,12 +412,12 @@ pub(crate) fn make_steps<M: StateMachine>(
         let made = {
             let s: &M::State = state;
             let so_far: &[M::Command] = &out;
-            make_step::<M>(src, s, &|c| M::precondition(s, c) && allowed(s, so_far, c))
+            make_step(src, machine, s, &|c| machine.precondition(s, c) && allowed(s, so_far, c))
         };
         src.leave();
         match made? {
             Some(c) => {
-                M::next_state(state, &c);
+                machine.next_state(state, &c);
                 out.push(c);
             }
             None => break,
@@ -388,16 +430,18 @@ pub(crate) fn make_steps<M: StateMachine>(
 /// (each command made at its first try), advancing `state`; no way when a
 /// precondition (or `allowed`) fails.
 pub(crate) fn steps_back<M: StateMachine>(
+    machine: &M,
     state: &mut M::State,
     commands: &[M::Command],
     mut ways: Vec<Way>,
     allowed: &Allowed<'_, M>,
 ) -> Vec<Way> {
     for (i, c) in commands.iter().enumerate() {
-        if ways.is_empty() || !M::precondition(state, c) || !allowed(state, &commands[..i], c) {
+        if ways.is_empty() || !machine.precondition(state, c) || !allowed(state, &commands[..i], c) {
             return Vec::new();
         }
-        let parts: Vec<Way> = M::commands(state)
+        let parts: Vec<Way> = machine
+            .commands(state)
             .back(c)
             .into_iter()
             .map(|w| Way {
@@ -406,7 +450,7 @@ pub(crate) fn steps_back<M: StateMachine>(
             })
             .collect();
         ways = product(ways, &parts);
-        M::next_state(state, c);
+        machine.next_state(state, c);
     }
     ways
 }
@@ -420,19 +464,53 @@ impl<M: StateMachine> Gen for CommandsGen<M> {
     type Value = Commands<M>;
 
     fn run(&self, src: &mut dyn Source) -> Result<Commands<M>, Stop> {
+        let m = &*self.machine;
         let n = self.len.run(src)?;
-        let mut state = M::initial_state();
-        Ok(Commands::new(make_steps::<M>(src, &mut state, n, &any_command::<M>)?))
+        let mut state = m.initial_state();
+        let commands = make_steps(src, m, &mut state, n, &any_command::<M>)?;
+        Ok(Commands { commands, machine: Arc::clone(&self.machine) })
     }
 
     fn back(&self, target: &Commands<M>) -> Vec<Way> {
+        let m = &*self.machine;
         let ways = self.len.back(&target.commands.len());
-        steps_back::<M>(&mut M::initial_state(), &target.commands, ways, &any_command::<M>)
+        steps_back(m, &mut m.initial_state(), &target.commands, ways, &any_command::<M>)
     }
 }
 
-impl<M: StateMachine> Reflective for Commands<M> {
+/// The body of [`Commands`]' generator under a machine (its argument).
+struct CommandsBody;
+
+impl<M: StateMachine> GenWith<Arc<M>> for CommandsBody {
+    type Value = Commands<M>;
+
+    fn run_with(&self, machine: &Arc<M>, src: &mut dyn Source) -> Result<Commands<M>, Stop> {
+        CommandsGen::new(Arc::clone(machine)).run(src)
+    }
+
+    fn run_rng_with(&self, machine: &Arc<M>, rng: &mut DetRng) -> Result<Commands<M>, Stop> {
+        CommandsGen::new(Arc::clone(machine)).run_rng(rng)
+    }
+
+    fn back_with(&self, machine: &Arc<M>, target: &Commands<M>) -> Vec<Way> {
+        CommandsGen::new(Arc::clone(machine)).back(target)
+    }
+}
+
+/// A sequence's generator takes the machine it runs on as its argument, as a
+/// derived type takes its arguments: a field `#[choice(args(machine))]` of a
+/// derived type passes it, and [`Commands::of`] gives it.
+impl<M: StateMachine> ReflectiveWith for Commands<M> {
+    type Args = Arc<M>;
+
+    fn generator_with(machine: Arc<M>) -> WithArgs<Self> {
+        WithArgs::new(Rc::new(CommandsBody), machine)
+    }
+}
+
+/// The sequences on the machine's default value.
+impl<M: StateMachine + Default> Reflective for Commands<M> {
     fn generator() -> BoxGen<Self> {
-        CommandsGen::<M>::new().boxed()
+        CommandsGen::<M>::default().boxed()
     }
 }

@@ -10,7 +10,7 @@
 //! ([`StateMachine::run`]) and what the real system may answer
 //! ([`StateMachine::postcondition`], [`StateMachine::invariant`]).
 //!
-//! A command sequence is a value: [`Commands<M>`] is [`Reflective`], its
+//! A command sequence is a value: [`Commands<M>`] is [`Reflective`](refgen_core::Reflective) (on a machine given by [`Commands::of`]), its
 //! generator makes the commands one by one over the model, so every
 //! precondition holds (a command whose precondition fails is made again, in
 //! place; the case is never discarded). The runner, its configuration and
@@ -37,6 +37,7 @@
 //! #[derive(Debug, Clone, PartialEq)]
 //! enum Cmd { Add(u8), Get }
 //!
+//! #[derive(Default)]
 //! struct Counter;
 //! impl StateMachine for Counter {
 //!     type State = u64;                 // the model
@@ -44,27 +45,25 @@
 //!     type Sut = Vec<u8>;               // the system under test: adds kept in a list
 //!     type Output = u64;
 //!
-//!     fn initial_state() -> u64 { 0 }
-//!     fn commands(_: &u64) -> BoxGen<Cmd> {
+//!     fn initial_state(&self) -> u64 { 0 }
+//!     fn commands(&self, _: &u64) -> BoxGen<Cmd> {
 //!         pick("cmd", [
 //!             ("add", 3, int(0u8..=9).map(Cmd::Add, |c: &Cmd| match c { Cmd::Add(n) => Some(*n), _ => None }).boxed()),
 //!             ("get", 1, refgen::combinators::just(Cmd::Get).boxed()),
 //!         ]).boxed()
 //!     }
-//!     fn next_state(n: &mut u64, c: &Cmd) { if let Cmd::Add(k) = c { *n += *k as u64 } }
-//!     fn new_sut() -> Vec<u8> { Vec::new() }
-//!     fn run(sut: &mut Vec<u8>, c: &Cmd) -> u64 {
+//!     fn next_state(&self, n: &mut u64, c: &Cmd) { if let Cmd::Add(k) = c { *n += *k as u64 } }
+//!     fn new_sut(&self) -> Vec<u8> { Vec::new() }
+//!     fn run(&self, sut: &mut Vec<u8>, c: &Cmd) -> u64 {
 //!         if let Cmd::Add(k) = c { sut.push(*k) }
 //!         sut.iter().map(|&k| k as u64).sum()
 //!     }
-//!     fn postcondition(before: &u64, c: &Cmd, out: &u64) -> bool {
-//!         let mut after = *before;
-//!         Self::next_state(&mut after, c);
-//!         *out == after
+//!     fn postcondition_between(&self, _before: &u64, after: &u64, _: &Cmd, out: &u64) -> bool {
+//!         *out == *after
 //!     }
 //! }
 //!
-//! check_state_machine::<Counter>(&Config::new("counter").cases(200)).unwrap();
+//! check_state_machine(Counter, &Config::new("counter").cases(200)).unwrap();
 //! ```
 //!
 //! [`ParallelStateMachine`] adds a parallel mode: a shared prefix run
@@ -87,22 +86,28 @@ pub use trace::{assert_trace, check_trace};
 use crate::config::Config;
 use crate::hashing::value_key;
 use crate::runner::{Property, Report, RunError};
-use refgen_core::{BoxGen, Reflective};
+use refgen_core::{BoxGen, ReflectiveWith};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// A model of a stateful system and how to run commands on the real one.
 ///
-/// Every function is an associated function (no `self`): the implementing
-/// type is only a name for the machine, usually a unit struct. The model is
-/// [`StateMachine::State`], a plain value; the real system is
-/// [`StateMachine::Sut`], made fresh for each case by
-/// [`StateMachine::new_sut`].
+/// Every function takes the machine (`&self`): its value is the context of a
+/// run (a capacity, a variant of the system, a parameter), so one machine type
+/// serves several configurations; a machine without one is a unit struct
+/// deriving `Default`. The model is [`StateMachine::State`], a plain value;
+/// the real system is [`StateMachine::Sut`], made fresh for each case by
+/// [`StateMachine::new_sut`]. [`Commands::of`] generates sequences for a
+/// given machine; a machine that is `Default` is also [`Reflective`](refgen_core::Reflective) through
+/// `Commands<M>` (its default value).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a state machine",
-    label = "`Commands<...>` and the `statem` entry points take a type that implements `StateMachine`",
+    label = "`Commands<...>` and the `statem` entry points take a machine: a value of a type that implements `StateMachine`",
     note = "implement `refgen::statem::StateMachine` for `{Self}`: its model state, `commands`, `next_state`, `new_sut` and `run`"
 )]
+// `len` is the range of a sequence's lengths, not a size: there is no `is_empty` to pair it with.
+#[allow(clippy::len_without_is_empty)]
 pub trait StateMachine: 'static {
     /// The model's state.
     type State: Clone + Debug;
@@ -114,32 +119,32 @@ pub trait StateMachine: 'static {
     type Output: Debug;
 
     /// The model's state before any command.
-    fn initial_state() -> Self::State;
+    fn initial_state(&self) -> Self::State;
 
     /// The generator of the next command, given the model's state: a
     /// command's arguments may depend on it (a key that is present). Build it
     /// from the combinators or `#[derive(Reflective)]`; a command it makes
     /// whose [`StateMachine::precondition`] fails is made again.
-    fn commands(state: &Self::State) -> BoxGen<Self::Command>;
+    fn commands(&self, state: &Self::State) -> BoxGen<Self::Command>;
 
     /// Whether `command` may run in the model state `state` (default: always).
-    fn precondition(state: &Self::State, command: &Self::Command) -> bool {
+    fn precondition(&self, state: &Self::State, command: &Self::Command) -> bool {
         let _ = (state, command);
         true
     }
 
     /// The model's next state after `command` (its precondition holds).
-    fn next_state(state: &mut Self::State, command: &Self::Command);
+    fn next_state(&self, state: &mut Self::State, command: &Self::Command);
 
     /// A new system under test, for one run of a sequence.
-    fn new_sut() -> Self::Sut;
+    fn new_sut(&self) -> Self::Sut;
 
     /// Run `command` on the system under test.
-    fn run(sut: &mut Self::Sut, command: &Self::Command) -> Self::Output;
+    fn run(&self, sut: &mut Self::Sut, command: &Self::Command) -> Self::Output;
 
     /// Whether `output` is an answer the model allows to `command` in the
     /// model state `before` (the state before the command; default: any).
-    fn postcondition(before: &Self::State, command: &Self::Command, output: &Self::Output) -> bool {
+    fn postcondition(&self, before: &Self::State, command: &Self::Command, output: &Self::Output) -> bool {
         let _ = (before, command, output);
         true
     }
@@ -152,25 +157,26 @@ pub trait StateMachine: 'static {
     /// state without stepping the model again (a counter's `incr` returning
     /// its new value: `*output == *after`).
     fn postcondition_between(
+        &self,
         before: &Self::State,
         after: &Self::State,
         command: &Self::Command,
         output: &Self::Output,
     ) -> bool {
         let _ = after;
-        Self::postcondition(before, command, output)
+        self.postcondition(before, command, output)
     }
 
     /// Whether the system under test agrees with the model state `state`
     /// after a step (default: always). Checked after every step of a
     /// sequential run.
-    fn invariant(state: &Self::State, sut: &Self::Sut) -> bool {
+    fn invariant(&self, state: &Self::State, sut: &Self::Sut) -> bool {
         let _ = (state, sut);
         true
     }
 
     /// How many commands a sequence has (drawn uniformly; default `0..=32`).
-    fn len() -> RangeInclusive<usize> {
+    fn len(&self) -> RangeInclusive<usize> {
         0..=32
     }
 }
@@ -181,46 +187,48 @@ fn state_key<M: StateMachine>(c: &Commands<M>) -> u64 {
     value_key(&c.final_state())
 }
 
-/// The property that every command sequence of `M` runs on the real system
-/// as the model says: a [`Property`] to run with any [`Config`] (its guide,
+/// The property that every command sequence runs on `machine`'s real system
+/// as its model says: a [`Property`] to run with any [`Config`] (its guide,
 /// cases, seed, persistence, replay token). Its values are keyed by the
 /// model state they reach, so a guide rewarded for new values is rewarded
 /// for new model states; the report names its argument `commands`.
-pub fn state_machine_property<M: StateMachine>() -> Property<Commands<M>> {
-    Property::new(Commands::<M>::generator, |c: Commands<M>| c.check())
+pub fn state_machine_property<M: StateMachine + Send + Sync>(machine: M) -> Property<Commands<M>> {
+    let machine = Arc::new(machine);
+    Property::new(move || Commands::generator_with(Arc::clone(&machine)), |c: Commands<M>| c.check())
         .key(state_key::<M>)
         .describe(|c: &Commands<M>| vec![("commands".to_owned(), format!("{c:?}"))])
 }
 
-/// Run [`state_machine_property`] under `config`.
-pub fn check_state_machine<M: StateMachine>(config: &Config) -> Result<Report, RunError> {
-    state_machine_property::<M>().check(config)
+/// Run [`state_machine_property`] of `machine` under `config`.
+pub fn check_state_machine<M: StateMachine + Send + Sync>(machine: M, config: &Config) -> Result<Report, RunError> {
+    state_machine_property(machine).check(config)
 }
 
-/// Run [`state_machine_property`] under `config` and panic with the report
-/// if it fails: what a `#[test]` calls (with `Config::new(..).from_env()`
-/// for the usual environment variables).
+/// Run [`state_machine_property`] of `machine` under `config` and panic with
+/// the report if it fails: what a `#[test]` calls (with
+/// `Config::new(..).from_env()` for the usual environment variables).
 #[track_caller]
-pub fn assert_state_machine<M: StateMachine>(config: &Config) {
-    state_machine_property::<M>().assert(config)
+pub fn assert_state_machine<M: StateMachine + Send + Sync>(machine: M, config: &Config) {
+    state_machine_property(machine).assert(config)
 }
 
-/// The parallel property of `M`: a prefix, then branches on threads, the
-/// results linearizable (see [`ParallelCommands::check`]). Keyed by the
+/// The parallel property of `machine`: a prefix, then branches on threads,
+/// the results linearizable (see [`ParallelCommands::check`]). Keyed by the
 /// model state after the prefix and the branches run one after another.
-pub fn parallel_property<M: ParallelStateMachine>() -> Property<ParallelCommands<M>> {
-    Property::new(ParallelCommands::<M>::generator, |c: ParallelCommands<M>| c.check())
+pub fn parallel_property<M: ParallelStateMachine + Send>(machine: M) -> Property<ParallelCommands<M>> {
+    let machine = Arc::new(machine);
+    Property::new(move || ParallelGen::new(Arc::clone(&machine)), |c: ParallelCommands<M>| c.check())
         .key(|c: &ParallelCommands<M>| value_key(&c.sequential_state()))
         .describe(|c: &ParallelCommands<M>| vec![("commands".to_owned(), format!("{c:?}"))])
 }
 
-/// Run [`parallel_property`] under `config`.
-pub fn check_parallel<M: ParallelStateMachine>(config: &Config) -> Result<Report, RunError> {
-    parallel_property::<M>().check(config)
+/// Run [`parallel_property`] of `machine` under `config`.
+pub fn check_parallel<M: ParallelStateMachine + Send>(machine: M, config: &Config) -> Result<Report, RunError> {
+    parallel_property(machine).check(config)
 }
 
-/// Run [`parallel_property`] under `config` and panic with the report if it fails.
+/// Run [`parallel_property`] of `machine` under `config` and panic with the report if it fails.
 #[track_caller]
-pub fn assert_parallel<M: ParallelStateMachine>(config: &Config) {
-    parallel_property::<M>().assert(config)
+pub fn assert_parallel<M: ParallelStateMachine + Send>(machine: M, config: &Config) {
+    parallel_property(machine).assert(config)
 }

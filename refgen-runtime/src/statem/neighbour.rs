@@ -18,7 +18,8 @@ use refgen_core::source::DetRng;
 /// from each pick's first option, so a longer sequence gets the first
 /// command over and over; this one makes new commands as the generator does.
 pub fn neighbour<M: StateMachine>(commands: &Commands<M>, temperature: f64, rng: &mut DetRng) -> Commands<M> {
-    let range = M::len();
+    let m = commands.machine();
+    let range = m.len();
     let mut cs: Vec<M::Command> = commands.commands().to_vec();
     let edits = 1 + (temperature.clamp(0.0, 1.0) * 3.0) as usize;
     for _ in 0..edits {
@@ -33,15 +34,15 @@ pub fn neighbour<M: StateMachine>(commands: &Commands<M>, temperature: f64, rng:
             continue;
         }
         let i = rng.random_range(0..cs.len() + usize::from(insert));
-        let mut state = M::initial_state();
+        let mut state = m.initial_state();
         for c in &cs[..i] {
-            if !M::precondition(&state, c) {
+            if !m.precondition(&state, c) {
                 break;
             }
-            M::next_state(&mut state, c);
+            m.next_state(&mut state, c);
         }
-        let g = M::commands(&state);
-        let fresh = (0..TRIES).find_map(|_| g.run_rng(rng).ok().filter(|c| M::precondition(&state, c)));
+        let g = m.commands(&state);
+        let fresh = (0..TRIES).find_map(|_| g.run_rng(rng).ok().filter(|c| m.precondition(&state, c)));
         if let Some(c) = fresh {
             if insert {
                 cs.insert(i, c);
@@ -51,13 +52,13 @@ pub fn neighbour<M: StateMachine>(commands: &Commands<M>, temperature: f64, rng:
         }
     }
     // Keep the commands whose preconditions hold, in order.
-    let mut state = M::initial_state();
+    let mut state = m.initial_state();
     cs.retain(|c| {
-        let ok = M::precondition(&state, c);
+        let ok = m.precondition(&state, c);
         if ok {
-            M::next_state(&mut state, c);
+            m.next_state(&mut state, c);
         }
         ok
     });
-    Commands::new(cs)
+    commands.with_commands(cs)
 }

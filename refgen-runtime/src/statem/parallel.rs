@@ -18,9 +18,9 @@ use refgen_core::combinators::{int, Int};
 use refgen_core::gen::{product, BoxGen, Gen, Way};
 use refgen_core::{Reflective, Source, Stop};
 use std::fmt;
-use std::marker::PhantomData;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// The part of the choice tree that makes one branch (its length, then its steps).
 pub const BRANCH: Site = "statem.branch";
@@ -36,42 +36,46 @@ const INTERLEAVING_BUDGET: usize = 200_000;
     label = "the parallel mode needs `ParallelStateMachine`",
     note = "implement `refgen::statem::ParallelStateMachine` for `{Self}` (`run_shared` on a `Sync` system under test)"
 )]
-pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Output: Send> {
+pub trait ParallelStateMachine: StateMachine<Sut: Sync, Command: Send + Sync, Output: Send> + Sync {
     /// Run `command` on the shared system under test (from any thread).
-    fn run_shared(sut: &Self::Sut, command: &Self::Command) -> Self::Output;
+    fn run_shared(&self, sut: &Self::Sut, command: &Self::Command) -> Self::Output;
 
     /// How many branches (threads) a case has (default 2).
-    fn threads() -> usize {
+    fn threads(&self) -> usize {
         2
     }
 
     /// How many commands the sequential prefix has (default `0..=4`).
-    fn prefix_len() -> RangeInclusive<usize> {
+    fn prefix_len(&self) -> RangeInclusive<usize> {
         0..=4
     }
 
     /// How many commands each branch has (default `1..=4`: an empty branch races with nothing).
-    fn branch_len() -> RangeInclusive<usize> {
+    fn branch_len(&self) -> RangeInclusive<usize> {
         1..=4
     }
 
     /// How many times a case runs (each on a new system) before it passes
     /// (default 32; more for short branches, see [`ParallelCommands::check`]).
-    fn repetitions() -> usize {
+    fn repetitions(&self) -> usize {
         32
     }
 }
 
-/// A parallel case of `M`: a sequential prefix, then one branch per thread.
+/// A parallel case of `M`: a sequential prefix, then one branch per thread, on the machine it runs on.
 pub struct ParallelCommands<M: StateMachine> {
     prefix: Vec<M::Command>,
     branches: Vec<Vec<M::Command>>,
-    _machine: PhantomData<fn() -> M>,
+    machine: Arc<M>,
 }
 
 impl<M: StateMachine> Clone for ParallelCommands<M> {
     fn clone(&self) -> Self {
-        ParallelCommands::new(self.prefix.clone(), self.branches.clone())
+        ParallelCommands {
+            prefix: self.prefix.clone(),
+            branches: self.branches.clone(),
+            machine: Arc::clone(&self.machine),
+        }
     }
 }
 
@@ -84,10 +88,22 @@ where
     }
 }
 
-impl<M: StateMachine> ParallelCommands<M> {
-    /// The case `prefix`, then `branches` (one per thread).
+impl<M: StateMachine + Default> ParallelCommands<M> {
+    /// The case `prefix`, then `branches` (one per thread), on the machine's default value.
     pub fn new(prefix: Vec<M::Command>, branches: Vec<Vec<M::Command>>) -> Self {
-        ParallelCommands { prefix, branches, _machine: PhantomData }
+        ParallelCommands::on(M::default(), prefix, branches)
+    }
+}
+
+impl<M: StateMachine> ParallelCommands<M> {
+    /// The case `prefix`, then `branches` (one per thread), on `machine`.
+    pub fn on(machine: M, prefix: Vec<M::Command>, branches: Vec<Vec<M::Command>>) -> Self {
+        ParallelCommands { prefix, branches, machine: Arc::new(machine) }
+    }
+
+    /// The machine the case runs on.
+    pub fn machine(&self) -> &M {
+        &self.machine
     }
 
     /// The sequential prefix.
@@ -102,8 +118,8 @@ impl<M: StateMachine> ParallelCommands<M> {
 
     /// The model state after the prefix (up to its first failing precondition).
     pub fn prefix_state(&self) -> M::State {
-        let mut state = M::initial_state();
-        advance::<M>(&mut state, &self.prefix);
+        let mut state = self.machine.initial_state();
+        advance(&*self.machine, &mut state, &self.prefix);
         state
     }
 
@@ -111,57 +127,64 @@ impl<M: StateMachine> ParallelCommands<M> {
     pub fn sequential_state(&self) -> M::State {
         let mut state = self.prefix_state();
         for b in &self.branches {
-            advance::<M>(&mut state, b);
+            advance(&*self.machine, &mut state, b);
         }
         state
     }
 }
 
 /// Moves `state` over `commands` while their preconditions hold.
-fn advance<M: StateMachine>(state: &mut M::State, commands: &[M::Command]) {
+fn advance<M: StateMachine>(machine: &M, state: &mut M::State, commands: &[M::Command]) {
     for c in commands {
-        if !M::precondition(state, c) {
+        if !machine.precondition(state, c) {
             return;
         }
-        M::next_state(state, c);
+        machine.next_state(state, c);
     }
 }
 
 impl<M: ParallelStateMachine> ParallelCommands<M> {
+    /// The generator of parallel cases on `machine`: what a property over a
+    /// machine with a context takes, `#[with(ParallelCommands::of(Registry::new(8)))]`.
+    pub fn of(machine: M) -> ParallelGen<M> {
+        ParallelGen::new(Arc::new(machine))
+    }
+
     /// Run the case [`ParallelStateMachine::repetitions`] times (4 / k
     /// times as often, rounded up, when its longest branch has k < 4 commands), each on
     /// a new system: the prefix in order (its postconditions checked), then
     /// the branches on threads; the results must be [`linearizable`].
     pub fn check(&self) -> Result<(), Violation> {
+        let m = &*self.machine;
         crate::case::reached_state(crate::hashing::value_key(&self.sequential_state()));
         let all: Vec<M::Command> = self.prefix.iter().chain(self.branches.iter().flatten()).cloned().collect();
         super::commands::label_run::<M>(&all);
         // Short branches overlap in a narrower window: a case whose longest
         // branch has k < 4 commands runs 4 / k times as often (rounded up).
         let longest = self.branches.iter().map(Vec::len).max().unwrap_or(0).clamp(1, 4);
-        let runs = (M::repetitions().max(1) * 4).div_ceil(longest);
+        let runs = (m.repetitions().max(1) * 4).div_ceil(longest);
         for _ in 0..runs {
-            let mut sut = M::new_sut();
-            let mut state = M::initial_state();
+            let mut sut = m.new_sut();
+            let mut state = m.initial_state();
             for (i, c) in self.prefix.iter().enumerate() {
-                if !M::precondition(&state, c) {
+                if !m.precondition(&state, c) {
                     return Err(Violation(format!(
                         "the precondition of prefix step {} ({c:?}) fails in the model state {state:?}",
                         i + 1
                     )));
                 }
-                let out = M::run(&mut sut, c);
+                let out = m.run(&mut sut, c);
                 let before = state.clone();
-                M::next_state(&mut state, c);
-                if !M::postcondition_between(&before, &state, c, &out) {
+                m.next_state(&mut state, c);
+                if !m.postcondition_between(&before, &state, c, &out) {
                     return Err(Violation(format!(
                         "prefix step {} ({c:?}) returned {out:?}, which the model does not allow in the state {before:?}",
                         i + 1
                     )));
                 }
             }
-            let outputs = run_branches::<M>(&sut, &self.branches);
-            if !linearizable::<M>(&state, &self.branches, &outputs) {
+            let outputs = run_branches(m, &sut, &self.branches);
+            if !linearizable(m, &state, &self.branches, &outputs) {
                 let mut seen = String::new();
                 for (t, (b, o)) in self.branches.iter().zip(&outputs).enumerate() {
                     let steps: Vec<String> = b.iter().zip(o).map(|(c, o)| format!("{c:?} -> {o:?}")).collect();
@@ -178,7 +201,11 @@ impl<M: ParallelStateMachine> ParallelCommands<M> {
 
 /// Runs each branch on a thread of its own against `sut`, the threads
 /// released together (each waits, spinning, until all have started).
-fn run_branches<M: ParallelStateMachine>(sut: &M::Sut, branches: &[Vec<M::Command>]) -> Vec<Vec<M::Output>> {
+fn run_branches<M: ParallelStateMachine>(
+    machine: &M,
+    sut: &M::Sut,
+    branches: &[Vec<M::Command>],
+) -> Vec<Vec<M::Output>> {
     let ready = AtomicUsize::new(0);
     let n = branches.len();
     std::thread::scope(|s| {
@@ -197,7 +224,7 @@ fn run_branches<M: ParallelStateMachine>(sut: &M::Sut, branches: &[Vec<M::Comman
                             std::thread::yield_now();
                         }
                     }
-                    b.iter().map(|c| M::run_shared(sut, c)).collect::<Vec<_>>()
+                    b.iter().map(|c| machine.run_shared(sut, c)).collect::<Vec<_>>()
                 })
             })
             .collect();
@@ -209,11 +236,13 @@ fn run_branches<M: ParallelStateMachine>(sut: &M::Sut, branches: &[Vec<M::Comman
 /// allows every output: at each step of it the command's precondition and
 /// its postcondition on the output the thread saw hold.
 pub fn linearizable<M: StateMachine>(
+    machine: &M,
     start: &M::State,
     branches: &[Vec<M::Command>],
     outputs: &[Vec<M::Output>],
 ) -> bool {
     fn go<M: StateMachine>(
+        m: &M,
         state: &M::State,
         at: &mut Vec<usize>,
         branches: &[Vec<M::Command>],
@@ -224,14 +253,14 @@ pub fn linearizable<M: StateMachine>(
             let i = at[b];
             let (Some(c), Some(o)) = (branches[b].get(i), outputs[b].get(i)) else { continue };
             done = false;
-            if !M::precondition(state, c) {
+            if !m.precondition(state, c) {
                 continue;
             }
             let mut next = state.clone();
-            M::next_state(&mut next, c);
-            if M::postcondition_between(state, &next, c, o) {
+            m.next_state(&mut next, c);
+            if m.postcondition_between(state, &next, c, o) {
                 at[b] += 1;
-                let ok = go::<M>(&next, at, branches, outputs);
+                let ok = go(m, &next, at, branches, outputs);
                 at[b] -= 1;
                 if ok {
                     return true;
@@ -240,13 +269,14 @@ pub fn linearizable<M: StateMachine>(
         }
         done
     }
-    go::<M>(start, &mut vec![0; branches.len()], branches, outputs)
+    go(machine, start, &mut vec![0; branches.len()], branches, outputs)
 }
 
 /// Whether every precondition holds in every interleaving of `branches`
 /// from `start` (or the budget of nodes ran out first).
-fn every_interleaving_allowed<M: StateMachine>(start: &M::State, branches: &[&[M::Command]]) -> bool {
+fn every_interleaving_allowed<M: StateMachine>(machine: &M, start: &M::State, branches: &[&[M::Command]]) -> bool {
     fn go<M: StateMachine>(
+        m: &M,
         state: &M::State,
         at: &mut Vec<usize>,
         branches: &[&[M::Command]],
@@ -258,13 +288,13 @@ fn every_interleaving_allowed<M: StateMachine>(start: &M::State, branches: &[&[M
                 return true;
             }
             *budget -= 1;
-            if !M::precondition(state, c) {
+            if !m.precondition(state, c) {
                 return false;
             }
             let mut next = state.clone();
-            M::next_state(&mut next, c);
+            m.next_state(&mut next, c);
             at[b] += 1;
-            let ok = go::<M>(&next, at, branches, budget);
+            let ok = go(m, &next, at, branches, budget);
             at[b] -= 1;
             if !ok {
                 return false;
@@ -272,23 +302,30 @@ fn every_interleaving_allowed<M: StateMachine>(start: &M::State, branches: &[&[M
         }
         true
     }
-    go::<M>(start, &mut vec![0; branches.len()], branches, &mut INTERLEAVING_BUDGET.clone())
+    go(machine, start, &mut vec![0; branches.len()], branches, &mut INTERLEAVING_BUDGET.clone())
 }
 
 /// Whether `c`, after `so_far` in branch `b`, keeps every interleaving of
 /// the branches allowed.
-fn fits<M: StateMachine>(start: &M::State, done: &[Vec<M::Command>], so_far: &[M::Command], c: &M::Command) -> bool {
+fn fits<M: StateMachine>(
+    machine: &M,
+    start: &M::State,
+    done: &[Vec<M::Command>],
+    so_far: &[M::Command],
+    c: &M::Command,
+) -> bool {
     let mut own = so_far.to_vec();
     own.push(c.clone());
     let mut all: Vec<&[M::Command]> = done.iter().map(|b| b.as_slice()).collect();
     all.push(&own);
-    every_interleaving_allowed::<M>(start, &all)
+    every_interleaving_allowed(machine, start, &all)
 }
 
 impl<M: StateMachine> fmt::Debug for ParallelCommands<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ParallelCommands::new(\n        ")?;
-        write_steps::<M>(f, &M::initial_state(), &self.prefix, "        ", 1)?;
+        let m = &*self.machine;
+        write_steps(f, m, &m.initial_state(), &self.prefix, "        ", 1)?;
         writeln!(f, ",\n        vec![")?;
         for (t, b) in self.branches.iter().enumerate() {
             let cmds: Vec<String> = b.iter().map(|c| format!("{c:?}")).collect();
@@ -306,24 +343,24 @@ pub struct ParallelGen<M> {
     prefix_len: Int<usize>,
     branch_len: Int<usize>,
     threads: usize,
-    _machine: PhantomData<fn() -> M>,
+    machine: Arc<M>,
 }
 
 impl<M: ParallelStateMachine> ParallelGen<M> {
-    /// The generator with the lengths and thread count `M` gives.
-    pub fn new() -> Self {
+    /// The generator on `machine`, with the lengths and thread count it gives.
+    pub fn new(machine: Arc<M>) -> Self {
         ParallelGen {
-            prefix_len: int(M::prefix_len()).site(LEN),
-            branch_len: int(M::branch_len()).site(LEN),
-            threads: M::threads().max(1),
-            _machine: PhantomData,
+            prefix_len: int(machine.prefix_len()).site(LEN),
+            branch_len: int(machine.branch_len()).site(LEN),
+            threads: machine.threads().max(1),
+            machine,
         }
     }
 }
 
-impl<M: ParallelStateMachine> Default for ParallelGen<M> {
+impl<M: ParallelStateMachine + Default> Default for ParallelGen<M> {
     fn default() -> Self {
-        Self::new()
+        Self::new(Arc::new(M::default()))
     }
 }
 
@@ -331,9 +368,10 @@ impl<M: ParallelStateMachine> Gen for ParallelGen<M> {
     type Value = ParallelCommands<M>;
 
     fn run(&self, src: &mut dyn Source) -> Result<ParallelCommands<M>, Stop> {
+        let m = &*self.machine;
         let n = self.prefix_len.run(src)?;
-        let mut state = M::initial_state();
-        let prefix = make_steps::<M>(src, &mut state, n, &any_command::<M>)?;
+        let mut state = m.initial_state();
+        let prefix = make_steps(src, m, &mut state, n, &any_command::<M>)?;
         let start = state;
         let mut branches: Vec<Vec<M::Command>> = Vec::with_capacity(self.threads);
         for _ in 0..self.threads {
@@ -341,30 +379,31 @@ impl<M: ParallelStateMachine> Gen for ParallelGen<M> {
             let made = self.branch_len.run(src).and_then(|n| {
                 let mut own_state = start.clone();
                 let done: &[Vec<M::Command>] = &branches;
-                let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits::<M>(&start, done, so_far, c);
-                make_steps::<M>(src, &mut own_state, n, &allowed)
+                let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits(m, &start, done, so_far, c);
+                make_steps(src, m, &mut own_state, n, &allowed)
             });
             src.leave();
             branches.push(made?);
         }
-        Ok(ParallelCommands::new(prefix, branches))
+        Ok(ParallelCommands { prefix, branches, machine: Arc::clone(&self.machine) })
     }
 
     fn back(&self, target: &ParallelCommands<M>) -> Vec<Way> {
         if target.branches.len() != self.threads {
             return Vec::new();
         }
-        let mut state = M::initial_state();
+        let m = &*self.machine;
+        let mut state = m.initial_state();
         let mut ways =
-            steps_back::<M>(&mut state, &target.prefix, self.prefix_len.back(&target.prefix.len()), &any_command::<M>);
+            steps_back(m, &mut state, &target.prefix, self.prefix_len.back(&target.prefix.len()), &any_command::<M>);
         let start = state;
         for (b, branch) in target.branches.iter().enumerate() {
             if ways.is_empty() {
                 break;
             }
             let done = &target.branches[..b];
-            let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits::<M>(&start, done, so_far, c);
-            let inner = steps_back::<M>(&mut start.clone(), branch, self.branch_len.back(&branch.len()), &allowed);
+            let allowed = |_: &M::State, so_far: &[M::Command], c: &M::Command| fits(m, &start, done, so_far, c);
+            let inner = steps_back(m, &mut start.clone(), branch, self.branch_len.back(&branch.len()), &allowed);
             let parts: Vec<Way> = inner
                 .into_iter()
                 .map(|w| Way { forest: vec![ChoiceTree::group(BRANCH, w.forest)], prob: w.prob })
@@ -375,8 +414,9 @@ impl<M: ParallelStateMachine> Gen for ParallelGen<M> {
     }
 }
 
-impl<M: ParallelStateMachine> Reflective for ParallelCommands<M> {
+/// The parallel cases on the machine's default value.
+impl<M: ParallelStateMachine + Default> Reflective for ParallelCommands<M> {
     fn generator() -> BoxGen<Self> {
-        ParallelGen::<M>::new().boxed()
+        ParallelGen::<M>::default().boxed()
     }
 }

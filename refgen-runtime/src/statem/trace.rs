@@ -15,6 +15,7 @@ use refgen_core::choice::ChoiceTree;
 use refgen_core::interpret::parse_tree;
 use refgen_core::source::{Source, Stop};
 use refgen_core::{Gen, Way};
+use std::sync::Arc;
 
 /// The generator a trace runs under: sequences of `0..=len` commands made as
 /// [`CommandsGen`] makes them, reflected one way (each command the first way
@@ -53,36 +54,41 @@ impl<M: StateMachine> Gen for TraceGen<M> {
 /// # struct Counter;
 /// # impl StateMachine for Counter {
 /// #     type State = u32; type Command = Inc; type Sut = u8; type Output = u32;
-/// #     fn initial_state() -> u32 { 0 }
-/// #     fn commands(_: &u32) -> BoxGen<Inc> { just(Inc).boxed() }
-/// #     fn next_state(n: &mut u32, _: &Inc) { *n += 1 }
-/// #     fn new_sut() -> u8 { 0 }
-/// #     fn run(s: &mut u8, _: &Inc) -> u32 { *s = s.wrapping_add(1); u32::from(*s) }
-/// #     fn postcondition(n: &u32, _: &Inc, out: &u32) -> bool { *out == n + 1 }
+/// #     fn initial_state(&self) -> u32 { 0 }
+/// #     fn commands(&self, _: &u32) -> BoxGen<Inc> { just(Inc).boxed() }
+/// #     fn next_state(&self, n: &mut u32, _: &Inc) { *n += 1 }
+/// #     fn new_sut(&self) -> u8 { 0 }
+/// #     fn run(&self, s: &mut u8, _: &Inc) -> u32 { *s = s.wrapping_add(1); u32::from(*s) }
+/// #     fn postcondition(&self, n: &u32, _: &Inc, out: &u32) -> bool { *out == n + 1 }
 /// # }
 /// // A log of 300 steps; the system under test wraps at 256.
 /// let Err(refgen::runner::RunError::Failed(f)) =
-///     check_trace::<Counter>(vec![Inc; 300], &Config::new("trace").no_regressions())
+///     check_trace(Counter, vec![Inc; 300], &Config::new("trace").no_regressions())
 /// else {
 ///     panic!("the trace fails")
 /// };
 /// assert_eq!(f.args[0].1.matches("Inc").count(), 256); // shrunk to the shortest failing prefix
 /// ```
-pub fn check_trace<M: StateMachine>(trace: Vec<M::Command>, config: &Config) -> Result<Report, RunError> {
+pub fn check_trace<M: StateMachine + Send + Sync>(
+    machine: M,
+    trace: Vec<M::Command>,
+    config: &Config,
+) -> Result<Report, RunError> {
     let setup = |reason: String| RunError::Setup { name: config.name.clone(), reason };
-    let mut state = M::initial_state();
+    let machine = Arc::new(machine);
+    let mut state = machine.initial_state();
     for (i, c) in trace.iter().enumerate() {
-        if !M::precondition(&state, c) {
+        if !machine.precondition(&state, c) {
             return Err(setup(format!(
                 "step {} of the trace ({c:?}) breaks its precondition in the model state {state:?}",
                 i + 1
             )));
         }
-        M::next_state(&mut state, c);
+        machine.next_state(&mut state, c);
     }
-    let len = trace.len().max(*M::len().end());
-    let gen = move || TraceGen { gen: CommandsGen::<M>::with_len(0..=len) };
-    let trace = Commands::<M>::new(trace);
+    let len = trace.len().max(*machine.len().end());
+    let trace = Commands { commands: trace, machine: Arc::clone(&machine) };
+    let gen = move || TraceGen { gen: CommandsGen::with_len(Arc::clone(&machine), 0..=len) };
     let Some(way) = gen().back(&trace).into_iter().next() else {
         return Err(setup(
             "the trace has a command that `commands` cannot make in the model state before it".to_owned(),
@@ -90,7 +96,8 @@ pub fn check_trace<M: StateMachine>(trace: Vec<M::Command>, config: &Config) -> 
     };
     // The example is made again from its choices on the thread that runs the cases.
     let tree = ChoiceTree::root(way.forest);
-    let example = move || parse_tree(&gen(), &tree).expect("the trace's own choices make it");
+    let again = gen.clone();
+    let example = move || parse_tree(&again(), &tree).expect("the trace's own choices make it");
     let property = Property::new(gen, |c: Commands<M>| c.check())
         .key(state_key::<M>)
         .describe(|c: &Commands<M>| vec![("commands".to_owned(), format!("{c:?}"))])
@@ -100,8 +107,8 @@ pub fn check_trace<M: StateMachine>(trace: Vec<M::Command>, config: &Config) -> 
 
 /// [`check_trace`], panicking with the report when the trace fails (or cannot run).
 #[track_caller]
-pub fn assert_trace<M: StateMachine>(trace: Vec<M::Command>, config: &Config) {
-    if let Err(e) = check_trace::<M>(trace, config) {
+pub fn assert_trace<M: StateMachine + Send + Sync>(machine: M, trace: Vec<M::Command>, config: &Config) {
+    if let Err(e) = check_trace(machine, trace, config) {
         panic!("{e}");
     }
 }

@@ -4,5 +4,5 @@ use refgen::statem::check_state_machine;
 struct Store;
 
 fn main() {
-    let _ = check_state_machine::<Store>(&Config::new("store"));
+    let _ = check_state_machine(Store, &Config::new("store"));
 }
