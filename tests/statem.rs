@@ -1,11 +1,12 @@
 //! Stateful testing: generated sequences keep preconditions, failures are shrunk to minimal sequences, remembered and replayed, and the parallel mode finds a race.
 
+use refgen::guides::{SaConfig, SaGuide};
 use refgen::interpret::{check, generate, generate_recorded, parse_tree, reflect, replay_lenient};
 use refgen::prelude::*;
 use refgen::runner::Origin;
 use refgen::statem::{
-    check_parallel, check_state_machine, check_trace, linearizable, neighbour, parallel_property,
-    state_machine_property, ParallelCommands, ParallelStateMachine,
+    check_parallel, check_state_machine, check_trace, linearizable, parallel_property, state_machine_property,
+    ParallelCommands, ParallelStateMachine,
 };
 use refgen_fixtures::runs::{failure, temp_dir};
 use refgen_fixtures::statem_models::{Bank, BankMachine, Count, CounterMachine, Kv, KvMachine, RacyMachine, Shared};
@@ -132,14 +133,17 @@ fn lenient_replay_of_an_edited_sequence_keeps_preconditions() {
 }
 
 #[test]
-fn the_sequence_neighbour_keeps_preconditions() {
-    let mut rng = refgen::refgen_core::rng_from_seed(7);
-    let mut c = Commands::<BankMachine>::new(Vec::new());
-    for i in 0..500 {
-        c = neighbour(&c, (i % 10) as f64 / 10.0, &mut rng);
-        assert!(c.valid(), "{c:?}");
-        assert!(c.len() <= 32);
-        assert!(check(&Commands::<BankMachine>::generator(), &c));
+fn annealing_reaches_the_deep_counter_through_new_commands() {
+    // A neighbour's new commands are made as the generator makes them (a fresh mark), not as the
+    // first command over and over: annealing on the counter's value drives it past 20.
+    for seed in 1..=3 {
+        let config = Config::new("statem::sa_counter").seed(seed).cases(10_000).no_regressions().no_timeout();
+        let property = Property::new(Commands::<CounterMachine>::generator, |c: Commands<CounterMachine>| {
+            maximize!(c.final_state());
+            c.check()
+        });
+        // `failure` panics, with the report, when the run passes.
+        failure(property.check(&config.guide(|| SaGuide::new(SaConfig::default()))));
     }
 }
 

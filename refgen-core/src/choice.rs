@@ -245,6 +245,10 @@ pub const REROLL: &str = "<reroll>";
 /// trees never hold one; only edited trees handed to a replay do.
 pub const RAISE: &str = "<raise>";
 
+/// The site name of a fresh mark (see [`ChoiceTree::fresh`]). Recorded
+/// trees never hold one; only edited trees handed to a replay do.
+pub const FRESH: &str = "<fresh>";
+
 /// The site name of a relabel mark (see [`ChoiceTree::relabel`]). Recorded
 /// trees never hold one; only edited trees handed to a replay do.
 pub const RELABEL: &str = "<relabel>";
@@ -321,6 +325,23 @@ impl ChoiceTree {
     /// whose only child is `node`; recorded trees never hold one.
     pub fn relabel(node: ChoiceTree) -> Self {
         ChoiceTree::group(RELABEL, vec![node])
+    }
+
+    /// A fresh mark around `node`, a part: a replay enters the part and
+    /// answers every choice point beneath it that `node`'s children do not
+    /// hold as generation would ([`Cue::Fresh`](crate::interpret::replay::Cue::Fresh)),
+    /// where a gap elsewhere takes the first option. An edit that inserts a
+    /// new element into a sequence marks it so: the element is one the
+    /// generator could make (a command of a state machine drawn by its
+    /// weights), not its simplest. The mark is a group whose only child is
+    /// `node`; recorded trees never hold one.
+    pub fn fresh(node: ChoiceTree) -> Self {
+        ChoiceTree::group(FRESH, vec![node])
+    }
+
+    /// Whether this node is a fresh mark (see [`ChoiceTree::fresh`]).
+    pub fn is_fresh(&self) -> bool {
+        self.choice.is_none() && self.site == FRESH && self.children.len() == 1
     }
 
     /// Whether this node is a relabel mark (see [`ChoiceTree::relabel`]).

@@ -9,7 +9,9 @@
 //! paper's constructor loses its "caching and matching" there). The
 //! neighbour of a tree at temperature `t` (in `0..=1`) is a list of
 //! [`Edit`]s, applied in an order that keeps their paths valid; the edited
-//! tree is meant to be replayed leniently, new parts generated afresh.
+//! tree is meant to be replayed leniently: a new list element under a fresh
+//! mark ([`ChoiceTree::fresh`]) is made as the generator makes one, and a
+//! pick's new option takes the first option beneath it.
 //!
 //! The rules, with the constants of the paper's implementation (PropEr)
 //! except where said:
@@ -204,7 +206,8 @@ impl Neighbourhood<'_, '_> {
         let lo = n as u64 - c;
         let hi = lo.saturating_add(span);
         let site = kids[i + 1].site.clone();
-        let fresh = || ChoiceTree::group(site.clone(), Vec::new());
+        // A new element is made as the generator makes one (a fresh mark), not as its simplest.
+        let fresh = || ChoiceTree::fresh(ChoiceTree::group(site.clone(), Vec::new()));
         let g = self.rng.random_range(0.1..0.9);
         let (add, del, modify) = (LIST_ADD * g * self.t, LIST_DEL * (1.0 - g) * self.t, LIST_MODIFY * self.t);
         let mut count = n as u64;
@@ -317,8 +320,14 @@ mod rule_tests {
             assert_eq!(len as usize, n.children.len() - 1, "the length follows the elements");
             len_sum += len;
             for e in &n.children[1..] {
+                // A new element is an empty part under a fresh mark.
+                if e.is_fresh() {
+                    assert!(e.children[0].children.is_empty());
+                    fresh += 1;
+                    continue;
+                }
                 match e.children.first() {
-                    None => fresh += 1,
+                    None => panic!("an old element emptied"),
                     Some(x) => {
                         total += 1;
                         kept += usize::from(x.choice.unwrap() < 20);

@@ -91,6 +91,7 @@ pub fn lenient_source(tree: &ChoiceTree, seed: u64) -> impl Source + '_ {
             Cue::Reroll(old) => reroll_choice(rng.get_or_insert_with(|| rng_from_seed(seed)), request, old),
             Cue::Relabel(_) => sample(rng.get_or_insert_with(|| rng_from_seed(seed)), request),
             Cue::Raise => request.largest(),
+            Cue::Fresh => sample(rng.get_or_insert_with(|| rng_from_seed(seed)), request),
             Cue::Missing => 0,
         })
     };
@@ -130,6 +131,30 @@ pub enum Cue {
     /// Beneath a raise mark ([`ChoiceTree::raise`]), where the tree has run
     /// out, no longer matches or does not fit: take the largest choice.
     Raise,
+    /// Beneath a fresh mark ([`ChoiceTree::fresh`]), where the tree has run
+    /// out or no longer matches: choose as generation would.
+    Fresh,
+}
+
+/// What a frame answers where the tree holds nothing that matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gap {
+    /// [`Cue::Missing`]: the first option.
+    First,
+    /// [`Cue::Raise`]: the largest choice (beneath a raise mark).
+    Largest,
+    /// [`Cue::Fresh`]: as generation would (beneath a fresh mark).
+    Fresh,
+}
+
+impl Gap {
+    fn cue(self) -> Cue {
+        match self {
+            Gap::First => Cue::Missing,
+            Gap::Largest => Cue::Raise,
+            Gap::Fresh => Cue::Fresh,
+        }
+    }
 }
 
 /// Whether a recorded site is `site`: by address first (a tree recorded by
@@ -143,8 +168,9 @@ fn is_site(recorded: &str, site: Site) -> bool {
 struct Frame<'t> {
     nodes: &'t [ChoiceTree],
     pos: usize,
-    /// Beneath a raise mark: what the tree does not hold is the largest choice.
-    raise: bool,
+    /// What the tree does not hold here: the first option, or beneath a
+    /// raise mark the largest choice, or beneath a fresh mark a generated one.
+    gap: Gap,
     /// An attempt of a retrying filter read from its parent's nodes (the
     /// tree holds no failed attempt there): its position goes back to the
     /// parent when it ends.
@@ -158,8 +184,8 @@ struct Frame<'t> {
 }
 
 impl<'t> Frame<'t> {
-    fn new(nodes: &'t [ChoiceTree], raise: bool) -> Self {
-        Frame { nodes, pos: 0, raise, through: false, spent: false, attempt: None }
+    fn new(nodes: &'t [ChoiceTree], gap: Gap) -> Self {
+        Frame { nodes, pos: 0, gap, through: false, spent: false, attempt: None }
     }
 }
 
@@ -176,13 +202,13 @@ impl<'t> Cursor<'t> {
         let forest =
             if tree.choice.is_none() && tree.site == ROOT { &tree.children[..] } else { std::slice::from_ref(tree) };
         let mut stack = Vec::with_capacity(16);
-        stack.push(Frame::new(forest, false));
+        stack.push(Frame::new(forest, Gap::First));
         Cursor { stack }
     }
 
     /// A cursor over nothing: every choice point is [`Cue::Missing`].
     pub fn empty() -> Self {
-        Cursor { stack: vec![Frame::new(&[], false)] }
+        Cursor { stack: vec![Frame::new(&[], Gap::First)] }
     }
 
     fn next_node(&self) -> Option<&'t ChoiceTree> {
@@ -190,23 +216,28 @@ impl<'t> Cursor<'t> {
         top.nodes.get(top.pos)
     }
 
-    fn raising(&self) -> bool {
-        self.stack.last().is_some_and(|f| f.raise)
+    fn gap(&self) -> Gap {
+        self.stack.last().map_or(Gap::First, |f| f.gap)
     }
 
-    /// Steps past the next node into `beneath` (raising beneath it when `raise`).
-    fn consume(&mut self, beneath: &'t [ChoiceTree], raise: bool) {
-        let raise = raise || self.raising();
+    fn raising(&self) -> bool {
+        self.gap() == Gap::Largest
+    }
+
+    /// Steps past the next node into `beneath`, whose gaps are `mark`'s when
+    /// the node is a mark, and this frame's otherwise.
+    fn consume(&mut self, beneath: &'t [ChoiceTree], mark: Option<Gap>) {
+        let gap = mark.unwrap_or_else(|| self.gap());
         if let Some(top) = self.stack.last_mut() {
             top.pos += 1;
         }
-        self.stack.push(Frame::new(beneath, raise));
+        self.stack.push(Frame::new(beneath, gap));
     }
 
     /// Steps into nothing: the tree does not hold this choice point or part.
     fn skip(&mut self) {
-        let raise = self.raising();
-        self.stack.push(Frame::new(&[], raise));
+        let gap = self.gap();
+        self.stack.push(Frame::new(&[], gap));
     }
 
     /// The choice point `site` asks `request`: what the tree holds there.
@@ -234,8 +265,10 @@ impl<'t> Cursor<'t> {
             if !leaf {
                 self.skip();
             }
-            return if raising { Cue::Raise } else { Cue::Missing };
+            return self.gap().cue();
         };
+        // A fresh mark where a choice point asks: its part is not here; the gap is generated.
+        let gap = if node.is_fresh() { Gap::Fresh } else { self.gap() };
         let (node, reroll, raise, relabel) = if node.is_reroll() {
             (&node.children[0], true, false, false)
         } else if node.is_raise() {
@@ -250,7 +283,7 @@ impl<'t> Cursor<'t> {
                 if leaf {
                     self.stack.last_mut().expect("a node was next").pos += 1;
                 } else {
-                    self.consume(&node.children, raise);
+                    self.consume(&node.children, raise.then_some(Gap::Largest));
                 }
                 if reroll {
                     Cue::Reroll(old)
@@ -268,11 +301,7 @@ impl<'t> Cursor<'t> {
                 if !leaf {
                     self.skip();
                 }
-                if raising {
-                    Cue::Raise
-                } else {
-                    Cue::Missing
-                }
+                gap.cue()
             }
         }
     }
@@ -282,13 +311,19 @@ impl<'t> Cursor<'t> {
     #[inline]
     pub fn enter(&mut self, site: Site) {
         match self.next_node() {
-            Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, false),
+            Some(node) if node.choice.is_none() && is_site(&node.site, site) => self.consume(&node.children, None),
             // A part in a raise mark: every choice point beneath it answers its largest choice
             // where the part holds none that fits (a part made again as large as it goes).
             Some(node)
                 if node.is_raise() && node.children[0].choice.is_none() && is_site(&node.children[0].site, site) =>
             {
-                self.consume(&node.children[0].children, true)
+                self.consume(&node.children[0].children, Some(Gap::Largest))
+            }
+            // A part in a fresh mark: what it does not hold is made as generation would.
+            Some(node)
+                if node.is_fresh() && node.children[0].choice.is_none() && is_site(&node.children[0].site, site) =>
+            {
+                self.consume(&node.children[0].children, Some(Gap::Fresh))
             }
             _ => self.skip(),
         }
@@ -317,7 +352,7 @@ impl<'t> Cursor<'t> {
         let site = retry_site(level);
         match top.nodes.get(top.pos) {
             Some(node) if node.choice.is_none() && node.site == site => {
-                self.consume(&node.children, false);
+                self.consume(&node.children, None);
             }
             _ if !top.spent => {
                 self.stack.push(Frame { through: true, spent: false, attempt: None, ..top });
@@ -352,7 +387,7 @@ impl Script for Cursor<'_> {
             Cue::Keep(c) => Scripted::Take(c),
             Cue::Reroll(old) => Scripted::AskNot(old),
             Cue::Raise => Scripted::Take(request.largest()),
-            Cue::Unfit(_) | Cue::Relabel(_) | Cue::Missing => Scripted::Ask,
+            Cue::Unfit(_) | Cue::Relabel(_) | Cue::Missing | Cue::Fresh => Scripted::Ask,
         }
     }
     fn enter(&mut self, site: Site) {
@@ -425,6 +460,46 @@ mod tests {
         c.leave();
         assert_eq!(c.choose("t", pick()), Cue::Missing);
         assert_eq!(Cursor::empty().choose("t", pick()), Cue::Missing);
+    }
+
+    #[test]
+    fn beneath_a_fresh_mark_the_gaps_are_generated() {
+        // A part under a fresh mark: what it holds is kept, what it does not is `Fresh`, in nested
+        // parts too; after it, gaps take the first option again.
+        let tree = ChoiceTree::root(vec![
+            ChoiceTree::fresh(ChoiceTree::group("elem", vec![ChoiceTree::choice("a", 1, vec![])])),
+            ChoiceTree::fresh(ChoiceTree::group("elem", vec![])),
+        ]);
+        let mut c = Cursor::new(&tree);
+        c.enter("elem");
+        assert_eq!(c.choose("a", pick()), Cue::Keep(1));
+        c.leave();
+        assert_eq!(c.choose("b", pick()), Cue::Fresh);
+        c.enter("inner");
+        assert_eq!(c.choose_leaf("c", Request::Int { span: 4 }), Cue::Fresh);
+        c.leave();
+        c.leave();
+        c.leave();
+        c.enter("elem");
+        assert_eq!(c.choose("a", pick()), Cue::Fresh);
+        c.leave();
+        c.leave();
+        assert_eq!(c.choose("after", pick()), Cue::Missing);
+    }
+
+    #[test]
+    fn lenient_replay_makes_a_fresh_element_by_the_weights() {
+        // A pick of weights 1:9 in a new element: drawn by them, where a plain gap takes option 0.
+        let g = crate::combinators::pick(
+            "p",
+            [("rare", 1, crate::combinators::just(0u8).boxed()), ("often", 9, crate::combinators::just(1u8).boxed())],
+        )
+        .part("elem");
+        let fresh = ChoiceTree::root(vec![ChoiceTree::fresh(ChoiceTree::group("elem", vec![]))]);
+        let plain = ChoiceTree::root(vec![ChoiceTree::group("elem", vec![])]);
+        let often = (0..200).filter(|&seed| replay_lenient(&g, &fresh, seed).0 == Ok(1)).count();
+        assert!((150..200).contains(&often), "{often} of 200");
+        assert!((0..50).all(|seed| replay_lenient(&g, &plain, seed).0 == Ok(0)));
     }
 
     #[test]

@@ -358,9 +358,10 @@ impl Guide for SaGuide {
     }
 
     fn choose(&mut self, ctx: &ChoiceContext<'_>, rng: &mut DetRng) -> Result<Choice, Stop> {
-        // Fresh parts of a neighbour: a pick takes its first (base) option, as lenient replay does
-        // (Goldstein's `MutGen`), so a leaf that becomes a node gets leaves beneath it; an integer
-        // is drawn at random, so a new list element is a random one.
+        // Fresh parts of a neighbour: beneath a pick's new option, a pick takes its first (base)
+        // option, as lenient replay does (Goldstein's `MutGen`), so a leaf that becomes a node gets
+        // leaves beneath it; a new list element (a fresh mark, `Cue::Fresh`) and an integer are
+        // drawn as generation would.
         Ok(match (ctx.cue, ctx.request) {
             (Cue::Missing, Request::Pick { .. }) if self.current.is_some() && !self.fresh => 0,
             // An integer the range no longer holds (an earlier choice narrowed it) goes to the

@@ -74,12 +74,10 @@
 //! Svensson, Arts and Wiger).
 
 mod commands;
-mod neighbour;
 mod parallel;
 mod trace;
 
 pub use commands::{Commands, CommandsGen, Violation, COMMAND, LEN, STEP};
-pub use neighbour::neighbour;
 pub use parallel::{linearizable, ParallelCommands, ParallelGen, ParallelStateMachine, BRANCH};
 pub use trace::{assert_trace, check_trace};
 
