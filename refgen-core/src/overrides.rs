@@ -83,14 +83,19 @@ impl Drop for InForce {
 }
 
 /// The generator in force at `site` for values of type `V`, if any.
+#[inline]
 fn in_force<V: 'static>(site: Site) -> Option<BoxGen<V>> {
+    at_site(site)?.downcast_ref::<BoxGen<V>>().cloned()
+}
+
+/// The generator in force at `site`, type-erased: the lookup, compiled once rather than per value type.
+fn at_site(site: Site) -> Option<Rc<dyn Any>> {
     if !ACTIVE.with(Cell::get) {
         return None;
     }
     TABLES.with(|t| {
         let t = t.borrow();
-        let e = t.last()?.iter().find(|e| e.site == site)?;
-        e.gen.downcast_ref::<BoxGen<V>>().cloned()
+        t.last()?.iter().find(|e| e.site == site).map(|e| Rc::clone(&e.gen))
     })
 }
 
