@@ -99,6 +99,46 @@ use std::sync::Arc;
 /// [`StateMachine::new_sut`]. [`Commands::of`] generates sequences for a
 /// given machine; a machine that is `Default` is also [`Reflective`](refgen_core::Reflective) through
 /// `Commands<M>` (its default value).
+///
+/// A machine with a context: a bounded stack whose capacity is the machine's,
+/// checked at two capacities.
+///
+/// ```
+/// use refgen::prelude::*;
+/// use refgen::statem::check_state_machine;
+///
+/// #[derive(Debug, Clone, PartialEq, Reflective)]
+/// enum Op { Push(#[choice(range = 0..=9)] u8), Pop }
+///
+/// struct Bounded { capacity: usize }
+///
+/// impl StateMachine for Bounded {
+///     type State = Vec<u8>;
+///     type Command = Op;
+///     type Sut = Vec<u8>;
+///     type Output = Option<u8>;
+///     fn initial_state(&self) -> Vec<u8> { Vec::new() }
+///     fn commands(&self, _: &Vec<u8>) -> BoxGen<Op> { Op::generator() }
+///     fn precondition(&self, model: &Vec<u8>, op: &Op) -> bool {
+///         !matches!(op, Op::Push(_)) || model.len() < self.capacity
+///     }
+///     fn next_state(&self, model: &mut Vec<u8>, op: &Op) {
+///         match op { Op::Push(v) => model.push(*v), Op::Pop => { model.pop(); } }
+///     }
+///     fn new_sut(&self) -> Vec<u8> { Vec::with_capacity(self.capacity) }
+///     fn run(&self, sut: &mut Vec<u8>, op: &Op) -> Option<u8> {
+///         match op { Op::Push(v) => { sut.push(*v); None } Op::Pop => sut.pop() }
+///     }
+///     fn postcondition(&self, model: &Vec<u8>, op: &Op, out: &Option<u8>) -> bool {
+///         *op != Op::Pop || *out == model.last().copied()
+///     }
+/// }
+///
+/// for capacity in [1, 8] {
+///     check_state_machine(Bounded { capacity }, &Config::new("bounded").cases(100).no_regressions()).unwrap();
+/// }
+/// // In a property: `#[with(Commands::of(Bounded { capacity: 8 }))] commands: Commands<Bounded>`.
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a state machine",
     label = "`Commands<...>` and the `statem` entry points take a machine: a value of a type that implements `StateMachine`",
