@@ -393,31 +393,12 @@
 //! ## Overrides at the use site
 //!
 //! One property can make one field (or variant) of a derived type its own
-//! way without a new type: `overriding::<T>()` is `T`'s generator, and
-//! `.field(name, g)` / `.variant(name, g)` replace one part of it (the name
-//! is the site without the type's: `age`, `Circle.radius`, `Circle`). The
-//! result stays reflective: the part's choices are recorded at its site, so
-//! reflection, `check`, shrinking and replay tokens work as for the type's
-//! own generator (see `refgen::combinators::overriding`).
-//!
-//! ```
-//! # use refgen::prelude::*;
-//! #[derive(Debug, Clone, PartialEq, Reflective)]
-//! struct User {
-//!     #[choice(regex = "[a-z]{1,8}")]
-//!     name: String,
-//!     age: u32,
-//! }
-//!
-//! #[property]
-//! fn adults_can_vote(#[with(overriding::<User>().field("age", int(18u32..=120)))] u: User) {
-//!     assert!(u.age >= 18);
-//! }
-//! # fn main() {
-//! #     let (property, config) = adults_can_vote::property();
-//! #     property.assert(&config.no_regressions());
-//! # }
-//! ```
+//! way without a new type: `#[with(overriding::<User>().field("age",
+//! int(18u32..=120)))] u: User`. The name is the site without the type's
+//! (`age`, `Circle.radius`, `Circle`); the result stays reflective (its
+//! choices are recorded at the part's site), so reflection, `check`,
+//! shrinking and replay tokens work as for the type's own generator (see
+//! `refgen::combinators::overriding`, with an example).
 //!
 //! ## Hard validity conditions
 //!
