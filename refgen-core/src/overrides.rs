@@ -5,15 +5,14 @@
 //! generation from the RNG never does, so the type's own generator pays
 //! nothing for it.
 
-use crate::choice::{ChoiceTree, Site};
-use crate::derived::run_part;
+use crate::choice::Site;
+use crate::derived::{back_part, run_part};
 use crate::gen::{Answerer, BoxGen, Gen, Way};
 use crate::reflective::Reflective;
 use crate::source::{DetRng, RngSource, Source, Stop};
 use std::any::{type_name, Any, TypeId};
 use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// One part of a derived type that an override may replace: its site and the
@@ -47,6 +46,7 @@ impl Overridable {
 
 /// One override in force: the site it replaces and the generator (a
 /// `BoxGen<V>`, type-erased) that makes the part there.
+#[derive(Clone)]
 struct Entry {
     site: Site,
     gen: Rc<dyn Any>,
@@ -158,12 +158,7 @@ pub fn run_variant<T: 'static, A: Answerer + ?Sized>(
 pub fn back_variant<T: 'static>(site: Site, target: &T) -> Option<Vec<Way>> {
     let o = in_force::<T>(site)?;
     let _none = InForce::push(none());
-    Some(
-        o.back(target)
-            .into_iter()
-            .map(|w| Way { forest: vec![ChoiceTree::group(site, w.forest)], prob: w.prob })
-            .collect(),
-    )
+    Some(back_part(vec![Way::empty()], site, o.back(target)))
 }
 
 /// `T`'s own generator (a derived type's), to which [`Overriding::field`] and
@@ -212,7 +207,7 @@ pub fn overriding<T: Reflective>() -> Overriding<T> {
             type_name::<T>()
         );
     }
-    Overriding { base: T::generator(), parts, table: none(), _t: PhantomData }
+    Overriding { base: T::generator(), parts, table: none() }
 }
 
 /// A derived type's generator with some of its parts made by other
@@ -221,12 +216,11 @@ pub struct Overriding<T> {
     base: BoxGen<T>,
     parts: Vec<Overridable>,
     table: Rc<[Entry]>,
-    _t: PhantomData<fn() -> T>,
 }
 
 impl<T> Clone for Overriding<T> {
     fn clone(&self) -> Self {
-        Overriding { base: self.base.clone(), parts: self.parts.clone(), table: self.table.clone(), _t: PhantomData }
+        Overriding { base: self.base.clone(), parts: self.parts.clone(), table: self.table.clone() }
     }
 }
 
@@ -295,8 +289,7 @@ impl<T: 'static> Overriding<T> {
             );
         }
         let site = part.site;
-        let mut entries: Vec<Entry> =
-            self.table.iter().filter(|e| e.site != site).map(|e| Entry { site: e.site, gen: e.gen.clone() }).collect();
+        let mut entries: Vec<Entry> = self.table.iter().filter(|e| e.site != site).cloned().collect();
         entries.push(Entry { site, gen: Rc::new(g) });
         self.table = Rc::from(entries);
         self

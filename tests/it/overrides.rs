@@ -102,13 +102,13 @@ fn an_overridden_variant_is_made_by_its_generator() {
 
 #[test]
 fn a_variant_override_of_another_variant_is_rejected() {
+    // Where the pick chooses `Circle`, the override's `Square(3)` is rejected, not kept: the values
+    // made are the `Square` arm's own (3 among 1..=1000 comes up about once in a thousand).
     let g = overriding::<Shape>().variant("Circle", just(Shape::Square(3)));
-    for seed in 0..100 {
-        if let Ok(s) = refgen::generate(&g, seed) {
-            assert!(matches!(s, Shape::Square(_)), "{s:?}");
-            assert!(check(&g, &s));
-        }
-    }
+    let made: Vec<Shape> = (0..200).filter_map(|seed| refgen::generate(&g, seed).ok()).collect();
+    assert!(made.len() < 180, "{} of 200 made: the circles were not rejected", made.len());
+    assert!(made.iter().filter(|s| **s == Shape::Square(3)).count() <= 1);
+    assert!(made.iter().all(|s| matches!(s, Shape::Square(_)) && check(&g, s)));
 }
 
 #[test]
